@@ -1,0 +1,1 @@
+"""Pure rules engines for Lanes, Lopti and Spit (no UI, storage, network, clock or global RNG)."""

@@ -1,0 +1,128 @@
+"""``python -m engine.conformance``: the JSON-lines interface of every engine (conformance.md).
+
+One request per input line → one response per output line, in order, nothing else on stdout.
+Nothing a line contains can stop the loop: every failure becomes ``ok: false`` with an error code.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from typing import Any, TextIO
+
+from engine.core import BadPosition, BadRequest, EngineError
+from engine.games import GAMES, rules_for
+
+REQUEST_KEYS = {"id", "game", "options", "position", "actions", "want", "bot"}
+WANTS = ("state", "legal", "events")
+
+
+def _fail(rid: Any, error: EngineError, state: Any = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"id": rid, "ok": False, "error": error.to_json()}
+    if state is not None:
+        out["state"] = state
+    return out
+
+
+def _want(req: dict[str, Any]) -> tuple[str, ...]:
+    want = req.get("want", list(WANTS))
+    if not isinstance(want, list) or not all(isinstance(w, str) and w in WANTS for w in want):
+        raise BadRequest(f"want must be a list drawn from {list(WANTS)}")
+    return tuple(want)
+
+
+def handle(req: Any) -> dict[str, Any]:
+    """Answer one request object."""
+    if not isinstance(req, dict):
+        return _fail(None, BadRequest("a request must be a JSON object"))
+    rid = req.get("id")
+    try:
+        unknown = set(req) - REQUEST_KEYS
+        if unknown:
+            raise BadRequest(f"unknown request key(s): {', '.join(sorted(unknown))}")
+        game = req.get("game")
+        if not isinstance(game, str) or game not in GAMES:
+            raise BadRequest(f"game must be one of {', '.join(GAMES)}")
+        want = _want(req)
+        rules = rules_for(game)
+        options = rules.parse_options(req.get("options", {}))
+        if "position" not in req:
+            raise BadRequest("request needs a position")
+        actions = req.get("actions", [])
+        if not isinstance(actions, list):
+            raise BadRequest("actions must be a list")
+        state = rules.position_from_json(options, req["position"])
+    except EngineError as exc:
+        return _fail(rid, exc)
+    events: list[Any] = []
+    for i, raw in enumerate(actions):
+        try:
+            action = rules.parse_action(raw, state)
+            state, evs = rules.apply(state, action)
+        except EngineError as exc:
+            if isinstance(exc, BadPosition):  # a position problem found late is still the request's
+                return _fail(rid, exc)
+            exc.index = i
+            return _fail(rid, exc, rules.position_to_json(state))
+        events.extend(_event_json(e, i) for e in evs)
+    out: dict[str, Any] = {"id": rid, "ok": True}
+    if "state" in want:
+        out["state"] = rules.position_to_json(state)
+    if "legal" in want:
+        out["legal"] = legal_json(rules, state)
+    if "events" in want:
+        out["events"] = events
+    if "bot" in req:
+        try:
+            out["bot_action"] = _bot_action(rules, state, req["bot"])
+        except EngineError as exc:
+            return _fail(rid, exc, rules.position_to_json(state))
+    return out
+
+
+def _event_json(event: Any, index: int) -> dict[str, Any]:
+    data: dict[str, Any] = event.to_json()
+    return data
+
+
+def legal_json(rules: Any, state: Any) -> Any:
+    if hasattr(rules, "legal_json"):
+        return rules.legal_json(state)
+    return [rules.action_to_json(a) for a in rules.legal_actions(state)]
+
+
+def _bot_action(rules: Any, state: Any, spec: Any) -> Any:
+    from engine.bots import choose_action  # bots are optional for the rules questions
+
+    if not isinstance(spec, dict):
+        raise BadRequest("bot must be an object like {\"level\": \"casual\", \"seed\": 1}")
+    return choose_action(rules, state, spec)
+
+
+def run(inp: TextIO, out: TextIO) -> None:
+    for line in inp:
+        if not line.strip():
+            continue
+        try:
+            req = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            resp = _fail(None, BadRequest(f"not valid JSON: {exc}"))
+        else:
+            try:
+                resp = handle(req)
+            except Exception as exc:  # the interface must never crash; report an engine fault
+                traceback.print_exc(file=sys.stderr)
+                rid = req.get("id") if isinstance(req, dict) else None
+                resp = _fail(rid, BadRequest(f"internal error while handling the request: {exc!r}"))
+        out.write(json.dumps(resp, ensure_ascii=False) + "\n")
+        out.flush()
+
+
+def main() -> None:
+    sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+    run(sys.stdin, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

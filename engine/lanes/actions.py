@@ -1,0 +1,136 @@
+"""Lanes actions: immutable values with the conformance JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.cards import Card, CardError, parse_card
+from engine.core import BadRequest, want_int
+from engine.lanes.state import LANES
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A number card on an own lane (``owner``/``stack`` None) or a face card on a number card."""
+
+    card: Card
+    lane: int
+    owner: int | None = None
+    stack: int | None = None
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    card: Card
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Disband:
+    lane: int
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """L-8.3a: either player, at any time."""
+
+    player: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """L-8.3/L-8.4: an external result reported by a clock (the lobby): ``player`` loses."""
+
+    player: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """L-8.4: no first move in time — the match ends with no result."""
+
+
+LanesAction = Play | Discard | Disband | Resign | Timeout | Abort
+
+
+def _player(obj: dict[str, Any]) -> int | None:
+    return want_int(obj["player"], "player", 0, 1) if "player" in obj else None
+
+
+def _card(value: Any) -> Card:
+    try:
+        return parse_card(value)
+    except CardError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def _keys(obj: dict[str, Any], required: set[str], optional: set[str]) -> None:
+    missing = required - set(obj)
+    if missing:
+        raise BadRequest(f"action is missing {', '.join(sorted(missing))}")
+    unknown = set(obj) - required - optional
+    if unknown:
+        raise BadRequest(f"unknown key(s) in action: {', '.join(sorted(unknown))}")
+
+
+def parse_action(obj: Any) -> LanesAction:
+    """JSON → action. Shape and range errors are :class:`BadRequest`; legality is checked later."""
+    if isinstance(obj, LanesAction):
+        return obj
+    if not isinstance(obj, dict):
+        raise BadRequest(f"an action must be an object, got {obj!r}")
+    if "play" in obj:
+        _keys(obj, {"play", "lane"}, {"owner", "stack", "player"})
+        card = _card(obj["play"])
+        lane = want_int(obj["lane"], "lane", 0, LANES - 1)
+        owner = want_int(obj["owner"], "owner", 0, 1) if "owner" in obj else None
+        stack = want_int(obj["stack"], "stack", 0, 10_000) if "stack" in obj else None
+        return Play(card, lane, owner, stack, _player(obj))
+    if "discard" in obj:
+        _keys(obj, {"discard"}, {"player"})
+        return Discard(_card(obj["discard"]), _player(obj))
+    if "disband" in obj:
+        _keys(obj, {"disband"}, {"player"})
+        return Disband(want_int(obj["disband"], "disband lane", 0, LANES - 1), _player(obj))
+    if "resign" in obj:
+        _keys(obj, {"resign"}, {"player"})
+        if obj["resign"] is not True:
+            raise BadRequest("resign must be true")
+        return Resign(_player(obj))
+    if "timeout" in obj:
+        _keys(obj, {"timeout", "player"}, set())
+        if obj["timeout"] is not True:
+            raise BadRequest("timeout must be true")
+        return Timeout(want_int(obj["player"], "player", 0, 1))
+    if "abort" in obj:
+        _keys(obj, {"abort"}, set())
+        if obj["abort"] is not True:
+            raise BadRequest("abort must be true")
+        return Abort()
+    raise BadRequest("unknown action: expected play, discard, disband or resign")
+
+
+def action_to_json(action: LanesAction) -> dict[str, Any]:
+    out: dict[str, Any]
+    match action:
+        case Play(card, lane, owner, stack, player):
+            out = {"play": str(card), "lane": lane}
+            if owner is not None:
+                out["owner"] = owner
+            if stack is not None:
+                out["stack"] = stack
+        case Discard(card, player):
+            out = {"discard": str(card)}
+        case Disband(lane, player):
+            out = {"disband": lane}
+        case Resign(player):
+            out = {"resign": True}
+        case Timeout(player):
+            return {"timeout": True, "player": player}
+        case Abort():
+            return {"abort": True}
+    if player is not None:
+        out["player"] = player
+    return out

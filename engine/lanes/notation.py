@@ -1,0 +1,152 @@
+"""Lanes positions in the conformance JSON form (load with validation, dump with derived keys),
+and the per-player observation."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.cards import Card, CardError, parse_card
+from engine.core import BadPosition, ensure_keys, want_bool, want_dict, want_int, want_list
+from engine.lanes.options import LanesOptions
+from engine.lanes.state import (
+    LANES,
+    UP,
+    LanesState,
+    Side,
+    Stack,
+    attach_limit,
+    directions,
+    is_number,
+    pair_sellers,
+    suits,
+    values,
+)
+
+PLAYER_KEYS = ("hand", "deck", "discard", "lanes", "value", "direction", "suit")
+TOP_KEYS = ("to_move", "in_opening", "reshuffles_used", "held_direction", "players",
+            "selling", "over", "winner", "reason")
+
+
+def _cards(value: Any, what: str) -> list[Card]:
+    items = want_list(value, what)
+    try:
+        return [parse_card(x) for x in items]
+    except CardError as exc:
+        raise BadPosition(f"{what}: {exc}") from None
+
+
+def _stack(value: Any, what: str, options: LanesOptions) -> Stack:
+    cards = _cards(value, what)
+    if not cards:
+        raise BadPosition(f"{what} is empty: a stack is a number card with its attachments")
+    head, rest = cards[0], cards[1:]
+    if not is_number(head):
+        raise BadPosition(f"{what} must start with a number card (A, 2–10), not {head}")
+    for c in rest:
+        if is_number(c):
+            raise BadPosition(f"{what}: {c} is a number card; only face cards attach")
+        if c.rank == 11:
+            raise BadPosition(f"{what}: a jack never stays attached (L-6.0)")
+    limit = attach_limit(options)
+    if limit is not None and len(rest) > limit:
+        raise BadPosition(f"{what} holds {len(rest)} face cards; at most {limit} (L-6.0)")
+    return Stack(head, rest)
+
+
+def position_from_json(options: LanesOptions, obj: Any, seed: int = 0) -> LanesState:
+    pos = want_dict(obj, "position")
+    ensure_keys(pos, TOP_KEYS, "position", BadPosition)
+    if "players" not in pos:
+        raise BadPosition("position needs 'players'")
+    players = want_list(pos["players"], "players")
+    if len(players) != 2:
+        raise BadPosition("Lanes has exactly two players")
+    sides = []
+    for i, raw in enumerate(players):
+        p = want_dict(raw, f"players[{i}]")
+        ensure_keys(p, PLAYER_KEYS, f"players[{i}]", BadPosition)
+        lanes_raw = want_list(p.get("lanes", [[], [], []]), f"players[{i}].lanes")
+        if len(lanes_raw) != LANES:
+            raise BadPosition(f"players[{i}].lanes must hold exactly three lanes")
+        lanes = [[_stack(st, f"players[{i}].lanes[{li}][{si}]", options)
+                  for si, st in enumerate(want_list(lane, f"players[{i}].lanes[{li}]"))]
+                 for li, lane in enumerate(lanes_raw)]
+        sides.append(Side(_cards(p.get("hand", []), f"players[{i}].hand"),
+                          _cards(p.get("deck", []), f"players[{i}].deck"),
+                          _cards(p.get("discard", []), f"players[{i}].discard"), lanes))
+    copies = 2 * (2 if options.double_deck else 1)
+    counts: Counter[Card] = Counter()
+    for side in sides:
+        table = [c for lane in side.lanes for s in lane for c in s.cards()]
+        counts.update(side.hand + side.deck + side.discard + table)
+    for card, n in counts.items():
+        limit = copies * (2 if card.rank == 0 else 1)
+        if n > limit:
+            raise BadPosition(f"{card} appears {n} times; the two decks hold only {limit}")
+    to_move = want_int(pos.get("to_move", 0), "to_move", 0, 1, BadPosition)
+    opening = want_list(pos.get("in_opening", [False, False]), "in_opening")
+    if len(opening) != 2:
+        raise BadPosition("in_opening must list two booleans")
+    in_opening = [want_bool(x, "in_opening") and not all(sides[i].lanes) for i, x in enumerate(opening)]
+    used_raw = want_list(pos.get("reshuffles_used", [0, 0]), "reshuffles_used")
+    if len(used_raw) != 2:
+        raise BadPosition("reshuffles_used must list two numbers")
+    used = [want_int(x, "reshuffles_used", 0, 2, BadPosition) for x in used_raw]
+    held: list[list[str | None]] = [[None] * LANES for _ in range(2)]
+    if options.fixed_direction and "held_direction" in pos:
+        hd = want_list(pos["held_direction"], "held_direction")
+        if len(hd) != 2:
+            raise BadPosition("held_direction must list two players")
+        for i, row in enumerate(hd):
+            row = want_list(row, "held_direction[i]")
+            if len(row) != LANES or any(x not in (None, "up", "down") for x in row):
+                raise BadPosition("held_direction rows hold three of null, \"up\", \"down\"")
+            held[i] = list(row)
+    return LanesState(options, sides, to_move, in_opening, used, held, seed)
+
+
+def _stacks_json(side: Side) -> list[list[list[str]]]:
+    return [[[str(c) for c in s.cards()] for s in lane] for lane in side.lanes]
+
+
+def position_to_json(state: LanesState) -> dict[str, Any]:
+    players = []
+    for i, side in enumerate(state.sides):
+        players.append({
+            "hand": [str(c) for c in side.hand], "deck": [str(c) for c in side.deck],
+            "discard": [str(c) for c in side.discard], "lanes": _stacks_json(side),
+            "value": values(state, i), "direction": directions(state, i), "suit": suits(state, i),
+        })
+    out: dict[str, Any] = {
+        "to_move": state.to_move, "in_opening": list(state.in_opening), "players": players,
+        "selling": pair_sellers(state), "over": state.over, "winner": state.winner, "reason": state.reason,
+    }
+    if state.options.reshuffle:
+        out["reshuffles_used"] = list(state.reshuffles_used)
+    if state.options.fixed_direction:
+        out["held_direction"] = [list(h) for h in state.held]
+    return out
+
+
+def observe(state: LanesState, player: int) -> dict[str, Any]:
+    """What ``player`` may know (L-2.2): own hand, the whole table, both discard piles, deck sizes
+    and the opponent's hand size — never the opponent's hand or any deck order."""
+    table = []
+    for i, side in enumerate(state.sides):
+        table.append({
+            "lanes": _stacks_json(side), "discard": [str(c) for c in side.discard],
+            "deck_size": len(side.deck), "hand_size": len(side.hand),
+            "value": values(state, i), "direction": directions(state, i), "suit": suits(state, i),
+        })
+    return {
+        "game": "lanes", "player": player, "options": state.options.to_json(), "ranked": state.options.ranked,
+        "hand": [str(c) for c in state.sides[player].hand], "players": table,
+        "to_move": state.to_move, "in_opening": list(state.in_opening),
+        "reshuffles_used": list(state.reshuffles_used), "held_direction": [list(h) for h in state.held],
+        "selling": pair_sellers(state), "over": state.over, "winner": state.winner, "reason": state.reason,
+        "ply": state.ply,
+    }
+
+
+__all__ = ["observe", "position_from_json", "position_to_json", "UP"]
