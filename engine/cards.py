@@ -88,7 +88,7 @@ def format_cards(cards: Iterable[Card]) -> list[str]:
 
 def standard_deck(jokers: int = 0) -> list[Card]:
     """52 cards in a fixed order (suits S H D C, ranks A..K), then ``jokers`` jokers."""
-    return [Card(r, s) for s in SUITS for r in range(1, 14)] + [JOKER_CARD] * jokers
+    return [_BY_TEXT[RANK_TEXT[r] + s] for s in SUITS for r in range(1, 14)] + [JOKER_CARD] * jokers
 
 
 def _canon(cards: Iterable[Card]) -> list[Card]:

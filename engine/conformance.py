@@ -45,7 +45,10 @@ def handle(req: Any) -> dict[str, Any]:
         if not isinstance(game, str) or game not in GAMES:
             raise BadRequest(f"game must be one of {', '.join(GAMES)}")
         want = _want(req)
-        rules = rules_for(game)
+        try:
+            rules = rules_for(game)
+        except (ImportError, AttributeError):
+            raise BadRequest(f"the {game} engine is not available in this build") from None
         options = rules.parse_options(req.get("options", {}))
         if "position" not in req:
             raise BadRequest("request needs a position")

@@ -1,0 +1,24 @@
+"""Shared test helpers."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+
+# Property tests: a reduced profile in CI and by default; SOAK=1 for long runs.
+settings.register_profile("default", max_examples=40, deadline=None)
+settings.register_profile("soak", max_examples=2000, deadline=None)
+settings.load_profile("soak" if os.environ.get("SOAK") else "default")
+
+
+@pytest.fixture
+def shared_dir() -> Path:
+    if not SHARED.is_dir():
+        pytest.fail(f"../shared not found at {SHARED}")
+    return SHARED
