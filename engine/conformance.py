@@ -56,9 +56,12 @@ def handle(req: Any) -> dict[str, Any]:
         if not isinstance(actions, list):
             raise BadRequest("actions must be a list")
         state = rules.position_from_json(options, req["position"])
+        events: list[Any] = []
+        if hasattr(rules, "normalise"):
+            state, load_events = rules.normalise(state)
+            events.extend(e.to_json() for e in load_events)
     except EngineError as exc:
         return _fail(rid, exc)
-    events: list[Any] = []
     for i, raw in enumerate(actions):
         try:
             action = rules.parse_action(raw, state)
@@ -68,7 +71,7 @@ def handle(req: Any) -> dict[str, Any]:
                 return _fail(rid, exc)
             exc.index = i
             return _fail(rid, exc, rules.position_to_json(state))
-        events.extend(_event_json(e, i) for e in evs)
+        events.extend(e.to_json() for e in evs)
     out: dict[str, Any] = {"id": rid, "ok": True}
     if "state" in want:
         out["state"] = rules.position_to_json(state)
@@ -82,11 +85,6 @@ def handle(req: Any) -> dict[str, Any]:
         except EngineError as exc:
             return _fail(rid, exc, rules.position_to_json(state))
     return out
-
-
-def _event_json(event: Any, index: int) -> dict[str, Any]:
-    data: dict[str, Any] = event.to_json()
-    return data
 
 
 def legal_json(rules: Any, state: Any) -> Any:

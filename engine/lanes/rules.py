@@ -241,11 +241,13 @@ def _finish(state: LanesState, winner: int | None, reason: str, events: list[Eve
     events.append(ev("win", player=winner, reason=reason) if winner is not None else ev("aborted", reason=reason))
 
 
-def evaluate(state: LanesState, events: list[Event], first: int | None = None) -> None:
+def evaluate(state: LanesState, events: list[Event], first: int | None = None,
+             sellers: list[int | None] | None = None) -> None:
     """End-of-action checks (L-8.1 'checked after every action'): sales first, then out of cards."""
     if state.over:
         return
-    sellers = pair_sellers(state)
+    if sellers is None:
+        sellers = pair_sellers(state)
     if state.options.quick_sell:
         for p in (0, 1):
             if sellers.count(p) >= 2:
@@ -357,7 +359,7 @@ def apply(state: LanesState, action: LanesAction) -> tuple[LanesState, list[Even
     for i, (b, a) in enumerate(zip(before, after, strict=True)):
         if a is not None and a != b:
             events.append(ev("sold", pair=i, player=a))
-    evaluate(s, events, first=p)
+    evaluate(s, events, first=p, sellers=after)
     if not s.over:
         s.to_move = 1 - p
     return s, events

@@ -94,8 +94,10 @@ class LanesState:
 
 def stack_value(stack: Stack, options: LanesOptions) -> int:
     """L-6.3: each king doubles (``king_adds``, L-9.2: adds the printed value once more)."""
-    k = stack.kings()
     base = stack.card.rank
+    if not stack.attached:
+        return base
+    k = stack.kings()
     if not k:
         return base
     return base * (1 + k) if options.king_adds else base << k

@@ -1,0 +1,145 @@
+"""Lopti positions in the conformance JSON form, and the per-player observation."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.cards import Card, CardError, parse_card
+from engine.core import BadPosition, ensure_keys, want_bool, want_dict, want_int, want_list
+from engine.lopti.options import LoptiOptions
+from engine.lopti.state import OVER, PLAY, SETUP, TEN, THREE, LoptiState, Seat, is_low
+
+TOP_KEYS = ("players", "draw", "pile", "threes", "obligation", "to_move", "extra_play", "phase", "places",
+            "decided", "low", "over", "winner")
+SEAT_KEYS = ("hand", "up", "down", "out")
+
+
+def _cards(value: Any, what: str) -> list[Card]:
+    items = want_list(value, what)
+    try:
+        cards = [parse_card(x) for x in items]
+    except CardError as exc:
+        raise BadPosition(f"{what}: {exc}") from None
+    if any(c.is_joker for c in cards):
+        raise BadPosition(f"{what}: Lopti uses no jokers (P-1.1)")
+    return cards
+
+
+def position_from_json(options: LoptiOptions, obj: Any, seed: int = 0) -> LoptiState:
+    pos = want_dict(obj, "position")
+    ensure_keys(pos, TOP_KEYS, "position", BadPosition)
+    players = want_list(pos.get("players"), "players")
+    if not 2 <= len(players) <= 5:
+        raise BadPosition("Lopti is for 2 to 5 players")
+    seats = []
+    for i, raw in enumerate(players):
+        p = want_dict(raw, f"players[{i}]")
+        ensure_keys(p, SEAT_KEYS, f"players[{i}]", BadPosition)
+        seat = Seat(_cards(p.get("hand", []), f"players[{i}].hand"), _cards(p.get("up", []), f"players[{i}].up"),
+                    _cards(p.get("down", []), f"players[{i}].down"), want_bool(p.get("out", False), "out"))
+        if seat.out and seat.card_count():
+            raise BadPosition(f"player {i} is out but still holds cards")
+        seats.append(seat)
+    draw = _cards(pos.get("draw", []), "draw")
+    pile_raw = want_list(pos.get("pile", []), "pile")
+    pile = []
+    for k, play in enumerate(pile_raw):
+        cards = _cards(play, f"pile[{k}]")
+        if not cards:
+            raise BadPosition(f"pile[{k}] is an empty play")
+        if len({c.rank for c in cards}) != 1:
+            raise BadPosition(f"pile[{k}] mixes ranks; a play is one rank")
+        if cards[0].rank in (THREE, TEN):
+            raise BadPosition("3s and 10s never stay in the pile (P-4.2, P-4.5)")
+        pile.append(cards)
+    all_cards = draw + [c for play in pile for c in play]
+    for s in seats:
+        all_cards += s.hand + s.up + s.down
+    dup = [str(c) for c, n in Counter(all_cards).items() if n > 1]
+    if dup:
+        raise BadPosition(f"duplicate card(s): {', '.join(sorted(dup))}")
+    n = len(seats)
+    threes = want_int(pos.get("threes", 0), "threes", 0, 3, BadPosition)
+    obligation = want_bool(pos.get("obligation", False), "obligation")
+    if obligation and not pile:
+        raise BadPosition("a 3-obligation cannot stand on an empty pile (P-4.2)")
+    if obligation and threes == 0:
+        raise BadPosition("a 3-obligation needs at least one 3 in the visible chain")
+    extra = want_bool(pos.get("extra_play", False), "extra_play")
+    if extra and pile:
+        raise BadPosition("an extra play starts on an empty table (P-5.1)")
+    phase = pos.get("phase", PLAY)
+    if phase not in (PLAY, SETUP):
+        raise BadPosition("phase must be \"play\" or \"setup\"")
+    to_move = want_int(pos.get("to_move", 0), "to_move", 0, n - 1, BadPosition)
+    places_raw = pos.get("places")
+    if places_raw is None:
+        places = [i for i, s in enumerate(seats) if s.out]
+    else:
+        places = [want_int(x, "places", 0, n - 1, BadPosition) for x in want_list(places_raw, "places")]
+        if len(set(places)) != len(places):
+            raise BadPosition("a player appears twice in places")
+        if sorted(places) != [i for i, s in enumerate(seats) if s.out] and len(places) != n:
+            raise BadPosition("places must list exactly the players who are out")
+        for i in places:
+            seats[i].out = True
+    decided_raw = pos.get("decided")
+    decided = [False] * n
+    if decided_raw is not None:
+        dl = want_list(decided_raw, "decided")
+        if len(dl) != n:
+            raise BadPosition("decided needs one boolean per player")
+        decided = [want_bool(x, "decided") for x in dl]
+    active = [i for i, s in enumerate(seats) if not s.out]
+    if len(active) >= 2:
+        if seats[to_move].out:
+            raise BadPosition("the player to move is out")
+        if seats[to_move].card_count() == 0:
+            raise BadPosition("the player to move has no cards")
+    leader = to_move
+    if phase == SETUP:
+        if decided[to_move]:
+            raise BadPosition("the player to move has already swapped or kept")
+        if pile or places:
+            raise BadPosition("the setup phase comes before any play")
+        k = (to_move - 1) % n
+        while decided[k] and k != to_move:
+            leader = k
+            k = (k - 1) % n
+    return LoptiState(options, seats, draw, pile, threes, obligation, to_move, extra, phase, places, decided,
+                      leader=leader)
+
+
+def _cs(cards: list[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def position_to_json(state: LoptiState) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "players": [{"hand": _cs(s.hand), "up": _cs(s.up), "down": _cs(s.down), "out": s.out} for s in state.seats],
+        "draw": _cs(state.draw), "pile": [_cs(p) for p in state.pile], "threes": state.threes,
+        "obligation": state.obligation, "to_move": state.to_move, "extra_play": state.extra_play,
+        "phase": PLAY if state.phase == OVER else state.phase, "places": list(state.places),
+        "low": is_low(state), "over": state.over, "winner": state.winner,
+    }
+    if state.phase == SETUP:
+        out["decided"] = list(state.decided)
+    return out
+
+
+def observe(state: LoptiState, player: int) -> dict[str, Any]:
+    """What ``player`` may know: own hand; everyone's face-up cards; face-down counts (unknown even
+    to their owner); the pile and the 3-chain; draw-pile size; hand sizes; and the cards of other
+    hands that everyone saw enter them (picked-up face-up cards, taken piles)."""
+    seats = []
+    for s in state.seats:
+        seats.append({"hand_size": len(s.hand), "up": _cs(s.up), "down_count": len(s.down), "out": s.out,
+                      "known_in_hand": _cs(s.known)})
+    return {
+        "game": "lopti", "player": player, "hand": _cs(state.seats[player].hand), "players": seats,
+        "draw_size": len(state.draw), "pile": [_cs(p) for p in state.pile], "threes": state.threes,
+        "obligation": state.obligation, "low": is_low(state), "to_move": state.to_move,
+        "extra_play": state.extra_play, "phase": state.phase, "places": list(state.places),
+        "gone_count": len(state.gone), "turns": state.turns, "ply": state.ply,
+    }

@@ -1,0 +1,375 @@
+"""Lopti base rules (P-1 … P-7): dealing, the optional swap, legality, plays and their effects,
+taking, face-up pick-up, face-down flips, going out and the end of a deal.
+
+:func:`play_problem` is the single statement of play legality; ``legal_actions`` lists what it
+allows and ``apply`` refuses what it forbids, with its reason.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.cards import Card, Rng, derive_seed, standard_deck
+from engine.core import BadRequest, Event, IllegalAction, Result, ev
+from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
+from engine.lopti.options import LoptiOptions
+from engine.lopti.state import (
+    FOUR,
+    OVER,
+    PLAY,
+    SETUP,
+    SEVEN,
+    TEN,
+    THREE,
+    TWO,
+    LoptiState,
+    Seat,
+    active_seats,
+    next_active,
+    order,
+    rank_label,
+    top_run,
+)
+
+HAND, UP, DOWN = 3, 3, 3
+
+
+# --- dealing --------------------------------------------------------------------------------
+
+
+def deal(options: LoptiOptions, seed: int, players: int, leader: int = 0) -> LoptiState:
+    """P-2.1: 3 face-down, 3 face-up on them, 3 in hand; the rest is the draw pile. The deal starts
+    in the setup phase (P-2.2) with ``leader`` deciding first."""
+    if not 2 <= players <= 5:
+        raise BadRequest("Lopti is for 2 to 5 players")
+    if not 0 <= leader < players:
+        raise BadRequest("the leader must be one of the players")
+    deck = standard_deck()
+    Rng(derive_seed(seed, "lopti-deal")).shuffle(deck)
+    seats = []
+    for i in range(players):
+        chunk = deck[i * 9:(i + 1) * 9]
+        seats.append(Seat(hand=chunk[6:9], up=chunk[3:6], down=chunk[0:3]))
+    rest = deck[players * 9:]
+    return LoptiState(options, seats, rest, [], 0, False, leader, False, SETUP, [], [False] * players,
+                      leader=leader)
+
+
+# --- legality -------------------------------------------------------------------------------
+
+
+def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
+    """Why a play of ``count`` cards of ``rank`` is illegal now (P-3.3, P-3.4, P-4), or None."""
+    if state.obligation and rank != THREE:
+        return "a 3 was passed to you: play a 3 or take the pile (P-4.6)"
+    if rank == THREE or not state.pile:
+        return None  # P-4.2 a 3 goes on anything; P-3.1 lead anything on an empty table
+    top = state.pile[-1]
+    trank, tcount = top[0].rank, len(top)
+    run_rank, run = top_run(state)
+    completes = rank == run_rank and run + count == FOUR  # P-3.4
+    label = rank_label(rank)
+    if rank == TEN:
+        return "a 10 can never be played right after a 7 (P-4.4)" if trank == SEVEN else None
+    if rank == TWO:
+        if trank == TWO and not (count > tcount or completes):
+            return f"on {tcount} 2(s) play more 2s, or complete four (P-4.1)"
+        return None
+    if trank == SEVEN:
+        if rank == SEVEN:
+            return None if count > tcount or completes else f"on {tcount} 7(s) play more 7s, or complete four (P-4.4)"
+        if order(rank) <= SEVEN:
+            return None  # P-4.4 [interp]: 4, 5, 6 whatever the count
+        return f"after a 7 the next play must be 7 or lower (2–7), not {label} (P-4.4)"
+    if rank == SEVEN or trank == TWO:
+        return None  # P-4.4 a 7 goes on anything; P-4.1 anything goes on a 2
+    if rank == trank:
+        if count > tcount or completes:
+            return None
+        return f"on a tie, play more: {tcount} {label}(s) are on top, so play at least {tcount + 1} (P-3.3)"
+    if order(rank) > order(trank):
+        return None
+    return f"{label} is lower than the {rank_label(trank)} on top: play higher, a special card, or take (P-3.3)"
+
+
+def on_face_down(seat: Seat) -> bool:
+    return not seat.hand and not seat.up and bool(seat.down)
+
+
+def legal_actions(state: LoptiState, player: int | None = None) -> list[LoptiAction]:
+    """Normalised actions for the seat to move (see actions.py for their text form)."""
+    if state.over or (player is not None and player != state.to_move):
+        return []
+    seat = state.seats[state.to_move]
+    if state.phase == SETUP:
+        swaps: list[LoptiAction] = [Swap(h, u) for h in dict.fromkeys(seat.hand) for u in dict.fromkeys(seat.up)]
+        return swaps + [Keep()]
+    out: list[LoptiAction] = []
+    if on_face_down(seat):
+        out.append(Flip(0))
+    else:
+        counts = Counter(c.rank for c in seat.hand)
+        for rank in sorted(counts, key=order):
+            for n in range(1, counts[rank] + 1):
+                if play_problem(state, rank, n) is None:
+                    out.append(Play(rank=rank, count=n))
+    if state.pile:
+        out.append(Take())
+    return out
+
+
+# --- applying -------------------------------------------------------------------------------
+
+
+def _pick(hand: list[Card], rank: int | None, count: int | None) -> list[Card]:
+    """Concrete cards for an abstract play ``rank × count`` (suits have no meaning, P-1.1)."""
+    if rank is None or not count:
+        raise BadRequest("a play needs its cards")
+    chosen = [c for c in hand if c.rank == rank][:count]
+    if len(chosen) < count:
+        raise IllegalAction(f"you do not hold {count} card(s) of rank {rank_label(rank)}", reason="not_in_hand")
+    return chosen
+
+
+def _remove(cards: list[Card], which: list[Card]) -> None:
+    for c in which:
+        cards.remove(c)
+
+
+def _forget(seat: Seat, cards: list[Card]) -> None:
+    for c in cards:
+        if c in seat.known:
+            seat.known.remove(c)
+
+
+def _clear(s: LoptiState, p: int, cause: str, extra_cards: list[Card], events: list[Event]) -> None:
+    """P-5.1: the pile leaves the round, pending 3/7 effects end, the clearer gets an extra play."""
+    s.gone.extend(c for play in s.pile for c in play)
+    s.gone.extend(extra_cards)
+    s.pile = []
+    s.threes = 0
+    s.obligation = False
+    events.append(ev("clear", player=p, cause=cause))
+
+
+def _pickup(s: LoptiState, p: int, events: list[Event]) -> None:
+    """P-6.1: an empty hand, once the drawing chance has passed, takes the face-up cards."""
+    seat = s.seats[p]
+    if not seat.hand and seat.up:
+        cards = seat.up
+        seat.hand, seat.up = list(cards), []
+        seat.known.extend(cards)
+        events.append(ev("pickup_up", player=p, cards=[str(c) for c in cards]))
+
+
+def _finish_deal(s: LoptiState, events: list[Event]) -> None:
+    for i in active_seats(s):
+        s.places.append(i)
+    s.phase = OVER
+    events.append(ev("deal_over", places=list(s.places)))
+
+
+def _pass_turn(s: LoptiState, p: int, events: list[Event]) -> None:
+    s.turns += 1
+    s.extra_play = False
+    s.to_move = next_active(s, p)
+    if s.turns >= s.options.turn_cap and not s.over:
+        # Safety cap (P-8.3): rank everyone still in by fewest cards, then seat order from the leader.
+        s.capped = True
+        remaining = sorted(active_seats(s), key=lambda i: (s.seats[i].card_count(), (i - s.leader) % len(s.seats)))
+        events.append(ev("cap", turns=s.turns))
+        for i in remaining:
+            if not s.places:
+                events.append(ev("win", player=i))
+            s.places.append(i)
+            s.seats[i].out = True
+        s.phase = OVER
+        events.append(ev("deal_over", places=list(s.places)))
+    else:
+        _pickup(s, s.to_move, events)
+
+
+def _go_out(s: LoptiState, p: int, events: list[Event]) -> None:
+    s.seats[p].out = True
+    s.places.append(p)
+    events.append(ev("out", player=p, place=len(s.places)))
+    if len(s.places) == 1:
+        events.append(ev("win", player=p))  # P-7.4 only the first out wins the deal
+    if len(active_seats(s)) <= 1:
+        _finish_deal(s, events)
+
+
+def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event]) -> None:
+    """Effects of a legal play already removed from the player's cards (P-3 … P-7)."""
+    seat = s.seats[p]
+    rank = cards[0].rank
+    first_play = not s.extra_play
+    events.append(ev("play", player=p, cards=[str(c) for c in cards]))
+    cleared = False
+    pass_obligation = False
+    if rank == THREE:  # P-4.2, P-4.3
+        s.gone.extend(cards)
+        s.threes += len(cards)
+        if s.threes >= FOUR:
+            _clear(s, p, "threes", [], events)
+            cleared = True
+        elif s.pile:
+            pass_obligation = True
+    elif rank == TEN:  # P-4.5
+        _clear(s, p, "ten", cards, events)
+        cleared = True
+    else:
+        s.threes = 0
+        s.obligation = False
+        s.pile.append(list(cards))
+        if top_run(s)[1] >= FOUR:  # P-3.4, P-4.4 four 7s
+            _clear(s, p, "four", [], events)
+            cleared = True
+    if seat.card_count() == 0:  # P-7.2, P-5.5, P-7.3: out at once, no draw, no extra play
+        s.obligation = pass_obligation
+        _go_out(s, p, events)
+        if not s.over:
+            _pass_turn(s, p, events)
+        return
+    if first_play and s.draw and len(seat.hand) < HAND:  # P-3.5, P-3.7
+        card = s.draw.pop(0)
+        seat.hand.append(card)
+        events.append(ev("draw", player=p, card=str(card)))
+    _pickup(s, p, events)
+    if cleared:
+        s.extra_play = True  # P-5.1, P-5.3
+        s.obligation = False
+        return
+    s.obligation = pass_obligation
+    _pass_turn(s, p, events)
+
+
+def _take(s: LoptiState, p: int, events: list[Event]) -> None:
+    """P-3.2, P-3.6: the whole pile into the hand; the turn ends. Everyone saw these cards."""
+    seat = s.seats[p]
+    cards = [c for play in s.pile for c in play]
+    seat.hand.extend(cards)
+    seat.known.extend(cards)
+    s.pile = []
+    s.threes = 0
+    s.obligation = False
+    events.append(ev("take", player=p, count=len(cards)))
+    _pass_turn(s, p, events)
+
+
+def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
+    if state.over:
+        raise IllegalAction("the deal is over", reason="over")
+    p = state.to_move
+    if state.phase == SETUP:
+        return _apply_setup(state, action)
+    seat = state.seats[p]
+    if isinstance(action, (Swap, Keep)):
+        raise IllegalAction("swaps are made only before play starts (P-2.2)", reason="not_setup")
+    events: list[Event] = []
+    if isinstance(action, Take):
+        if not state.pile:
+            raise IllegalAction("an empty pile cannot be taken (P-3.2)", reason="empty_pile")
+        s = state.clone()
+        s.ply += 1
+        _take(s, p, events)
+        return s, events
+    if isinstance(action, Flip):
+        if not on_face_down(seat):
+            raise IllegalAction("you turn over face-down cards only when your hand and face-up cards are gone (P-6.2)",
+                                reason="not_face_down")
+        if action.index is None or action.index >= len(seat.down):
+            raise BadRequest(f"flip index out of range: you have {len(seat.down)} face-down card(s)")
+        s = state.clone()
+        s.ply += 1
+        sp = s.seats[p]
+        card = sp.down.pop(action.index)
+        legal = play_problem(s, card.rank, 1) is None
+        events.append(ev("flip", player=p, card=str(card), legal=legal))
+        if legal:
+            _resolve_play(s, p, [card], events)
+        else:  # P-6.2, P-6.3: it joins the pile, the pile is taken, the turn ends
+            s.pile.append([card])
+            _take(s, p, events)
+        return s, events
+    assert isinstance(action, Play)
+    cards = list(action.cards) or _pick(seat.hand, action.rank, action.count)
+    if not cards:
+        raise BadRequest("a play needs at least one card")
+    if on_face_down(seat):
+        raise IllegalAction("your hand and face-up cards are gone: turn over a face-down card (flip) (P-6.2)",
+                            reason="must_flip")
+    missing = [c for c in cards if c not in seat.hand]
+    if missing:
+        raise IllegalAction(f"you do not hold {', '.join(map(str, missing))}", reason="not_in_hand")
+    if len({c.rank for c in cards}) != 1:
+        raise IllegalAction("a play is one or more cards of a single rank (P-3.3)", reason="mixed_ranks")
+    problem = play_problem(state, cards[0].rank, len(cards))
+    if problem:
+        raise IllegalAction(problem, reason="illegal_play")
+    s = state.clone()
+    s.ply += 1
+    sp = s.seats[p]
+    _remove(sp.hand, cards)
+    _forget(sp, cards)
+    _resolve_play(s, p, cards, events)
+    return s, events
+
+
+def _apply_setup(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
+    """P-2.2: one optional swap per player, in seat order from the leader."""
+    p = state.to_move
+    seat = state.seats[p]
+    events: list[Event] = []
+    if isinstance(action, Swap):
+        if action.hand_card is None or action.up_card is None:
+            raise BadRequest("swap needs [hand card, face-up card]")
+        if action.hand_card not in seat.hand:
+            raise IllegalAction(f"{action.hand_card} is not in your hand", reason="not_in_hand")
+        if action.up_card not in seat.up:
+            raise IllegalAction(f"{action.up_card} is not one of your face-up cards", reason="not_face_up")
+        s = state.clone()
+        sp = s.seats[p]
+        hi, ui = sp.hand.index(action.hand_card), sp.up.index(action.up_card)
+        sp.hand[hi], sp.up[ui] = action.up_card, action.hand_card
+        sp.known.append(action.up_card)
+        events.append(ev("swap", player=p, cards=[str(action.hand_card), str(action.up_card)]))
+    elif isinstance(action, Keep):
+        s = state.clone()
+        events.append(ev("keep", player=p))
+    else:
+        raise IllegalAction("before play starts each player either swaps one hand card with one face-up card "
+                            "or keeps (P-2.2)", reason="setup")
+    s.ply += 1
+    s.decided[p] = True
+    n = len(s.seats)
+    for k in range(1, n + 1):
+        j = (p + k) % n
+        if not s.decided[j]:
+            s.to_move = j
+            break
+    else:
+        s.phase = PLAY
+        s.to_move = s.leader
+        _pickup(s, s.to_move, events)
+    return s, events
+
+
+def normalise(state: LoptiState) -> tuple[LoptiState, list[Event]]:
+    """At load: the player to move with an empty hand takes their face-up cards first; a position
+    with at most one player left is over."""
+    s = state.clone()
+    events: list[Event] = []
+    if s.phase == PLAY and len(active_seats(s)) <= 1:
+        for i in active_seats(s):
+            s.places.append(i)
+        s.phase = OVER
+    if s.phase == PLAY:
+        _pickup(s, s.to_move, events)
+    return s, events
+
+
+def result(state: LoptiState) -> Result | None:
+    if not state.over:
+        return None
+    return Result(state.winner, "capped" if state.capped else "out", tuple(state.places))
