@@ -71,7 +71,11 @@ def handle(req: Any) -> dict[str, Any]:
                 return _fail(rid, exc)
             exc.index = i
             return _fail(rid, exc, rules.position_to_json(state))
-        events.extend(e.to_json() for e in evs)
+        for e in evs:
+            data = e.to_json()
+            if data["type"] == "rejected":  # Spit: name the request's action, not the reason code
+                data = {"type": "rejected", "player": data.get("player"), "index": i}
+            events.append(data)
     out: dict[str, Any] = {"id": rid, "ok": True}
     if "state" in want:
         out["state"] = rules.position_to_json(state)

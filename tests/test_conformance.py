@@ -16,7 +16,7 @@ from tests.conftest import ROOT, SHARED
 
 CHECKER = SHARED / "tools" / "conformance_check.py"
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*.jsonl"))
-IMPLEMENTED = ("lanes", "lopti")
+IMPLEMENTED = ("lanes", "lopti", "spit")
 
 
 def _check(path: Path) -> None:

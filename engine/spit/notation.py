@@ -1,0 +1,111 @@
+"""Spit positions in the conformance JSON form, and the per-player observation."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from engine.cards import Card, CardError, parse_card
+from engine.core import BadPosition, ensure_keys, want_bool, want_dict, want_int, want_list
+from engine.spit.state import OVER, PHASES, ROUND_OVER, SLOTS, SpitPlayer, SpitState, piles_in_use, total
+
+TOP_KEYS = ("players", "piles", "phase", "ready", "scores", "taken", "winner", "round")
+PLAYER_KEYS = ("stocks", "spit", "total")
+
+
+def _cards(value: Any, what: str) -> list[Card]:
+    items = want_list(value, what)
+    try:
+        cards = [parse_card(x) for x in items]
+    except CardError as exc:
+        raise BadPosition(f"{what}: {exc}") from None
+    if any(c.is_joker for c in cards):
+        raise BadPosition(f"{what}: Spit uses no jokers (S-1.1)")
+    return cards
+
+
+def position_from_json(scoring: str, round_cap: int, obj: Any, seed: int = 0) -> SpitState:
+    pos = want_dict(obj, "position")
+    ensure_keys(pos, TOP_KEYS, "position", BadPosition)
+    players_raw = want_list(pos.get("players"), "players")
+    if len(players_raw) != 2:
+        raise BadPosition("Spit has exactly two players")
+    players = []
+    for i, raw in enumerate(players_raw):
+        p = want_dict(raw, f"players[{i}]")
+        ensure_keys(p, PLAYER_KEYS, f"players[{i}]", BadPosition)
+        stocks_raw = want_list(p.get("stocks", [[]] * SLOTS), f"players[{i}].stocks")
+        if len(stocks_raw) != SLOTS:
+            raise BadPosition(f"players[{i}].stocks must have exactly five slots")
+        stocks = [_cards(st, f"players[{i}].stocks[{k}]") for k, st in enumerate(stocks_raw)]
+        players.append(SpitPlayer(stocks, _cards(p.get("spit", []), f"players[{i}].spit")))
+    piles_raw = want_list(pos.get("piles", [[], []]), "piles")
+    if len(piles_raw) != 2:
+        raise BadPosition("there are exactly two spit piles")
+    piles = [_cards(x, f"piles[{i}]") for i, x in enumerate(piles_raw)]
+    everything = [c for pl in players for st in pl.stocks for c in st] + [c for pl in players for c in pl.spit]
+    everything += piles[0] + piles[1]
+    dup = [str(c) for c, n in Counter(everything).items() if n > 1]
+    if dup:
+        raise BadPosition(f"duplicate card(s): {', '.join(sorted(dup))}")
+    phase = pos.get("phase", "play")
+    if phase not in PHASES:
+        raise BadPosition(f"phase must be one of {', '.join(PHASES)}")
+    ready_raw = want_list(pos.get("ready", [False, False]), "ready")
+    if len(ready_raw) != 2:
+        raise BadPosition("ready lists two booleans")
+    ready = [want_bool(x, "ready") for x in ready_raw]
+    scores = [0, 0]
+    if "scores" in pos:
+        sr = want_list(pos["scores"], "scores")
+        if len(sr) != 2:
+            raise BadPosition("scores lists two numbers")
+        scores = [want_int(x, "scores", 0, 10_000, BadPosition) for x in sr]
+    taken: list[int | None] = [None, None]
+    if phase in (ROUND_OVER, OVER) and pos.get("taken") is not None:
+        tr = want_list(pos["taken"], "taken")
+        if len(tr) != 2 or any(x is not None and x not in (0, 1) for x in tr):
+            raise BadPosition("taken lists a pile index or null per player")
+        taken = list(tr)
+    round_no = want_int(pos.get("round", 1), "round", 1, 100_000, BadPosition)
+    state = SpitState(scoring, players, piles, phase, ready, taken, scores, round_no=round_no,
+                      round_cap=max(round_cap, round_no), rng=seed)
+    if phase == OVER:
+        w = pos.get("winner")
+        state.winner = w if w in (0, 1) else None
+    return state
+
+
+def _cs(cards: list[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def position_to_json(s: SpitState) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "players": [{"stocks": [_cs(st) for st in p.stocks], "spit": _cs(p.spit), "total": total(s, i)}
+                    for i, p in enumerate(s.players)],
+        "piles": [_cs(p) for p in s.piles], "phase": s.phase, "ready": list(s.ready),
+        "taken": list(s.taken) if s.phase in (ROUND_OVER, OVER) else [None, None],
+        "winner": s.winner, "round": s.round_no,
+    }
+    if s.scoring == "points":
+        out["scores"] = list(s.scores)
+    return out
+
+
+def observe(s: SpitState, player: int) -> dict[str, Any]:
+    """Both players' stock tops and sizes, pile tops and sizes, spit-card counts — never a
+    face-down card (cards beneath a stock top, spit cards)."""
+    table = []
+    for i, p in enumerate(s.players):
+        table.append({
+            "stock_tops": [str(st[-1]) if st else None for st in p.stocks],
+            "stock_sizes": [len(st) for st in p.stocks], "spit_count": len(p.spit), "total": total(s, i),
+        })
+    return {
+        "game": "spit", "player": player, "players": table,
+        "pile_tops": [str(p[-1]) if p else None for p in s.piles], "pile_sizes": [len(p) for p in s.piles],
+        "piles_in_use": piles_in_use(s), "phase": s.phase, "ready": list(s.ready),
+        "taken": list(s.taken) if s.phase in (ROUND_OVER, OVER) else [None, None],
+        "scores": list(s.scores), "winner": s.winner, "round": s.round_no, "ply": s.ply,
+    }
