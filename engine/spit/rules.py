@@ -106,6 +106,9 @@ def _end_round(s: SpitState, emptied: int | None, events: list[Event]) -> None:
     if s.scoring == "points":  # S-8.1: a point per card still held
         for p in (0, 1):
             s.scores[p] += s.players[p].stock_count() + len(s.players[p].spit)
+        if max(s.scores) >= POINTS_TARGET:  # the game is decided: no slap needed
+            _finish_round(s, events)
+            return
     in_use = piles_in_use(s)
     if len(in_use) == 2:
         s.phase = SLAP
