@@ -45,7 +45,43 @@ def bench_lanes(seconds: float) -> None:
     print(f"lanes  standard        {rate:8.1f} playouts/s  {mean:6.1f} moves/game  ({g} games)")
 
 
-BENCHES: dict[str, Callable[[float], None]] = {"lanes": bench_lanes}
+def bench_lopti(seconds: float) -> None:
+    from engine.lopti import RULES, LoptiOptions
+
+    for n in (2, 3, 5):
+        g, rate, mean = playouts(lambda seed, n=n: RULES.new_game(LoptiOptions(), seed, n), RULES, seconds)
+        print(f"lopti  {n} players       {rate:8.1f} playouts/s  {mean:6.1f} moves/game  ({g} deals)")
+
+
+def bench_spit(seconds: float) -> None:
+    """Random play, both players racing (actions in random arrival order); rounds per second."""
+    from engine.spit import RULES, NextRound, SpitOptions
+
+    start = time.perf_counter()
+    rounds = actions = games = 0
+    seed = 0
+    while time.perf_counter() - start < seconds:
+        s = RULES.new_game(SpitOptions(), seed)
+        rng = Rng(seed)
+        while not s.over:
+            if s.phase == "round_over":
+                s, _ = RULES.apply(s, NextRound())
+                rounds += 1
+                continue
+            batch = [lg[rng.below(len(lg))] for p in (0, 1) if (lg := RULES.legal_actions(s, p))]
+            rng.shuffle(batch)
+            for a in batch:
+                s, _ = RULES.apply(s, a)
+                actions += 1
+        rounds += 1
+        games += 1
+        seed += 1
+    elapsed = time.perf_counter() - start
+    print(f"spit   random races    {rounds / elapsed:8.1f} rounds/s    {actions / max(rounds, 1):6.1f} actions/round "
+          f"({games} games, {rounds / max(games, 1):.1f} rounds/game)")
+
+
+BENCHES: dict[str, Callable[[float], None]] = {"lanes": bench_lanes, "lopti": bench_lopti, "spit": bench_spit}
 
 
 def main() -> None:
