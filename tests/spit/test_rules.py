@@ -261,3 +261,11 @@ def test_stalled_position_with_all_called_resolves_at_load() -> None:
             ready=[True, True])
     r = go(p)
     assert r["state"]["piles"] == [["2D", "QD"], ["KH", "5S"]] and r["state"]["phase"] == "play"
+
+
+def test_round_cap_ends_the_game_with_fewer_cards_winning() -> None:
+    p = pos(player(["9C"], ["9H"], ["JC"], ["JS"], ["9D"]), player(["6C"], ["6D"], ["6H"], ["10D"], ["10C"]),
+            [["2D", "3D"], ["KH"]], phase="slap")
+    r = go(p, {"player": 0, "slap": 1}, options={"round_cap": 1})
+    s = r["state"]
+    assert s["phase"] == "over" and s["winner"] == 0 and {"type": "cap", "rounds": 1} in r["events"]
