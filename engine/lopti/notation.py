@@ -108,7 +108,7 @@ def position_from_json(options: LoptiOptions, obj: Any, seed: int = 0) -> LoptiS
             leader = k
             k = (k - 1) % n
     return LoptiState(options, seats, draw, pile, threes, obligation, to_move, extra, phase, places, decided,
-                      leader=leader)
+                      leader=leader, skips=[0] * n)
 
 
 def _cs(cards: list[Card]) -> list[str]:

@@ -1,31 +1,35 @@
-"""Lopti options. The base rules have no variants; house rules (P-8) arrive as structured data
-and the safety cap on turns per deal ends a deal that would otherwise loop (see docs/engine.md)."""
+"""Lopti options: the active house rules (P-8), session-only base parameters (P-9.1) and the
+safety cap on turns per deal (see docs/engine.md)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import BadRequest
+from engine.lopti.house_rules import BaseParams, HouseRule, RuleError, parse_rule
 
 #: Turns per deal after which the deal ends deterministically (P-8.3 "no endless loop"). A normal
 #: 5-player deal takes well under 300 turns; random play rarely needs more than 600.
 DEFAULT_TURN_CAP = 2000
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class LoptiOptions:
     turn_cap: int = DEFAULT_TURN_CAP
-    house_rules: tuple[Any, ...] = ()
+    house_rules: tuple[HouseRule, ...] = ()
+    params: BaseParams = field(default_factory=BaseParams)
 
     @property
     def ranked(self) -> bool:
-        return not self.house_rules
+        return not self.house_rules and self.params == BaseParams()
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         if self.house_rules:
-            out["house_rules"] = list(self.house_rules)
+            out["house_rules"] = [r.to_json() for r in self.house_rules]
+        if self.params != BaseParams():
+            out["params"] = self.params.to_json()
         if self.turn_cap != DEFAULT_TURN_CAP:
             out["turn_cap"] = self.turn_cap
         return out
@@ -36,16 +40,26 @@ class LoptiOptions:
             return LoptiOptions()
         if not isinstance(obj, dict):
             raise BadRequest("Lopti options must be an object such as {} or {\"house_rules\": []}")
-        unknown = set(obj) - {"house_rules", "turn_cap"}
+        unknown = set(obj) - {"house_rules", "turn_cap", "params"}
         if unknown:
             raise BadRequest(f"unknown Lopti option(s): {', '.join(sorted(unknown))}")
-        rules = obj.get("house_rules", [])
-        if not isinstance(rules, list):
+        raw_rules = obj.get("house_rules", [])
+        if not isinstance(raw_rules, list):
             raise BadRequest("house_rules must be a list")
-        if rules:
-            raise BadRequest("custom house rules are not supported by this engine version yet; "
-                             "pass an empty list for the base rules")
+        rules = []
+        try:
+            for i, r in enumerate(raw_rules):
+                try:
+                    rules.append(parse_rule(r))
+                except RuleError as exc:
+                    raise RuleError([f"house_rules[{i}]: {p}" for p in exc.problems]) from None
+            params = BaseParams.from_json(obj.get("params", {}))
+        except RuleError as exc:
+            raise BadRequest("; ".join(exc.problems)) from None
+        ids = [r.id for r in rules]
+        if len(set(ids)) != len(ids):
+            raise BadRequest("two house rules share an id")
         cap = obj.get("turn_cap", DEFAULT_TURN_CAP)
         if isinstance(cap, bool) or not isinstance(cap, int) or not 10 <= cap <= 100_000:
             raise BadRequest("turn_cap must be a whole number from 10 to 100000")
-        return LoptiOptions(turn_cap=cap)
+        return LoptiOptions(turn_cap=cap, house_rules=tuple(rules), params=params)

@@ -12,13 +12,13 @@ from collections import Counter
 from engine.cards import Card, Rng, derive_seed, standard_deck
 from engine.core import BadRequest, Event, IllegalAction, Result, ev
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
+from engine.lopti.interpreter import fire
 from engine.lopti.options import LoptiOptions
 from engine.lopti.state import (
     FOUR,
     OVER,
     PLAY,
     SETUP,
-    SEVEN,
     TEN,
     THREE,
     TWO,
@@ -30,9 +30,6 @@ from engine.lopti.state import (
     rank_label,
     top_run,
 )
-
-HAND, UP, DOWN = 3, 3, 3
-
 
 # --- dealing --------------------------------------------------------------------------------
 
@@ -52,14 +49,18 @@ def deal(options: LoptiOptions, seed: int, players: int, leader: int = 0) -> Lop
         seats.append(Seat(hand=chunk[6:9], up=chunk[3:6], down=chunk[0:3]))
     rest = deck[players * 9:]
     return LoptiState(options, seats, rest, [], 0, False, leader, False, SETUP, [], [False] * players,
-                      leader=leader)
+                      leader=leader, skips=[0] * players)
 
 
 # --- legality -------------------------------------------------------------------------------
 
 
 def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
-    """Why a play of ``count`` cards of ``rank`` is illegal now (P-3.3, P-3.4, P-4), or None."""
+    """Why a play of ``count`` cards of ``rank`` is illegal now (P-3.3, P-3.4, P-4), or None.
+
+    The low card (7) and the run that clears (4) are the session's base parameters (P-9.1)."""
+    params = state.options.params
+    low, run_len = params.low_rank, params.clear_run
     if state.obligation and rank != THREE:
         return "a 3 was passed to you: play a 3 or take the pile (P-4.6)"
     if rank == THREE or not state.pile:
@@ -67,22 +68,25 @@ def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
     top = state.pile[-1]
     trank, tcount = top[0].rank, len(top)
     run_rank, run = top_run(state)
-    completes = rank == run_rank and run + count == FOUR  # P-3.4
+    completes = rank == run_rank and run + count == run_len  # P-3.4
     label = rank_label(rank)
     if rank == TEN:
-        return "a 10 can never be played right after a 7 (P-4.4)" if trank == SEVEN else None
+        return f"a 10 can never be played right after a {rank_label(low)} (P-4.4)" if trank == low else None
     if rank == TWO:
         if trank == TWO and not (count > tcount or completes):
-            return f"on {tcount} 2(s) play more 2s, or complete four (P-4.1)"
+            return f"on {tcount} 2(s) play more 2s, or complete {run_len} (P-4.1)"
         return None
-    if trank == SEVEN:
-        if rank == SEVEN:
-            return None if count > tcount or completes else f"on {tcount} 7(s) play more 7s, or complete four (P-4.4)"
-        if order(rank) <= SEVEN:
-            return None  # P-4.4 [interp]: 4, 5, 6 whatever the count
-        return f"after a 7 the next play must be 7 or lower (2–7), not {label} (P-4.4)"
-    if rank == SEVEN or trank == TWO:
-        return None  # P-4.4 a 7 goes on anything; P-4.1 anything goes on a 2
+    if trank == low:
+        if rank == low:
+            if count > tcount or completes:
+                return None
+            return f"on {tcount} {label}(s) play more {label}s, or complete {run_len} (P-4.4)"
+        if order(rank) <= order(low):
+            return None  # P-4.4 [interp]: the ranks below the low card, whatever the count
+        return (f"after a {rank_label(low)} the next play must be {rank_label(low)} or lower, "
+                f"not {label} (P-4.4)")
+    if rank == low or trank == TWO:
+        return None  # P-4.4 the low card goes on anything; P-4.1 anything goes on a 2
     if rank == trank:
         if count > tcount or completes:
             return None
@@ -140,16 +144,20 @@ def _forget(seat: Seat, cards: list[Card]) -> None:
     for c in cards:
         if c in seat.known:
             seat.known.remove(c)
+        if c in seat.from_up:
+            seat.from_up.remove(c)
 
 
 def _clear(s: LoptiState, p: int, cause: str, extra_cards: list[Card], events: list[Event]) -> None:
     """P-5.1: the pile leaves the round, pending 3/7 effects end, the clearer gets an extra play."""
+    fire(s, "clear", "before", p, {"cause": cause}, events)
     s.gone.extend(c for play in s.pile for c in play)
     s.gone.extend(extra_cards)
     s.pile = []
     s.threes = 0
     s.obligation = False
     events.append(ev("clear", player=p, cause=cause))
+    fire(s, "clear", "after", p, {"cause": cause}, events)
 
 
 def _pickup(s: LoptiState, p: int, events: list[Event]) -> None:
@@ -159,6 +167,7 @@ def _pickup(s: LoptiState, p: int, events: list[Event]) -> None:
         cards = seat.up
         seat.hand, seat.up = list(cards), []
         seat.known.extend(cards)
+        seat.from_up = list(cards)
         events.append(ev("pickup_up", player=p, cards=[str(c) for c in cards]))
 
 
@@ -169,24 +178,40 @@ def _finish_deal(s: LoptiState, events: list[Event]) -> None:
     events.append(ev("deal_over", places=list(s.places)))
 
 
+def _cap_deal(s: LoptiState, events: list[Event]) -> None:
+    """Safety cap (P-8.3): rank everyone still in by fewest cards, then seat order from the leader."""
+    s.capped = True
+    remaining = sorted(active_seats(s), key=lambda i: (s.seats[i].card_count(), (i - s.leader) % len(s.seats)))
+    events.append(ev("cap", turns=s.turns))
+    for i in remaining:
+        if not s.places:
+            events.append(ev("win", player=i))
+        s.places.append(i)
+        s.seats[i].out = True
+    s.phase = OVER
+    events.append(ev("deal_over", places=list(s.places)))
+
+
 def _pass_turn(s: LoptiState, p: int, events: list[Event]) -> None:
     s.turns += 1
     s.extra_play = False
-    s.to_move = next_active(s, p)
+    s.fires_turn = 0
+    nxt = next_active(s, p)
+    for _ in range(len(s.seats)):  # house-rule skips: each pending skip is used once
+        if s.skips and s.skips[nxt] and nxt != p:
+            s.skips[nxt] = 0
+            events.append(ev("skipped", player=nxt))
+            nxt = next_active(s, nxt)
+        else:
+            break
+    s.to_move = nxt
     if s.turns >= s.options.turn_cap and not s.over:
-        # Safety cap (P-8.3): rank everyone still in by fewest cards, then seat order from the leader.
-        s.capped = True
-        remaining = sorted(active_seats(s), key=lambda i: (s.seats[i].card_count(), (i - s.leader) % len(s.seats)))
-        events.append(ev("cap", turns=s.turns))
-        for i in remaining:
-            if not s.places:
-                events.append(ev("win", player=i))
-            s.places.append(i)
-            s.seats[i].out = True
-        s.phase = OVER
-        events.append(ev("deal_over", places=list(s.places)))
-    else:
-        _pickup(s, s.to_move, events)
+        _cap_deal(s, events)
+        return
+    _pickup(s, s.to_move, events)
+    fire(s, "turn_start", "before", s.to_move, {}, events)
+    fire(s, "turn_start", "after", s.to_move, {}, events)
+    _pickup(s, s.to_move, events)
 
 
 def _go_out(s: LoptiState, p: int, events: list[Event]) -> None:
@@ -199,11 +224,14 @@ def _go_out(s: LoptiState, p: int, events: list[Event]) -> None:
         _finish_deal(s, events)
 
 
-def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event]) -> None:
+def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event], zone: str) -> None:
     """Effects of a legal play already removed from the player's cards (P-3 … P-7)."""
     seat = s.seats[p]
     rank = cards[0].rank
+    params = s.options.params
     first_play = not s.extra_play
+    ctx = {"rank": rank, "count": len(cards), "zone": zone}
+    fire(s, "play", "before", p, ctx, events)
     events.append(ev("play", player=p, cards=[str(c) for c in cards]))
     cleared = False
     pass_obligation = False
@@ -222,7 +250,7 @@ def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event])
         s.threes = 0
         s.obligation = False
         s.pile.append(list(cards))
-        if top_run(s)[1] >= FOUR:  # P-3.4, P-4.4 four 7s
+        if top_run(s)[1] >= params.clear_run:  # P-3.4, P-4.4 four 7s
             _clear(s, p, "four", [], events)
             cleared = True
     if seat.card_count() == 0:  # P-7.2, P-5.5, P-7.3: out at once, no draw, no extra play
@@ -231,10 +259,16 @@ def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event])
         if not s.over:
             _pass_turn(s, p, events)
         return
-    if first_play and s.draw and len(seat.hand) < HAND:  # P-3.5, P-3.7
+    if first_play and s.draw and len(seat.hand) < params.draw_threshold:  # P-3.5, P-3.7
         card = s.draw.pop(0)
         seat.hand.append(card)
         events.append(ev("draw", player=p, card=str(card)))
+        fire(s, "draw", "after", p, {"rank": card.rank}, events)
+    if pass_obligation:
+        fire(s, "obligation", "after", p, {}, events)
+    if rank == params.low_rank and not cleared:
+        fire(s, "low", "after", p, {"count": len(cards)}, events)
+    cleared = fire(s, "play", "after", p, ctx, events) or cleared
     _pickup(s, p, events)
     if cleared:
         s.extra_play = True  # P-5.1, P-5.3
@@ -244,8 +278,10 @@ def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event])
     _pass_turn(s, p, events)
 
 
-def _take(s: LoptiState, p: int, events: list[Event]) -> None:
+def _take(s: LoptiState, p: int, events: list[Event], forced: bool) -> None:
     """P-3.2, P-3.6: the whole pile into the hand; the turn ends. Everyone saw these cards."""
+    ctx = {"count": sum(len(play) for play in s.pile), "forced": forced}
+    fire(s, "take", "before", p, ctx, events)
     seat = s.seats[p]
     cards = [c for play in s.pile for c in play]
     seat.hand.extend(cards)
@@ -254,6 +290,7 @@ def _take(s: LoptiState, p: int, events: list[Event]) -> None:
     s.threes = 0
     s.obligation = False
     events.append(ev("take", player=p, count=len(cards)))
+    fire(s, "take", "after", p, ctx, events)
     _pass_turn(s, p, events)
 
 
@@ -272,7 +309,8 @@ def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Even
             raise IllegalAction("an empty pile cannot be taken (P-3.2)", reason="empty_pile")
         s = state.clone()
         s.ply += 1
-        _take(s, p, events)
+        forced = not any(isinstance(a, (Play, Flip)) for a in legal_actions(state))
+        _take(s, p, events, forced)
         return s, events
     if isinstance(action, Flip):
         if not on_face_down(seat):
@@ -286,11 +324,12 @@ def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Even
         card = sp.down.pop(action.index)
         legal = play_problem(s, card.rank, 1) is None
         events.append(ev("flip", player=p, card=str(card), legal=legal))
+        fire(s, "flip", "after", p, {"rank": card.rank, "legal": legal}, events)
         if legal:
-            _resolve_play(s, p, [card], events)
+            _resolve_play(s, p, [card], events, "down")
         else:  # P-6.2, P-6.3: it joins the pile, the pile is taken, the turn ends
             s.pile.append([card])
-            _take(s, p, events)
+            _take(s, p, events, True)
         return s, events
     assert isinstance(action, Play)
     cards = list(action.cards) or _pick(seat.hand, action.rank, action.count)
@@ -310,9 +349,10 @@ def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Even
     s = state.clone()
     s.ply += 1
     sp = s.seats[p]
+    zone = "up" if sp.from_up and all(c in sp.from_up for c in cards) else "hand"
     _remove(sp.hand, cards)
     _forget(sp, cards)
-    _resolve_play(s, p, cards, events)
+    _resolve_play(s, p, cards, events, zone)
     return s, events
 
 
@@ -349,10 +389,17 @@ def _apply_setup(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, li
             s.to_move = j
             break
     else:
-        s.phase = PLAY
-        s.to_move = s.leader
-        _pickup(s, s.to_move, events)
+        start_play(s, events)
     return s, events
+
+
+def start_play(s: LoptiState, events: list[Event]) -> None:
+    """The swaps are done: the leader plays first (P-2.3); ``deal_start`` rules run now."""
+    s.phase = PLAY
+    s.to_move = s.leader
+    fire(s, "deal_start", "before", s.leader, {}, events)
+    fire(s, "deal_start", "after", s.leader, {}, events)
+    _pickup(s, s.to_move, events)
 
 
 def normalise(state: LoptiState) -> tuple[LoptiState, list[Event]]:

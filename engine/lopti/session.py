@@ -1,19 +1,69 @@
-"""A Lopti session: several deals in a row (P-2.3, P-11.1).
+"""A Lopti session: several deals, the winners' rules, one rule vote per deal, RPS for ties
+(P-2.3, P-8 … P-11). A session is an immutable value; every step returns a new session, so the
+app can store each one and a session can be paused and resumed days later.
 
-The dealer rotates clockwise each deal; the first deal's dealer leads, and every later deal is led
-by the previous deal's winner. The session is a plain value: ``start_deal`` returns the deal's
-state and ``record`` returns a new session with the finished deal's places appended.
+Deal order: the dealer rotates clockwise each deal; the first deal's dealer leads and every later
+deal is led by the previous deal's winner (P-2.3). Rules: a winner's new rule applies from the next
+deal (no retroactivity, P-8.3) and does not use the vote (P-9.3); an author may delete their own
+rule at any time (P-9.4); a removed rule returns only through a later vote (P-9.7); each deal has
+one vote, which a failed or tied vote still uses (P-9.5).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from typing import Any
 
-from engine.cards import derive_seed
+from engine.cards import Rng, derive_seed
 from engine.core import BadRequest
+from engine.lopti.house_rules import BaseParams, RuleError, parse_rule
 from engine.lopti.options import LoptiOptions
+from engine.lopti.rps import bracket, seeded_thrower, series
 from engine.lopti.rules import deal
 from engine.lopti.state import LoptiState
+from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
+
+ACTIVE, MODIFIED, REMOVED = "active", "modified", "removed"
+
+
+@dataclass(frozen=True)
+class SessionRule:
+    """A custom rule in a session with its author, status and history of changes."""
+
+    rule: dict[str, Any]
+    author: int | None
+    status: str = ACTIVE
+    active_from_deal: int = 0
+    history: tuple[str, ...] = ()
+    #: the version in force before ``active_from_deal`` (a modification voted for the next deal)
+    previous: dict[str, Any] | None = None
+    #: a removal takes effect from this deal on (a removal voted for the next deal)
+    removed_from: int | None = None
+
+    @property
+    def id(self) -> str:
+        return str(self.rule["id"])
+
+    @property
+    def in_force(self) -> bool:
+        return self.status in (ACTIVE, MODIFIED)
+
+    def version_for(self, deal_no: int) -> dict[str, Any] | None:
+        """The version of this rule in force during deal ``deal_no`` (None: not in force)."""
+        if self.removed_from is not None and deal_no >= self.removed_from:
+            return None
+        if deal_no < self.active_from_deal:
+            return self.previous
+        return self.rule
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "author": self.author, "status": self.status,
+                "active_from_deal": self.active_from_deal, "history": list(self.history),
+                "previous": self.previous, "removed_from": self.removed_from}
+
+
+Thrower = Callable[[int], Iterator[str]]
 
 
 @dataclass(frozen=True)
@@ -24,10 +74,18 @@ class LoptiSession:
     options: LoptiOptions = field(default_factory=LoptiOptions)
     #: places of each finished deal, first out first
     results: tuple[tuple[int, ...], ...] = ()
+    rules: tuple[SessionRule, ...] = ()
+    #: base-rule changes voted in this session: (from deal, parameter, value), in vote order
+    param_changes: tuple[tuple[int, str, int], ...] = ()
+    votes: tuple[VoteRecord, ...] = ()
+    #: seats that have left the session (their rules stay; P-10.2 needs defenders then)
+    absent: frozenset[int] = frozenset()
+
+    # --- deals --------------------------------------------------------------------------------
 
     @property
     def deal_number(self) -> int:
-        """0-based number of the next deal."""
+        """0-based number of the current (or next) deal."""
         return len(self.results)
 
     @property
@@ -38,8 +96,25 @@ class LoptiSession:
     def leader(self) -> int:
         return self.dealer if not self.results else self.results[-1][0]
 
+    def deal_options(self) -> LoptiOptions:
+        """Options for the current deal: rules in force from this deal on, in creation order."""
+        versions = [r.version_for(self.deal_number) for r in self.rules]
+        active = tuple(parse_rule(v, self.players) for v in versions if v is not None)
+        return replace(self.options, house_rules=active, params=self.params_for(self.deal_number))
+
+    def params_for(self, deal_no: int) -> BaseParams:
+        """Base parameters in force during ``deal_no`` (session-only changes, P-9.1)."""
+        values: dict[str, int] = {}
+        for start, name, value in self.param_changes:
+            if start <= deal_no:
+                values[name] = value
+        return BaseParams(**values)
+
     def start_deal(self) -> LoptiState:
-        return deal(self.options, derive_seed(self.seed, "deal", self.deal_number), self.players, self.leader)
+        state = deal(self.deal_options(), derive_seed(self.seed, "deal", self.deal_number), self.players,
+                     self.leader)
+        state.deal_number = self.deal_number
+        return state
 
     def record(self, finished: LoptiState) -> LoptiSession:
         if not finished.over:
@@ -49,3 +124,198 @@ class LoptiSession:
     @property
     def winners(self) -> list[int]:
         return [r[0] for r in self.results]
+
+    # --- rules ----------------------------------------------------------------------------------
+
+    def _rule(self, rule_id: str) -> SessionRule:
+        for r in self.rules:
+            if r.id == rule_id:
+                return r
+        raise VoteError(f"there is no rule {rule_id!r} in this session")
+
+    def _replace_rule(self, new: SessionRule) -> tuple[SessionRule, ...]:
+        return tuple(new if r.id == new.id else r for r in self.rules)
+
+    def add_winner_rule(self, rule: dict[str, Any], author: int) -> LoptiSession:
+        """P-8.1: the last deal's winner adds a rule; it applies from the next deal and uses no vote."""
+        if not self.results or self.results[-1][0] != author:
+            raise VoteError("only the winner of the last deal adds a rule (P-8.1)")
+        if any(r.author == author and r.active_from_deal == self.deal_number for r in self.rules):
+            raise VoteError("the winner adds one rule per won deal")
+        try:
+            parsed = parse_rule({**rule, "author": author, "created_deal": self.deal_number - 1}, self.players)
+        except RuleError as exc:
+            raise VoteError("; ".join(exc.problems)) from None
+        if any(r.id == parsed.id for r in self.rules):
+            raise VoteError(f"a rule with id {parsed.id!r} already exists in this session")
+        entry = SessionRule(parsed.to_json(), author, ACTIVE, self.deal_number,
+                            (f"created after deal {self.deal_number}",))
+        return replace(self, rules=(*self.rules, entry))
+
+    def delete_own_rule(self, rule_id: str, by: int) -> LoptiSession:
+        """P-9.4: an author deletes their own rule without a vote (and gets no replacement)."""
+        r = self._rule(rule_id)
+        if r.author != by:
+            raise VoteError("only the rule's author may delete it without a vote (P-9.4)")
+        if not r.in_force:
+            raise VoteError("that rule is already removed")
+        gone = replace(r, status=REMOVED, removed_from=self.deal_number,
+                       history=(*r.history, f"deleted by its author in deal {self.deal_number}"))
+        return replace(self, rules=self._replace_rule(gone))
+
+    # --- the vote -------------------------------------------------------------------------------
+
+    def vote_used(self) -> bool:
+        return any(v.deal == self.deal_number for v in self.votes)
+
+    def check_proposal(self, p: Proposal) -> None:
+        if not 0 <= p.proposer < self.players:
+            raise VoteError("the proposer must be a player of the session")
+        if p.kind in ("remove", "modify", "restore"):
+            r = self._rule(p.rule_id or "")
+            if p.kind == "restore" and r.in_force:
+                raise VoteError("that rule is in force; only a removed rule can be restored (P-9.7)")
+            if p.kind != "restore" and not r.in_force:
+                raise VoteError("that rule was removed; propose 'restore' to bring it back (P-9.7)")
+            if p.kind == "modify":
+                if p.new_rule is None:
+                    raise VoteError("a modification needs the changed rule")
+                try:
+                    parse_rule({**p.new_rule, "id": r.id, "author": r.author}, self.players)
+                except RuleError as exc:
+                    raise VoteError("; ".join(exc.problems)) from None
+        elif p.kind == "param":
+            try:
+                BaseParams.from_json({p.param: p.value})
+            except RuleError as exc:
+                raise VoteError("; ".join(exc.problems)) from None
+
+    def hold_vote(self, proposal: Proposal, votes: dict[int, bool], throwers: Thrower | None = None,
+                  defenders: list[int] | None = None) -> LoptiSession:
+        """P-9: one vote per deal; pass with more than half of all players; a tie goes to RPS
+        (P-10), thrown by ``throwers(seat)`` (default: each seat's seeded bot throws)."""
+        if self.vote_used():
+            raise VoteError("this deal's rule vote has been used (P-9.1, P-9.5)")
+        self.check_proposal(proposal)
+        how = tally(votes, self.players)
+        rps: dict[str, Any] | None = None
+        passed = how == "majority"
+        if how == "tie":
+            passed, rps = self._settle_tie(proposal, votes, throwers, defenders)
+        record = VoteRecord(self.deal_number, proposal, dict(votes), "passed" if passed else "failed", how, rps)
+        s = replace(self, votes=(*self.votes, record))
+        return s._enact(proposal) if passed else s
+
+    def _thrower(self, throwers: Thrower | None) -> Thrower:
+        if throwers is not None:
+            return throwers
+        return lambda seat: seeded_thrower(derive_seed(self.seed, "rps", self.deal_number, seat))
+
+    def _settle_tie(self, p: Proposal, votes: dict[int, bool], throwers: Thrower | None,
+                    defenders: list[int] | None) -> tuple[bool, dict[str, Any]]:
+        """P-10.2: proposer vs author; an absent author's supporters choose a defender (a bracket
+        when they cannot agree, P-10.4); nobody defends → the change passes. A base-rule change:
+        proposer vs the first player who objected."""
+        throw = self._thrower(throwers)
+        if p.kind == "param":
+            objectors = [(p.proposer + k) % self.players for k in range(self.players)]
+            defender: int | None = next(i for i in objectors if not votes[i])
+        else:
+            r = self._rule(p.rule_id or "")
+            if r.author is not None and r.author not in self.absent and r.author != p.proposer:
+                defender = r.author
+            else:
+                volunteers = [i for i in (defenders if defenders is not None else
+                                          [i for i in range(self.players) if not votes[i]])
+                              if i != p.proposer and i not in self.absent]
+                if not volunteers:
+                    return True, {"defender": None, "note": "nobody defended the rule: the change passes"}
+                defender = volunteers[0] if len(volunteers) == 1 else bracket(volunteers, throw)
+        assert defender is not None
+        result = series(zip(throw(p.proposer), throw(defender), strict=False))
+        return result.winner == 0, {"proposer": p.proposer, "defender": defender, "score": list(result.score),
+                                    "throws": len(result.throws)}
+
+    def _enact(self, p: Proposal) -> LoptiSession:
+        start = self.deal_number if p.when == "now" else self.deal_number + 1
+        note = f"vote in deal {self.deal_number} ({p.when})"
+        if p.kind == "param":
+            assert p.param is not None and p.value is not None
+            return replace(self, param_changes=(*self.param_changes, (start, p.param, p.value)))
+        r = self._rule(p.rule_id or "")
+        if p.kind == "remove":
+            new = replace(r, status=REMOVED, removed_from=start, history=(*r.history, f"removed by {note}"))
+        elif p.kind == "restore":
+            new = replace(r, status=ACTIVE, active_from_deal=start, previous=None, removed_from=None,
+                          history=(*r.history, f"restored by {note}"))
+        else:
+            assert p.new_rule is not None
+            rule = parse_rule({**p.new_rule, "id": r.id, "author": r.author}, self.players).to_json()
+            new = replace(r, rule=rule, status=MODIFIED, active_from_deal=start,
+                          previous=r.version_for(self.deal_number), history=(*r.history, f"modified by {note}"))
+        return replace(self, rules=self._replace_rule(new))
+
+    # --- sessions -------------------------------------------------------------------------------
+
+    def new_session(self, seed: int, keep: dict[str, dict[int, bool]] | None = None) -> LoptiSession:
+        """P-11: a new session starts with base rules only; an old rule comes back only with a
+        majority at setup (these votes do not use the first deal's vote, P-11.2)."""
+        kept = []
+        for rule_id, votes in (keep or {}).items():
+            r = self._rule(rule_id)
+            if tally(votes, self.players) == "majority":
+                kept.append(SessionRule(r.rule, r.author, ACTIVE, 0, ("kept from an earlier session",)))
+        return LoptiSession(self.players, seed, self.first_dealer, self.options, rules=tuple(kept))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": self.players, "seed": self.seed, "first_dealer": self.first_dealer,
+                "results": [list(r) for r in self.results], "rules": [r.to_json() for r in self.rules],
+                "param_changes": [list(c) for c in self.param_changes], "votes": [v.to_json() for v in self.votes],
+                "absent": sorted(self.absent)}
+
+
+def apply_now(state: LoptiState, session: LoptiSession) -> LoptiState:
+    """After a vote that applies 'now' (P-9.6): the running deal continues under the new rules from
+    its next action. Completed card actions are never reversed: only the options change."""
+    s = state.clone()
+    s.options = session.deal_options()
+    return s
+
+
+def bot_rule(session: LoptiSession, seat: int, seed: int) -> dict[str, Any]:
+    """A bot winner's new rule: a template not yet in the session, chosen from a seeded source."""
+    from engine.lopti.templates import TEMPLATES
+
+    used = {r.id for r in session.rules}
+    free = [t for t in TEMPLATES if f"{t['id']}-{seat}" not in used and t["id"] not in used]
+    pick = free[Rng(derive_seed(seed, "bot-rule", session.deal_number, seat)).below(len(free))]
+    return {**pick, "id": f"{pick['id']}-{seat}"}
+
+
+PENALTIES = {"draw", "give", "skip"}
+
+
+def bot_vote(session: LoptiSession, proposal: Proposal, seat: int) -> bool:
+    """The bots' voting heuristic (documented in docs/house_rules.md):
+
+    * a bot supports its own proposals and defends its own rules;
+    * it votes to remove or change someone else's rule when that rule punishes players (draw, give
+      or skip effects) and the bot has won fewer deals than the average player — a rule that
+      punishes hurts whoever is behind;
+    * it restores a rule only if it wrote it;
+    * a base-parameter change passes its vote when the bot is behind in deal wins (change helps
+      whoever is losing), otherwise it keeps the base rules.
+    """
+    if proposal.proposer == seat:
+        return True
+    wins = session.winners
+    behind = wins.count(seat) * session.players < len(wins)
+    if proposal.kind == "param":
+        return behind
+    r = session._rule(proposal.rule_id or "")
+    if r.author == seat:
+        return proposal.kind == "restore"
+    if proposal.kind == "restore":
+        return False
+    punishes = any(e.get("effect") in PENALTIES for e in r.rule.get("do", []))
+    return punishes and (behind or not wins)

@@ -35,9 +35,11 @@ class Seat:
     out: bool = False
     #: cards of ``hand`` that every player has seen enter it (picked-up face-up cards, taken piles)
     known: list[Card] = field(default_factory=list)
+    #: cards of ``hand`` that were the face-up cards (for the house-rule condition ``zone``)
+    from_up: list[Card] = field(default_factory=list)
 
     def clone(self) -> Seat:
-        return Seat(list(self.hand), list(self.up), list(self.down), self.out, list(self.known))
+        return Seat(list(self.hand), list(self.up), list(self.down), self.out, list(self.known), list(self.from_up))
 
     def card_count(self) -> int:
         return len(self.hand) + len(self.up) + len(self.down)
@@ -63,12 +65,20 @@ class LoptiState:
     ply: int = 0
     #: who leads once the setup swaps are done (P-2.3)
     leader: int = 0
+    #: house rules: play direction (+1 clockwise, -1 after a "reverse"), pending skips per seat,
+    #: rule firings this turn / this deal (the loop caps), the deal's number in its session
+    direction: int = 1
+    skips: list[int] = field(default_factory=list)
+    fires_turn: int = 0
+    fires_deal: int = 0
+    deal_number: int = 0
 
     def clone(self) -> LoptiState:
         return LoptiState(
             self.options, [s.clone() for s in self.seats], list(self.draw), [list(p) for p in self.pile],
             self.threes, self.obligation, self.to_move, self.extra_play, self.phase, list(self.places),
             list(self.decided), list(self.gone), self.turns, self.capped, self.ply, self.leader,
+            self.direction, list(self.skips), self.fires_turn, self.fires_deal, self.deal_number,
         )
 
     @property
@@ -85,9 +95,9 @@ def top_play(state: LoptiState) -> list[Card] | None:
 
 
 def is_low(state: LoptiState) -> bool:
-    """P-4.4: the low condition holds while the pile's top play is 7s."""
+    """P-4.4: the low condition holds while the pile's top play is 7s (or the voted low rank)."""
     top = top_play(state)
-    return top is not None and top[0].rank == SEVEN
+    return top is not None and top[0].rank == state.options.params.low_rank
 
 
 def top_run(state: LoptiState) -> tuple[int | None, int]:
@@ -107,10 +117,12 @@ def active_seats(state: LoptiState) -> list[int]:
     return [i for i, s in enumerate(state.seats) if not s.out]
 
 
-def next_active(state: LoptiState, seat: int) -> int:
+def next_active(state: LoptiState, seat: int, direction: int | None = None) -> int:
+    """The next player still in, in the current direction of play (P-1.3)."""
     n = len(state.seats)
+    d = state.direction if direction is None else direction
     for k in range(1, n + 1):
-        j = (seat + k) % n
+        j = (seat + d * k) % n
         if not state.seats[j].out:
             return j
     return seat

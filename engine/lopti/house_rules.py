@@ -1,0 +1,292 @@
+"""Lopti house rules (P-8, P-13): a closed, bounded vocabulary of structured rules.
+
+A person cannot be judged by a computer, so a custom rule is data: **when** (one base event and
+``before``/``after``), an optional **if** (a pure predicate over the event and a read-only view of
+the table), and **do** (1–3 effects from a whitelist with bounded arguments). Rules name roles and
+conditions, never people (P-8.4): the vocabulary has no way to name a player.
+
+Format, version 1 (JSON)::
+
+    {"version": 1, "id": "eights-punish", "title": "Eights make the next player draw",
+     "author": 2, "created_deal": 1,
+     "when": {"event": "play", "timing": "after"},
+     "if": {"all": [{"rank_in": ["8"]}, {"count_at_least": 2}]},
+     "do": [{"effect": "draw", "role": "next", "n": 1}],
+     "note": "optional free text for tables with physical cards"}
+
+Session-only changes to base rules are not rules: they are :class:`BaseParams`, changed only by a
+vote (P-9.1).
+
+:func:`validate` returns every problem with a plain-language message; :func:`parse_rule` raises on
+the first problem list. :func:`describe` writes a rule in English, Arabic or Vietnamese.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+FORMAT_VERSION = 1
+
+#: base events a rule may hook. Going out, winning, the vote and RPS are deliberately absent (P-8.3).
+EVENTS = ("deal_start", "turn_start", "play", "clear", "take", "draw", "flip", "obligation", "low")
+TIMINGS = ("before", "after")
+ROLES = ("actor", "next", "previous", "leader", "most_cards", "fewest_cards", "others", "all")
+SINGLE_ROLES = ("actor", "next", "previous", "leader", "most_cards", "fewest_cards")
+EFFECTS = ("draw", "give", "reveal", "skip", "reverse", "return_cleared", "clear", "announce")
+CAUSES = ("ten", "four", "threes", "custom")
+ZONES = ("hand", "up", "down")
+RANK_LABELS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+OPS = (">=", "<=", "==")
+MAX_DEPTH = 3
+MAX_EFFECTS = 3
+MAX_TEXT = 80
+
+#: which effects would feed which trigger (the static no-self-feeding check, guarantee 3)
+FEEDS = {"draw": "draw", "clear": "clear", "skip": "turn_start", "give": None, "reveal": None, "reverse": None,
+         "return_cleared": None, "announce": None}
+#: fields each event offers to conditions
+EVENT_FIELDS = {
+    "play": {"rank", "count", "zone"}, "flip": {"rank", "legal"}, "draw": {"rank"}, "clear": {"cause"},
+    "take": {"count", "forced"}, "obligation": set(), "low": {"count"}, "turn_start": set(), "deal_start": set(),
+}
+
+
+class RuleError(ValueError):
+    """A rule that breaks the format or a guarantee; ``problems`` lists every reason in words."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class BaseParams:
+    """Session-only changes to base rules, made only by a rule vote (P-9.1)."""
+
+    draw_threshold: int = 3  # P-3.5: draw while holding fewer than this
+    clear_run: int = 4  # P-3.4: a run of this many equal ranks clears
+    low_rank: int = 7  # P-4.4: the "play low" card
+
+    RANGES = {"draw_threshold": (2, 5), "clear_run": (3, 4), "low_rank": (5, 9)}
+
+    def to_json(self) -> dict[str, int]:
+        return {k: getattr(self, k) for k in self.RANGES if getattr(self, k) != getattr(BaseParams, k)}
+
+    @staticmethod
+    def from_json(obj: Any) -> BaseParams:
+        problems = []
+        if not isinstance(obj, dict):
+            raise RuleError(["base parameters must be an object"])
+        values = {}
+        for k, v in obj.items():
+            if k not in BaseParams.RANGES:
+                problems.append(f"unknown base parameter {k!r}; known: {', '.join(BaseParams.RANGES)}")
+                continue
+            lo, hi = BaseParams.RANGES[k]
+            if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+                problems.append(f"{k} must be a whole number from {lo} to {hi}")
+                continue
+            values[k] = v
+        if problems:
+            raise RuleError(problems)
+        return BaseParams(**values)
+
+
+@dataclass(frozen=True)
+class HouseRule:
+    """A validated rule. ``raw`` keeps the exact JSON (for storage and display)."""
+
+    id: str
+    title: str
+    author: int | None
+    created_deal: int
+    event: str
+    timing: str
+    condition: Any
+    effects: tuple[dict[str, Any], ...]
+    raw: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.raw)
+
+
+def _rank_value(label: str) -> int:
+    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(label, 0) or int(label)
+
+
+def _check_condition(cond: Any, event: str, depth: int, problems: list[str]) -> None:
+    if depth > MAX_DEPTH:
+        problems.append(f"conditions may nest at most {MAX_DEPTH} deep")
+        return
+    if not isinstance(cond, dict) or len(cond) != 1:
+        problems.append("each condition is an object with exactly one key, e.g. {\"rank_in\": [\"8\"]}")
+        return
+    (key, arg), = cond.items()
+    fields = EVENT_FIELDS[event]
+    if key in ("all", "any"):
+        if not isinstance(arg, list) or not 1 <= len(arg) <= 4:
+            problems.append(f"'{key}' takes a list of 1 to 4 conditions")
+            return
+        for c in arg:
+            _check_condition(c, event, depth + 1, problems)
+    elif key == "not":
+        _check_condition(arg, event, depth + 1, problems)
+    elif key == "rank_in":
+        if "rank" not in fields:
+            problems.append(f"the event '{event}' has no card rank to test")
+        if not isinstance(arg, list) or not arg or any(a not in RANK_LABELS for a in arg):
+            problems.append(f"rank_in takes ranks from {', '.join(RANK_LABELS)}")
+    elif key in ("count_at_least", "count_at_most"):
+        if "count" not in fields:
+            problems.append(f"the event '{event}' has no card count to test")
+        if isinstance(arg, bool) or not isinstance(arg, int) or not 1 <= arg <= 52:
+            problems.append(f"{key} takes a number from 1 to 52")
+    elif key == "cause_in":
+        if "cause" not in fields:
+            problems.append("only the 'clear' event has a cause")
+        if not isinstance(arg, list) or not arg or any(a not in CAUSES for a in arg):
+            problems.append(f"cause_in takes causes from {', '.join(CAUSES)}")
+    elif key == "zone":
+        if "zone" not in fields:
+            problems.append("only the 'play' event has a zone")
+        if arg not in ZONES:
+            problems.append(f"zone is one of {', '.join(ZONES)}")
+    elif key in ("legal", "forced"):
+        if key not in fields:
+            problems.append(f"the event '{event}' has no '{key}' flag")
+        if not isinstance(arg, bool):
+            problems.append(f"{key} is true or false")
+    elif key in ("hand_size", "pile_size", "draw_size", "deal_number", "cards_left"):
+        if not isinstance(arg, dict) or set(arg) - {"role", "op", "n"} or "op" not in arg or "n" not in arg:
+            problems.append(f"{key} takes {{\"op\": \">=\", \"n\": 5}}" + (" and a role" if key in (
+                "hand_size", "cards_left") else ""))
+            return
+        if arg["op"] not in OPS:
+            problems.append(f"op is one of {', '.join(OPS)}")
+        if isinstance(arg["n"], bool) or not isinstance(arg["n"], int) or not 0 <= arg["n"] <= 52:
+            problems.append(f"{key}: n is a number from 0 to 52")
+        if key in ("hand_size", "cards_left"):
+            if arg.get("role", "actor") not in SINGLE_ROLES:
+                problems.append(f"{key}: role is one of {', '.join(SINGLE_ROLES)}")
+        elif "role" in arg:
+            problems.append(f"{key} has no role")
+    elif key == "draw_empty":
+        if not isinstance(arg, bool):
+            problems.append("draw_empty is true or false")
+    elif key in ("name", "player", "seat", "person"):
+        problems.append("rules target roles and conditions, never a named person or seat (P-8.4)")
+    else:
+        problems.append(f"unknown condition {key!r}")
+
+
+def _check_effect(eff: Any, event: str, timing: str, problems: list[str]) -> None:
+    if not isinstance(eff, dict) or "effect" not in eff:
+        problems.append("each effect is an object with an 'effect' key")
+        return
+    kind = eff["effect"]
+    if kind not in EFFECTS:
+        if kind in ("cancel", "stop", "block", "prevent", "undo", "win", "lose", "out"):
+            problems.append(f"'{kind}' would stop or replace a base event or decide the deal: "
+                            "a rule may only add to the game (P-8.2, P-8.3)")
+        else:
+            problems.append(f"unknown effect {kind!r}; allowed: {', '.join(EFFECTS)}")
+        return
+    allowed = {"effect"}
+    if kind in ("draw", "reveal", "skip"):
+        allowed |= {"role"} | ({"n"} if kind == "draw" else set())
+        role = eff.get("role", "next" if kind == "skip" else "actor")
+        valid = SINGLE_ROLES if kind == "skip" else ROLES
+        if role not in valid:
+            problems.append(f"{kind}: role is one of {', '.join(valid)}")
+        if any(k in eff for k in ("name", "player", "seat")):
+            problems.append("effects target roles, never a named person or seat (P-8.4)")
+        if kind == "draw":
+            n = eff.get("n", 1)
+            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
+                problems.append("draw: n is 1, 2 or 3")
+    elif kind == "give":
+        allowed |= {"from", "to", "which"}
+        if eff.get("from", "actor") not in SINGLE_ROLES or eff.get("to", "next") not in SINGLE_ROLES:
+            problems.append(f"give: from and to are roles ({', '.join(SINGLE_ROLES)})")
+        if eff.get("from", "actor") == eff.get("to", "next"):
+            problems.append("give: from and to must be different roles")
+        if eff.get("which", "lowest") not in ("lowest", "highest"):
+            problems.append("give: which is 'lowest' or 'highest'")
+    elif kind == "return_cleared":
+        allowed |= {"n"}
+        n = eff.get("n", 1)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
+            problems.append("return_cleared: n is 1 to 5")
+    elif kind == "clear":
+        if (event, timing) != ("play", "after"):
+            problems.append("an extra clear may only follow a play (when: play, after): it adds a clear for the "
+                            "player who played")
+    elif kind == "announce":
+        allowed |= {"text"}
+        text = eff.get("text")
+        if not isinstance(text, str) or not 1 <= len(text) <= MAX_TEXT:
+            problems.append(f"announce: text of 1 to {MAX_TEXT} characters")
+    extra = set(eff) - allowed
+    if extra:
+        problems.append(f"{kind}: unknown field(s) {', '.join(sorted(extra))}")
+    if FEEDS.get(kind) == event:
+        problems.append(f"the effect '{kind}' would feed its own trigger '{event}': rules must not loop (P-8.3)")
+
+
+def validate(obj: Any, players: int | None = None) -> list[str]:
+    """Every problem with ``obj`` as a house rule, in plain words (an empty list means valid)."""
+    problems: list[str] = []
+    if not isinstance(obj, dict):
+        return ["a house rule is an object (see docs/house_rules.md)"]
+    known = {"version", "id", "title", "author", "created_deal", "when", "if", "do", "note"}
+    extra = set(obj) - known
+    if extra:
+        problems.append(f"unknown field(s): {', '.join(sorted(extra))}")
+    if obj.get("version", FORMAT_VERSION) != FORMAT_VERSION:
+        problems.append(f"this app reads rule format version {FORMAT_VERSION}")
+    if not isinstance(obj.get("id"), str) or not 1 <= len(obj.get("id", "")) <= 40:
+        problems.append("id: a short text (1–40 characters)")
+    if not isinstance(obj.get("title", ""), str) or len(obj.get("title", "")) > MAX_TEXT:
+        problems.append(f"title: at most {MAX_TEXT} characters")
+    author = obj.get("author")
+    if author is not None and (isinstance(author, bool) or not isinstance(author, int) or author < 0
+                               or (players is not None and author >= players)):
+        problems.append("author: the seat of the player who made the rule (or null)")
+    cd = obj.get("created_deal", 0)
+    if isinstance(cd, bool) or not isinstance(cd, int) or cd < 0:
+        problems.append("created_deal: the deal number after which the rule was made")
+    if not isinstance(obj.get("note", ""), str) or len(obj.get("note", "")) > 500:
+        problems.append("note: free text up to 500 characters")
+    when = obj.get("when")
+    event = timing = None
+    if not isinstance(when, dict) or set(when) != {"event", "timing"}:
+        problems.append("when: {\"event\": …, \"timing\": \"before\" | \"after\"}")
+    else:
+        event, timing = when["event"], when["timing"]
+        if event in ("out", "win", "vote", "rps", "going_out"):
+            problems.append("no rule may hook going out, winning, the vote or rock-paper-scissors (P-8.3, P-9.8)")
+            event = None
+        elif event not in EVENTS:
+            problems.append(f"when.event is one of {', '.join(EVENTS)}")
+            event = None
+        if timing not in TIMINGS:
+            problems.append("when.timing is 'before' or 'after'")
+            timing = None
+    if event and "if" in obj and obj["if"] is not None:
+        _check_condition(obj["if"], event, 1, problems)
+    effects = obj.get("do")
+    if not isinstance(effects, list) or not 1 <= len(effects) <= MAX_EFFECTS:
+        problems.append(f"do: a list of 1 to {MAX_EFFECTS} effects")
+    elif event and timing:
+        for e in effects:
+            _check_effect(e, event, timing, problems)
+    return problems
+
+
+def parse_rule(obj: Any, players: int | None = None) -> HouseRule:
+    problems = validate(obj, players)
+    if problems:
+        raise RuleError(problems)
+    return HouseRule(obj["id"], obj.get("title", ""), obj.get("author"), obj.get("created_deal", 0),
+                     obj["when"]["event"], obj["when"]["timing"], obj.get("if"), tuple(obj["do"]), dict(obj))

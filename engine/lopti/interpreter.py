@@ -1,0 +1,178 @@
+"""Runs active house rules inside the Lopti event flow (P-8, guarantees in docs/house_rules.md).
+
+Rules observe base events; their effects run around the event and never cancel or replace it.
+Effects produce *derived* events (``rule_draw``, ``rule_give``…) that trigger no rule, so rules
+cannot feed each other; caps per turn and per deal bound the rest. Order is deterministic: rule
+creation order, then seat order from the actor in the direction of play.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import Event, ev
+from engine.lopti.house_rules import HouseRule
+from engine.lopti.state import LoptiState, active_seats, next_active, order
+
+MAX_FIRES_PER_TURN = 12
+MAX_FIRES_PER_DEAL = 300
+
+
+def _ops(op: str, a: int, b: int) -> bool:
+    return a >= b if op == ">=" else a <= b if op == "<=" else a == b
+
+
+def _label_rank(label: str) -> int:
+    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(label) or int(label)
+
+
+def role_seats(s: LoptiState, role: str, actor: int) -> list[int]:
+    """Seats a role names, in seat order from the actor; never a player who is out."""
+    active = active_seats(s)
+    if not active:
+        return []
+    n = len(s.seats)
+    from_actor = [(actor + s.direction * k) % n for k in range(n)]
+    ordered = [i for i in from_actor if i in active]
+    if role == "actor":
+        return [actor] if actor in active else []
+    if role == "next":
+        j = next_active(s, actor)
+        return [j] if j != actor else []
+    if role == "previous":
+        j = next_active(s, actor, -s.direction)
+        return [j] if j != actor else []
+    if role == "leader":
+        return [s.leader] if s.leader in active else []
+    if role in ("most_cards", "fewest_cards"):
+        counts = [s.seats[i].card_count() for i in ordered]
+        target = max(counts) if role == "most_cards" else min(counts)
+        return [ordered[counts.index(target)]]
+    if role == "others":
+        return [i for i in ordered if i != actor]
+    return ordered  # "all"
+
+
+def holds(cond: Any, s: LoptiState, actor: int, ctx: dict[str, Any]) -> bool:
+    """Evaluate a validated condition (pure: reads the state, never changes it)."""
+    if cond is None:
+        return True
+    (key, arg), = cond.items()
+    if key == "all":
+        return all(holds(c, s, actor, ctx) for c in arg)
+    if key == "any":
+        return any(holds(c, s, actor, ctx) for c in arg)
+    if key == "not":
+        return not holds(arg, s, actor, ctx)
+    if key == "rank_in":
+        return ctx.get("rank") in {_label_rank(x) for x in arg}
+    if key == "count_at_least":
+        return int(ctx.get("count", 0)) >= arg
+    if key == "count_at_most":
+        return int(ctx.get("count", 0)) <= arg
+    if key == "cause_in":
+        return ctx.get("cause") in arg
+    if key in ("zone", "legal", "forced"):
+        return bool(ctx.get(key) == arg)
+    if key == "draw_empty":
+        return (not s.draw) == arg
+    if key == "pile_size":
+        return _ops(arg["op"], sum(len(p) for p in s.pile), arg["n"])
+    if key == "draw_size":
+        return _ops(arg["op"], len(s.draw), arg["n"])
+    if key == "deal_number":
+        return _ops(arg["op"], s.deal_number, arg["n"])
+    if key in ("hand_size", "cards_left"):
+        seats = role_seats(s, arg.get("role", "actor"), actor)
+        if not seats:
+            return False
+        seat = s.seats[seats[0]]
+        value = len(seat.hand) if key == "hand_size" else seat.card_count()
+        return _ops(arg["op"], value, arg["n"])
+    return False
+
+
+def _run_effect(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event]) -> bool:
+    """Apply one effect; True when it cleared the pile (the actor then gets an extra play)."""
+    kind = eff["effect"]
+    if kind == "draw":
+        for t in role_seats(s, eff.get("role", "actor"), actor):
+            k = min(eff.get("n", 1), len(s.draw))
+            if k:
+                s.seats[t].hand.extend(s.draw[:k])
+                del s.draw[:k]
+                events.append(ev("rule_draw", rule=rule.id, player=t, count=k))
+    elif kind == "give":
+        givers = role_seats(s, eff.get("from", "actor"), actor)
+        takers = role_seats(s, eff.get("to", "next"), actor)
+        if givers and takers and givers[0] != takers[0]:
+            g = s.seats[givers[0]]
+            if len(g.hand) >= 2:  # never a player's last card in hand: nobody is left stranded
+                pick = (min if eff.get("which", "lowest") == "lowest" else max)(g.hand, key=lambda c: order(c.rank))
+                g.hand.remove(pick)
+                if pick in g.known:
+                    g.known.remove(pick)
+                s.seats[takers[0]].hand.append(pick)
+                events.append(ev("rule_give", rule=rule.id, player=givers[0], to=takers[0]))
+    elif kind == "reveal":
+        for t in role_seats(s, eff.get("role", "actor"), actor):
+            seat = s.seats[t]
+            unknown = list(seat.hand)
+            for k in seat.known:
+                if k in unknown:
+                    unknown.remove(k)
+            if unknown:
+                card = max(unknown, key=lambda c: order(c.rank))
+                seat.known.append(card)
+                events.append(ev("rule_reveal", rule=rule.id, player=t, card=str(card)))
+    elif kind == "skip":
+        for t in role_seats(s, eff.get("role", "next"), actor):
+            if t != actor and not s.skips[t]:
+                s.skips[t] = 1
+                events.append(ev("rule_skip", rule=rule.id, player=t))
+    elif kind == "reverse":
+        s.direction = -s.direction
+        events.append(ev("rule_reverse", rule=rule.id, direction=s.direction))
+    elif kind == "return_cleared":
+        k = min(eff.get("n", 1), len(s.gone))
+        if k:
+            back = s.gone[-k:]
+            del s.gone[-k:]
+            s.draw.extend(back)  # to the bottom of the draw pile
+            events.append(ev("rule_return", rule=rule.id, count=k))
+    elif kind == "clear":
+        if s.pile:
+            s.gone.extend(c for play in s.pile for c in play)
+            s.pile = []
+            s.threes = 0
+            s.obligation = False
+            events.append(ev("clear", player=actor, cause="custom", rule=rule.id))
+            return True
+    elif kind == "announce":
+        events.append(ev("announce", rule=rule.id, text=eff["text"]))
+    return False
+
+
+def fire(s: LoptiState, event: str, timing: str, actor: int, ctx: dict[str, Any], events: list[Event]) -> bool:
+    """Run every active rule hooked on (event, timing). Returns True if a rule cleared the pile."""
+    rules = s.options.house_rules
+    if not rules:
+        return False
+    cleared = False
+    for rule in rules:
+        if rule.event != event or rule.timing != timing:
+            continue
+        if s.fires_turn >= MAX_FIRES_PER_TURN or s.fires_deal >= MAX_FIRES_PER_DEAL:
+            if s.fires_deal == MAX_FIRES_PER_DEAL or s.fires_turn == MAX_FIRES_PER_TURN:
+                events.append(ev("rule_cap", rule=rule.id))
+                s.fires_turn += 1
+                s.fires_deal += 1
+            return cleared
+        if not holds(rule.condition, s, actor, ctx):
+            continue
+        s.fires_turn += 1
+        s.fires_deal += 1
+        events.append(ev("rule", rule=rule.id, player=actor, trigger=event, timing=timing))
+        for eff in rule.effects:
+            cleared = _run_effect(s, rule, eff, actor, events) or cleared
+    return cleared

@@ -1,0 +1,85 @@
+"""Rock-paper-scissors exactly per P-10 (it cannot be changed by any rule, P-9.8).
+
+Throws come from people or from seeded bots; these functions only referee them, so the outcome is
+a pure function of the throws."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from engine.cards import Rng
+
+THROWS = ("rock", "paper", "scissors")
+DECISIVE = 30  # P-10.3
+MAX_THROWS = 100_000  # a referee that never ends would be a bug: fail loudly instead
+
+
+def beats(a: str, b: str) -> bool:
+    return (a, b) in (("rock", "scissors"), ("scissors", "paper"), ("paper", "rock"))
+
+
+@dataclass(frozen=True)
+class RpsResult:
+    winner: int  # 0 = side a, 1 = side b
+    score: tuple[int, int]
+    throws: tuple[tuple[str, str], ...]
+
+
+def series(pairs: Iterable[tuple[str, str]]) -> RpsResult:
+    """P-10.3: exactly 30 decisive throws (ties do not count); more wins; at 15–15 the next
+    decisive throw wins."""
+    a = b = 0
+    log: list[tuple[str, str]] = []
+    for ta, tb in pairs:
+        if ta not in THROWS or tb not in THROWS:
+            raise ValueError(f"a throw is one of {', '.join(THROWS)}")
+        log.append((ta, tb))
+        if len(log) > MAX_THROWS:
+            raise ValueError("too many throws without a decision")
+        if ta == tb:
+            continue
+        if beats(ta, tb):
+            a += 1
+        else:
+            b += 1
+        decisive = a + b
+        if decisive >= DECISIVE and a != b:
+            return RpsResult(0 if a > b else 1, (a, b), tuple(log))
+    raise ValueError("the throws ran out before the series was decided")
+
+
+def seeded_thrower(seed: int) -> Iterator[str]:
+    """A bot's throws: uniformly random from a seeded source (the only unexploitable strategy)."""
+    rng = Rng(seed)
+    while True:
+        yield THROWS[rng.below(3)]
+
+
+def seeded_series(seed_a: int, seed_b: int) -> RpsResult:
+    return series(zip(seeded_thrower(seed_a), seeded_thrower(seed_b), strict=False))
+
+
+def single_throw_match(ta: Iterator[str], tb: Iterator[str]) -> int:
+    """One decisive throw (ties are thrown again): 0 if side a wins, 1 if side b."""
+    for _ in range(MAX_THROWS):
+        a, b = next(ta), next(tb)
+        if a != b:
+            return 0 if beats(a, b) else 1
+    raise ValueError("too many tied throws")
+
+
+def bracket(members: list[int], thrower: Callable[[int], Iterator[str]]) -> int:
+    """P-10.4: single elimination, one decisive throw per match; returns the representative."""
+    if not members:
+        raise ValueError("a bracket needs at least one player")
+    round_ = list(members)
+    while len(round_) > 1:
+        nxt = []
+        for i in range(0, len(round_) - 1, 2):
+            a, b = round_[i], round_[i + 1]
+            nxt.append(a if single_throw_match(thrower(a), thrower(b)) == 0 else b)
+        if len(round_) % 2:
+            nxt.append(round_[-1])  # a bye
+        round_ = nxt
+    return round_[0]
