@@ -1,36 +1,70 @@
-"""Bots. This package so far holds the ``random`` baseline (a uniformly random legal action, used to
-measure the other levels); the levels ``beginner`` … ``expert`` arrive with the bots issue and are
-reported as unavailable until then rather than faked."""
+"""Bots for every game and level, deciding from observations only.
+
+Levels (ids shown translated in the app): ``beginner``, ``casual``, ``skilled``, ``expert``, plus
+``random`` (a uniformly random legal action, the measuring stick). Every bot is a pure function
+``(observation, seed, budget) -> action``: it never sees the state, so it cannot peek; the
+strongest levels sample the unseen cards consistently with the observation (determinisation) and
+search over the real engine, so they respect every variant and house rule automatically.
+
+Search budgets are counted in simulated actions, not seconds, so a decision is reproducible on any
+machine: ``budget_ms`` converts to work at a calibrated rate (``WORK_PER_MS`` per game, measured
+by ``python -m engine.bots.arena``). The engine reads no clock; the app runs bots off its UI loop
+and may cancel through ``should_stop``.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from engine.cards import Rng, derive_seed
 from engine.core import BadRequest
 
 LEVELS = ("beginner", "casual", "skilled", "expert", "random")
-AVAILABLE = ("random",)
+TURN_BASED = ("lanes", "lopti")
 
 
-def random_action(rules: Any, state: Any, seed: int, player: int | None = None) -> Any:
-    """A uniformly random legal action (or None when there is none)."""
-    legal = rules.legal_actions(state, player) if player is not None else rules.legal_actions(state)
-    if not legal:
-        return None
-    return legal[Rng(derive_seed(seed, "random-bot", getattr(state, "ply", 0))).below(len(legal))]
+def decide(game: str, observation: dict[str, Any], level: str, seed: int = 0, budget_ms: int = 300,
+           should_stop: Callable[[], bool] | None = None) -> Any:
+    """The action (engine value) the bot of ``level`` picks from ``observation``; None if none."""
+    if level not in LEVELS:
+        raise BadRequest(f"bot level must be one of {', '.join(LEVELS)}")
+    if game == "lanes":
+        from engine.bots import lanes_bots
+        return lanes_bots.decide(observation, level, seed, budget_ms, should_stop)
+    if game == "lopti":
+        from engine.bots import lopti_bots
+        return lopti_bots.decide(observation, level, seed, budget_ms, should_stop)
+    if game == "spit":
+        from engine.bots import spit_bots
+        return spit_bots.decide(observation, level, seed)
+    raise BadRequest(f"no bots for {game!r}")
 
 
 def choose_action(rules: Any, state: Any, spec: dict[str, Any]) -> Any:
-    """Answer a conformance bot question: the action as JSON, or None when there is no move."""
+    """Answer a conformance bot question from the given player's observation only."""
     level = spec.get("level")
     if level not in LEVELS:
         raise BadRequest(f"bot level must be one of {', '.join(LEVELS)}")
-    if level not in AVAILABLE:
-        raise BadRequest(f"bot level {level!r} is not available yet; available: {', '.join(AVAILABLE)}")
+    unknown = set(spec) - {"level", "seed", "budget_ms", "player"}
+    if unknown:
+        raise BadRequest(f"unknown bot field(s): {', '.join(sorted(unknown))}")
     seed = spec.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise BadRequest("bot seed must be a whole number")
-    player = spec.get("player")
-    action = random_action(rules, state, seed, player)
+    budget = spec.get("budget_ms", 300)
+    for name, value in (("seed", seed), ("budget_ms", budget)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise BadRequest(f"bot {name} must be a whole number ≥ 0")
+    if rules.name == "spit":
+        player = spec.get("player")
+        if player not in (0, 1):
+            raise BadRequest("a Spit bot question names its player (0 or 1)")
+    else:
+        player = rules.to_move(state)
+        if player is None:
+            return None
+    action = decide(rules.name, rules.observe(state, player), level, seed, min(budget, 5000))
     return None if action is None else rules.action_to_json(action)
+
+
+def hint(game: str, observation: dict[str, Any], seed: int = 0) -> Any:
+    """The player's optional hint: what the Casual level would play here."""
+    return decide(game, observation, "casual", seed)

@@ -141,5 +141,7 @@ def observe(state: LoptiState, player: int) -> dict[str, Any]:
         "draw_size": len(state.draw), "pile": [_cs(p) for p in state.pile], "threes": state.threes,
         "obligation": state.obligation, "low": is_low(state), "to_move": state.to_move,
         "extra_play": state.extra_play, "phase": state.phase, "places": list(state.places),
-        "gone_count": len(state.gone), "turns": state.turns, "ply": state.ply,
+        "gone": _cs(state.gone), "turns": state.turns, "ply": state.ply, "leader": state.leader,
+        "direction": state.direction, "options": state.options.to_json(), "deal_number": state.deal_number,
+        "decided": list(state.decided), "skips": list(state.skips),
     }

@@ -1,0 +1,244 @@
+"""Lanes bots. Each level reads only the observation.
+
+* ``beginner`` — readable rules of thumb (build toward 21–26, sell when you can, jack a selling
+  lane of the opponent, discard what fits nowhere), and a quarter of its moves are random.
+* ``casual`` — one-ply greedy: the move whose result scores best on :func:`evaluate`.
+* ``skilled`` — two-ply: the move whose worst opponent reply scores best, averaged over sampled
+  opponent hands.
+* ``expert`` — determinised Monte Carlo: the skilled bot's best candidates, each tried in many
+  sampled worlds (opponent hand and deck orders drawn consistently with the observation) and
+  played out with a fast policy; the best mean wins. Work is counted in simulated actions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from engine.cards import Card, Rng, derive_seed, parse_card, standard_deck
+from engine.lanes import RULES, LanesOptions
+from engine.lanes.actions import Disband, Discard, LanesAction, Play
+from engine.lanes.state import (
+    LANES,
+    SELL_MAX,
+    SELL_MIN,
+    LanesState,
+    Side,
+    Stack,
+    is_number,
+    pair_sellers,
+    values,
+)
+
+WORK_PER_MS = 12  # simulated actions per millisecond of budget (calibrated on the 2-core machine)
+
+
+# --- sampling a world consistent with the observation ------------------------------------------------
+
+def _lanes(raw: list[list[list[str]]]) -> list[list[Stack]]:
+    return [[Stack(parse_card(st[0]), [parse_card(c) for c in st[1:]]) for st in lane] for lane in raw]
+
+
+def _pool(options: LanesOptions, seen: list[Card]) -> list[Card]:
+    full = standard_deck(jokers=2) * (2 if options.double_deck else 1)
+    left = Counter(full)
+    left.subtract(Counter(seen))
+    return [c for c, n in left.items() for _ in range(max(0, n))]
+
+
+def _fill(pool: list[Card], n: int, rng: Rng, options: LanesOptions) -> list[Card]:
+    rng.shuffle(pool)
+    out = pool[:n]
+    while len(out) < n:  # the observation cannot tell whose deck a card came from: pad if needed
+        extra = standard_deck(jokers=2)
+        rng.shuffle(extra)
+        out += extra[: n - len(out)]
+    del pool[:n]
+    return out
+
+
+def determinise(obs: dict[str, Any], rng: Rng) -> LanesState:
+    """A full state that matches the observation: known cards where they are, unseen cards sampled
+    from what each deck can still hold."""
+    options = LanesOptions.from_json(obs["options"])
+    me = obs["player"]
+    sides: list[Side] = []
+    for p in obs["players"]:
+        lanes = _lanes(p["lanes"])
+        discard = [parse_card(c) for c in p["discard"]]
+        sides.append(Side([], [], discard, lanes))
+    hand = [parse_card(c) for c in obs["hand"]]
+    for i, side in enumerate(sides):
+        numbers = [s.card for lane in side.lanes for s in lane]
+        seen = numbers + side.discard + (hand if i == me else [])
+        pool = _pool(options, seen)
+        p = obs["players"][i]
+        if i == me:
+            side.hand = list(hand)
+        else:
+            side.hand = _fill(pool, p["hand_size"], rng, options)
+        side.deck = _fill(pool, p["deck_size"], rng, options)
+    held = [list(h) for h in obs["held_direction"]]
+    return LanesState(options, sides, obs["to_move"], list(obs["in_opening"]), list(obs["reshuffles_used"]), held,
+                      rng.next_u64(), obs["winner"], obs["reason"], obs["over"], obs["ply"])
+
+
+# --- evaluation ------------------------------------------------------------------------------------
+
+def _lane_score(v: int) -> float:
+    if v == 0:
+        return 0.0
+    if v <= SELL_MAX:
+        return 6.0 * v / SELL_MAX + (2.0 if v >= SELL_MIN else 0.0)
+    return 4.0 - 1.2 * (v - SELL_MAX)
+
+
+def evaluate(s: LanesState, p: int) -> float:
+    """Static score of a position for player ``p`` (positive is good)."""
+    if s.over:
+        return 0.0 if s.winner is None else (1000.0 if s.winner == p else -1000.0)
+    mine, theirs = values(s, p), values(s, 1 - p)
+    sellers = pair_sellers(s)
+    score = 0.0
+    for i in range(LANES):
+        if sellers[i] == p:
+            score += 12.0
+        elif sellers[i] == 1 - p:
+            score -= 12.0
+        score += _lane_score(mine[i]) - _lane_score(theirs[i])
+    me, opp = s.sides[p], s.sides[1 - p]
+    score += 0.4 * min(len(me.hand), 5) - 0.4 * min(len(opp.hand), 5)
+    # cards that answer the opponent's sales are worth keeping
+    score += sum(1.2 if c.rank in (11, 0) else 0.6 if c.rank == 13 else 0.0 for c in me.hand[:8])
+    if not me.deck and len(me.hand) <= 2:
+        score -= 6.0 / (1 + len(me.hand))
+    if not opp.deck and len(opp.hand) <= 2:
+        score += 6.0 / (1 + len(opp.hand))
+    return score
+
+
+# --- policies ----------------------------------------------------------------------------------------
+
+def _beginner(s: LanesState, legal: list[LanesAction], rng: Rng) -> LanesAction:
+    if rng.below(4) == 0:
+        return legal[rng.below(len(legal))]
+    p = s.to_move
+    mine = values(s, p)
+    theirs = values(s, 1 - p)
+    best: tuple[float, int] | None = None
+    choice = legal[0]
+    for k, a in enumerate(legal):
+        score = 0.0
+        if isinstance(a, Play) and is_number(a.card):
+            v = mine[a.lane] + a.card.rank
+            if SELL_MIN <= v <= SELL_MAX and v > theirs[a.lane] or SELL_MIN <= v <= SELL_MAX < theirs[a.lane]:
+                score = 10.0  # this sells
+            elif v <= SELL_MAX:
+                score = 5.0 + (SELL_MIN - mine[a.lane]) / 10.0  # build the emptiest lane first
+            else:
+                score = -5.0
+        elif isinstance(a, Play) and a.card.rank == 11 and a.owner == 1 - p:
+            sellers = pair_sellers(s)
+            score = 8.0 if sellers[a.lane] == 1 - p else -1.0
+        elif isinstance(a, Play) and a.card.rank == 13 and a.owner == p:
+            v = mine[a.lane] + s.sides[p].lanes[a.lane][a.stack or 0].card.rank
+            score = 7.0 if SELL_MIN <= v <= SELL_MAX else -3.0
+        elif isinstance(a, Discard):
+            score = 1.0 if not is_number(a.card) else 0.5
+        elif isinstance(a, Disband):
+            score = 3.0 if mine[a.lane] > SELL_MAX else -6.0
+        else:
+            score = 0.0
+        key = (score, -k)
+        if best is None or key > best:
+            best, choice = key, a
+    return choice
+
+
+def _greedy(s: LanesState, legal: list[LanesAction], rng: Rng, p: int) -> tuple[LanesAction, float]:
+    best_score = float("-inf")
+    best: list[LanesAction] = []
+    for a in legal:
+        t, _ = RULES.apply(s, a)
+        v = evaluate(t, p)
+        if v > best_score + 1e-9:
+            best_score, best = v, [a]
+        elif abs(v - best_score) <= 1e-9:
+            best.append(a)
+    return best[rng.below(len(best))], best_score
+
+
+def _ranked(s: LanesState, legal: list[LanesAction], p: int) -> list[tuple[float, int, LanesAction]]:
+    scored = []
+    for k, a in enumerate(legal):
+        t, _ = RULES.apply(s, a)
+        scored.append((evaluate(t, p), -k, a))
+    scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
+    return scored
+
+
+def _two_ply(obs: dict[str, Any], legal_seed: int, samples: int, top: int, depth3: bool = True,
+             should_stop: Callable[[], bool] | None = None) -> LanesAction:
+    """Look ahead over sampled worlds: our move, the opponent's best-looking reply, our best
+    follow-up; the move with the best average wins."""
+    rng = Rng(legal_seed)
+    p = obs["player"]
+    base = determinise(obs, Rng(rng.next_u64()))
+    legal = RULES.legal_actions(base)
+    ranked = _ranked(base, legal, p)[:top]
+    worlds = [base] + [determinise(obs, Rng(rng.next_u64())) for _ in range(samples - 1)]
+    best, best_v = ranked[0][2], float("-inf")
+    for _, _, a in ranked:
+        if should_stop is not None and should_stop():
+            break
+        total = 0.0
+        for w in worlds:
+            t, _ = RULES.apply(w, a)
+            if t.over:
+                total += evaluate(t, p)
+                continue
+            replies = RULES.legal_actions(t)
+            opp = t.to_move
+            # the opponent answers with its own best-looking reply (as a person would), and that
+            # reply is judged from our side
+            reply = max(replies, key=lambda r: evaluate(RULES.apply(t, r)[0], opp))
+            u, _ = RULES.apply(t, reply)
+            if u.over or depth3 is False:
+                total += evaluate(u, p)
+                continue
+            # and our own best follow-up: a move that sets up a sale next turn counts
+            total += max(evaluate(RULES.apply(u, m)[0], p) for m in RULES.legal_actions(u))
+        if total / len(worlds) > best_v:
+            best_v, best = total / len(worlds), a
+    return best
+
+
+def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LanesAction:
+    """The skilled look-ahead (our move, the opponent's best reply, our best follow-up) over more
+    sampled worlds and more candidate moves, as many as the budget buys."""
+    top = 10
+    per_world = top * 50  # simulated actions one sampled world costs, roughly
+    samples = max(3, min(24, budget_ms * WORK_PER_MS // per_world))
+    return _two_ply(obs, seed, samples=samples, top=top, should_stop=should_stop)
+
+
+def decide(obs: dict[str, Any], level: str, seed: int, budget_ms: int,
+           should_stop: Callable[[], bool] | None = None) -> LanesAction | None:
+    if obs["over"] or obs["to_move"] != obs["player"]:
+        return None
+    seed = derive_seed(seed, "lanes-bot", obs["ply"])
+    rng = Rng(seed)
+    world = determinise(obs, Rng(rng.next_u64()))
+    legal = RULES.legal_actions(world)
+    if not legal:
+        return None
+    if level == "random":
+        return legal[rng.below(len(legal))]
+    if level == "beginner":
+        return _beginner(world, legal, rng)
+    if level == "casual":
+        return _greedy(world, legal, rng, obs["player"])[0]
+    if level == "skilled":
+        return _two_ply(obs, rng.next_u64(), samples=3, top=8)
+    return _expert(obs, rng.next_u64(), budget_ms, should_stop)

@@ -1,0 +1,190 @@
+"""Lopti bots for 2–5 players. Each level reads only the observation.
+
+* ``beginner`` — plays the lowest legal cards, keeps the deal, takes only when it must; a quarter
+  of its moves are random.
+* ``casual`` — the same plain play, plus a sensible swap (strong cards face up) — the hint level.
+* ``skilled`` — holds specials back (2, 10, 3, the low card) until they matter, sheds a rank all at
+  once, uses a 10 on a big pile, passes a 3-obligation when it can, swaps its strongest cards up.
+* ``expert`` — determinised Monte Carlo: each candidate is tried in many sampled worlds (unseen
+  hands, face-down cards and the draw pile drawn consistently with the observation) and played out
+  by skilled players for a bounded number of actions; the best average outcome wins. It follows
+  whatever house rules are in the options, because it searches with the real engine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from engine.cards import Card, Rng, derive_seed, parse_card, standard_deck
+from engine.lopti import RULES, LoptiOptions
+from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap
+from engine.lopti.state import PLAY, LoptiState, Seat, order
+
+WORK_PER_MS = 24
+ROLLOUT_DEPTH = 40
+
+
+def determinise(obs: dict[str, Any], rng: Rng) -> LoptiState:
+    """A full state that matches the observation; every unseen card is sampled from the cards
+    nobody has seen (the draw pile, face-down cards, the unseen part of other hands)."""
+    me = obs["player"]
+    hand = [parse_card(c) for c in obs["hand"]]
+    pile = [[parse_card(c) for c in play] for play in obs["pile"]]
+    gone = [parse_card(c) for c in obs["gone"]]
+    seen: list[Card] = hand + [c for p in pile for c in p] + gone
+    for i, p in enumerate(obs["players"]):
+        seen += [parse_card(c) for c in p["up"]]
+        if i != me:
+            seen += [parse_card(c) for c in p["known_in_hand"]]
+    left = Counter(standard_deck())
+    left.subtract(Counter(seen))
+    pool = [c for c, n in left.items() for _ in range(max(0, n))]
+    rng.shuffle(pool)
+    seats = []
+    for i, p in enumerate(obs["players"]):
+        up = [parse_card(c) for c in p["up"]]
+        if i == me:
+            h = list(hand)
+            known = [parse_card(c) for c in p["known_in_hand"]]
+        else:
+            known = [parse_card(c) for c in p["known_in_hand"]]
+            k = p["hand_size"] - len(known)
+            h, pool = known + pool[:k], pool[k:]
+        d, pool = pool[: p["down_count"]], pool[p["down_count"]:]
+        seats.append(Seat(h, up, d, p["out"], known))
+    draw, pool = pool[: obs["draw_size"]], pool[obs["draw_size"]:]
+    options = LoptiOptions.from_json(obs["options"])
+    return LoptiState(options, seats, draw, pile, obs["threes"], obs["obligation"], obs["to_move"],
+                      obs["extra_play"], obs["phase"], list(obs["places"]), list(obs["decided"]), gone, obs["turns"],
+                      False, obs["ply"], obs["leader"], obs["direction"], list(obs["skips"]), 0, 0, obs["deal_number"])
+
+
+def _strength(card: Card, low: int) -> int:
+    """How valuable a card is to keep for later (face-up cards are played last)."""
+    if card.rank == 10:
+        return 16
+    if card.rank == 2:
+        return 15
+    if card.rank == 3:
+        return 14
+    if card.rank == low:
+        return 9
+    return order(card.rank)
+
+
+def _swap_choice(s: LoptiState, legal: list[LoptiAction]) -> LoptiAction:
+    low = s.options.params.low_rank
+    best: LoptiAction = Keep()
+    gain = 0
+    for a in legal:
+        if isinstance(a, Swap) and a.hand_card and a.up_card:
+            g = _strength(a.hand_card, low) - _strength(a.up_card, low)
+            if g > gain:
+                best, gain = a, g
+    return best
+
+
+def _plain(s: LoptiState, legal: list[LoptiAction]) -> LoptiAction:
+    from engine.lopti.dryrun import simple_policy
+
+    return simple_policy(s) if s.phase == PLAY else Keep()
+
+
+def skilled_policy(s: LoptiState, legal: list[LoptiAction] | None = None) -> LoptiAction:
+    """Plain play (lowest cards first, specials held back) with the skilled touches: strongest
+    cards face up, a 3 passes an obligation whenever it can, and a 10 is spent on a big pile
+    before being stuck with it. (Measured in the arena: bolder hand-tuning — attacking with the low
+    card, voluntary takes of small piles — made it weaker, see docs/bots.md.)"""
+    legal = RULES.legal_actions(s) if legal is None else legal
+    if s.phase != PLAY:
+        return _swap_choice(s, legal)
+    plays = [a for a in legal if isinstance(a, Play)]
+    if not plays:
+        flips = [a for a in legal if isinstance(a, Flip)]
+        return flips[0] if flips else legal[0]
+    low = s.options.params.low_rank
+    pile_size = sum(len(p) for p in s.pile)
+
+    def cost(a: Play) -> tuple[int, int]:
+        rank, count = a.key
+        if rank == 10 and pile_size >= 6:
+            return (0, -100)
+        special = rank in (2, 3, 10) or rank == low
+        return (1 if special else 0, order(rank) * 10 - count)
+    return min(plays, key=cost)
+
+
+def _score(s: LoptiState, p: int) -> float:
+    """Outcome of a (possibly unfinished) deal for seat ``p`` in [0, 1]: 1 = first out."""
+    n = len(s.seats)
+    if p in s.places:
+        place = s.places.index(p)
+        return 1.0 - place / (n - 1) if n > 1 else 1.0
+    mine = s.seats[p].card_count()
+    others = [s.seats[i].card_count() for i in range(n) if i != p and not s.seats[i].out]
+    if not others:
+        return 0.0
+    # fewer cards than the others is good; measured smoothly so unfinished rollouts still rank
+    better = sum(1 for o in others if mine < o) + 0.5 * sum(1 for o in others if mine == o)
+    return 0.15 + 0.7 * better / len(others) - 0.01 * mine
+
+
+def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LoptiAction:
+    rng = Rng(seed)
+    p = obs["player"]
+    world = determinise(obs, Rng(rng.next_u64()))
+    legal = RULES.legal_actions(world)
+    if len(legal) == 1:
+        return legal[0]
+    if world.phase != PLAY:
+        return _swap_choice(world, legal)
+    seen: dict[str, LoptiAction] = {}
+    for a in legal:
+        seen.setdefault(str(RULES.action_to_json(a)), a)
+    candidates = list(seen.values())
+    prior = skilled_policy(world, legal)
+    totals = [0.0] * len(candidates)
+    counts = [0] * len(candidates)
+    work = budget_ms * WORK_PER_MS
+    i = 0
+    while work > 0:
+        if should_stop is not None and should_stop():
+            break
+        k = i % len(candidates)
+        i += 1
+        w = determinise(obs, Rng(rng.next_u64()))
+        t, _ = RULES.apply(w, candidates[k])
+        steps = 0
+        while not t.over and steps < ROLLOUT_DEPTH and p not in t.places:
+            t, _ = RULES.apply(t, _plain(t, []) if t.phase == PLAY else Keep())
+            steps += 1
+        work -= 2 * (steps + 1)
+        totals[k] += _score(t, p)
+        counts[k] += 1
+    means = [totals[k] / counts[k] if counts[k] else 0.0 for k in range(len(candidates))]
+    best = max(range(len(candidates)), key=lambda k: (means[k] + (0.02 if candidates[k] == prior else 0.0), -k))
+    return candidates[best]
+
+
+def decide(obs: dict[str, Any], level: str, seed: int, budget_ms: int,
+           should_stop: Callable[[], bool] | None = None) -> LoptiAction | None:
+    if obs["phase"] == "over" or obs["to_move"] != obs["player"]:
+        return None
+    rng = Rng(derive_seed(seed, "lopti-bot", obs["ply"]))
+    world = determinise(obs, Rng(rng.next_u64()))
+    legal = RULES.legal_actions(world)
+    if not legal:
+        return None
+    if level == "random":
+        return legal[rng.below(len(legal))]
+    if level == "beginner":
+        if rng.below(4) == 0:
+            return legal[rng.below(len(legal))]
+        return _plain(world, legal)
+    if level == "casual":
+        return _swap_choice(world, legal) if world.phase != PLAY else _plain(world, legal)
+    if level == "skilled":
+        return skilled_policy(world, legal)
+    return _expert(obs, rng.next_u64(), budget_ms, should_stop)

@@ -1,0 +1,179 @@
+"""Bots: legal, deterministic, honest (no peeking), and sane in a short arena run."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.bots import LEVELS, decide, hint
+from engine.bots.arena import match, wilson
+from engine.bots.spit_bots import PROFILES, SpitBot, reaction_time
+from engine.cards import Rng
+from engine.conformance import handle
+from engine.lanes import RULES as LANES
+from engine.lanes import VARIANTS, LanesOptions
+from engine.lopti import RULES as LOPTI
+from engine.lopti import LoptiOptions
+from engine.lopti.house_rules import parse_rule
+from engine.lopti.templates import TEMPLATES
+from engine.spit import RULES as SPIT
+from engine.spit import NextRound, SpitOptions
+from tests.conftest import ROOT
+
+FAST = 20  # budget_ms for search levels inside tests: legality, not strength, is under test
+
+
+def advance_lanes(seed: int, plies: int, options: LanesOptions) -> object:
+    s = LANES.new_game(options, seed)
+    rng = Rng(seed)
+    for _ in range(plies):
+        if s.over:
+            break
+        legal = LANES.legal_actions(s)
+        s, _ = LANES.apply(s, legal[rng.below(len(legal))])
+    return s
+
+
+def advance_lopti(seed: int, plies: int, players: int, options: LoptiOptions) -> object:
+    s = LOPTI.new_game(options, seed, players)
+    rng = Rng(seed)
+    for _ in range(plies):
+        if s.over:
+            break
+        legal = LOPTI.legal_actions(s)
+        s, _ = LOPTI.apply(s, legal[rng.below(len(legal))])
+    return s
+
+
+lanes_options = st.builds(lambda flags: LanesOptions(**dict(zip(VARIANTS, flags, strict=True))),
+                          st.lists(st.booleans(), min_size=len(VARIANTS), max_size=len(VARIANTS)))
+
+
+@settings(max_examples=15)
+@given(st.integers(0, 2**32), st.integers(0, 60), lanes_options, st.sampled_from(LEVELS))
+def test_lanes_bots_return_legal_actions(seed: int, plies: int, options: LanesOptions, level: str) -> None:
+    s = advance_lanes(seed, plies, options)
+    if s.over:  # type: ignore[attr-defined]
+        return
+    a = decide("lanes", LANES.observe(s, s.to_move), level, seed, FAST)  # type: ignore[attr-defined]
+    assert a in LANES.legal_actions(s)
+
+
+@settings(max_examples=15)
+@given(st.integers(0, 2**32), st.integers(0, 200), st.integers(2, 5), st.sampled_from(LEVELS),
+       st.lists(st.sampled_from(range(len(TEMPLATES))), max_size=3, unique=True))
+def test_lopti_bots_return_legal_actions_with_house_rules(seed: int, plies: int, players: int, level: str,
+                                                          rules: list[int]) -> None:
+    options = LoptiOptions(house_rules=tuple(parse_rule(TEMPLATES[i]) for i in rules))
+    s = advance_lopti(seed, plies, players, options)
+    if s.over:  # type: ignore[attr-defined]
+        return
+    obs = LOPTI.observe(s, s.to_move)  # type: ignore[attr-defined]
+    a = decide("lopti", obs, level, seed, FAST)
+    legal = LOPTI.legal_actions(s)
+    norm = {LOPTI.action_to_json(x) if not isinstance(LOPTI.action_to_json(x), dict) else json.dumps(
+        LOPTI.action_to_json(x), sort_keys=True) for x in legal}
+    got = LOPTI.action_to_json(a)
+    assert (got if not isinstance(got, dict) else json.dumps(got, sort_keys=True)) in norm
+    LOPTI.apply(s, a)  # and the engine accepts it
+
+
+@settings(max_examples=15)
+@given(st.integers(0, 2**32), st.integers(0, 300), st.sampled_from(LEVELS), st.integers(0, 1))
+def test_spit_bots_return_legal_actions(seed: int, steps: int, level: str, player: int) -> None:
+    s = SPIT.new_game(SpitOptions(), seed)
+    rng = Rng(seed)
+    for _ in range(steps):
+        if s.over:
+            break
+        if s.phase == "round_over":
+            s, _ = SPIT.apply(s, NextRound())
+            continue
+        legal = SPIT.legal_actions(s)
+        s, _ = SPIT.apply(s, legal[rng.below(len(legal))])
+    a = decide("spit", SPIT.observe(s, player), level, seed)
+    assert (a is None and not SPIT.legal_actions(s, player)) or a in SPIT.legal_actions(s, player)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_seed_same_decision(level: str) -> None:
+    s = advance_lanes(4, 12, LanesOptions())
+    obs = LANES.observe(s, s.to_move)  # type: ignore[attr-defined]
+    assert decide("lanes", obs, level, 9, FAST) == decide("lanes", obs, level, 9, FAST)
+    t = advance_lopti(4, 30, 3, LoptiOptions())
+    o2 = LOPTI.observe(t, t.to_move)  # type: ignore[attr-defined]
+    assert decide("lopti", o2, level, 9, FAST) == decide("lopti", o2, level, 9, FAST)
+
+
+@pytest.mark.parametrize("level", ["casual", "skilled", "expert"])
+def test_no_peeking_same_observation_different_hidden_cards_same_decision(level: str) -> None:
+    s = advance_lanes(21, 14, LanesOptions())
+    p = s.to_move  # type: ignore[attr-defined]
+    t = s.clone()  # type: ignore[attr-defined]
+    hidden = t.sides[1 - p].hand + t.sides[1 - p].deck
+    Rng(5).shuffle(hidden)
+    n = len(t.sides[1 - p].hand)
+    t.sides[1 - p].hand, t.sides[1 - p].deck = hidden[:n], hidden[n:]
+    Rng(6).shuffle(t.sides[p].deck)
+    assert LANES.observe(t, p) == LANES.observe(s, p)
+    assert t.sides[1 - p].hand != s.sides[1 - p].hand  # type: ignore[attr-defined]
+    via_s = handle({"id": 1, "game": "lanes", "position": LANES.position_to_json(s), "want": [],
+                    "bot": {"level": level, "seed": 3, "budget_ms": FAST}})
+    via_t = handle({"id": 1, "game": "lanes", "position": LANES.position_to_json(t), "want": [],
+                    "bot": {"level": level, "seed": 3, "budget_ms": FAST}})
+    assert via_s["bot_action"] == via_t["bot_action"]
+
+
+def test_conformance_bot_question_spit_needs_player() -> None:
+    pos = SPIT.position_to_json(SPIT.new_game(SpitOptions(), 2))
+    r = handle({"id": 1, "game": "spit", "position": pos, "bot": {"level": "expert", "seed": 1}})
+    assert not r["ok"] and r["error"]["code"] == "bad_request"
+    r2 = handle({"id": 1, "game": "spit", "position": pos, "bot": {"level": "expert", "seed": 1, "player": 0}})
+    assert r2["ok"] and r2["bot_action"] == {"player": 0, "spit": True}
+
+
+def test_hint_is_the_casual_move() -> None:
+    s = advance_lanes(8, 10, LanesOptions())
+    obs = LANES.observe(s, s.to_move)  # type: ignore[attr-defined]
+    assert hint("lanes", obs, 1) == decide("lanes", obs, "casual", 1)
+
+
+def test_spit_levels_react_slower_the_lower_they_are_and_with_more_options() -> None:
+    rng = Rng(1)
+    means = {lvl: sum(reaction_time(lvl, 3, rng) for _ in range(200)) / 200 for lvl in PROFILES}
+    assert means["expert"] < means["skilled"] < means["casual"] < means["beginner"]
+    assert 0.25 <= reaction_time("expert", 0, Rng(2)) / 0.85 + 0.01
+    assert reaction_time("skilled", 8, Rng(3)) > reaction_time("skilled", 1, Rng(3))
+    assert SpitBot("expert").plan is not None
+
+
+def test_short_arena_expert_beats_random() -> None:
+    r = match("lanes", "expert", "random", games=8, seed=3, budget=40)
+    assert r["win_rate_a"] >= 0.75 and r["games"] == 8
+    lo, hi = r["ci95_a"]
+    assert lo <= r["win_rate_a"] <= hi
+    s = match("spit", "expert", "beginner", games=4, seed=3)
+    assert s["win_rate_a"] >= 0.75
+    l4 = match("lopti", "expert", "beginner", games=4, seed=3, seats=3, budget=40)
+    assert 0 <= l4["win_rate_a"] <= 1 and l4["seats"] == 3
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(60, 100)
+    assert 0.50 < lo < 0.51 and 0.69 < hi < 0.70
+
+
+def test_arena_cli_json() -> None:
+    proc = subprocess.run([sys.executable, "-m", "engine.bots.arena", "--game", "lopti", "--a", "casual", "--b",
+                           "random", "--games", "4", "--seed", "2", "--seats", "3", "--json"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    for key in ("games", "win_rate_a", "ci95_a", "mean_length", "decision_ms"):
+        assert key in out
+    assert out["games"] == 4 and set(out["decision_ms"]) == {"a", "b"}
