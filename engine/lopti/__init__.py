@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Event, Result
+from engine.core import BadRequest, Event, Result
 from engine.lopti import notation, rules
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take, action_to_json, normalised, parse_action
 from engine.lopti.options import LoptiOptions
@@ -19,7 +19,12 @@ class LoptiRules:
     min_players, max_players = 2, 5
 
     def new_game(self, options: LoptiOptions, seed: int, players: int | None = None) -> LoptiState:
-        return rules.deal(options, seed, players or 4, leader=0)
+        n = players or 4
+        if options.leader >= n:
+            raise BadRequest("the leader must be one of the players")
+        state = rules.deal(options, seed, n, leader=options.leader)
+        state.deal_number = options.deal_number
+        return state
 
     def legal_actions(self, state: LoptiState, player: int | None = None) -> list[LoptiAction]:
         return rules.legal_actions(state, player)

@@ -19,6 +19,9 @@ class LoptiOptions:
     turn_cap: int = DEFAULT_TURN_CAP
     house_rules: tuple[HouseRule, ...] = ()
     params: BaseParams = field(default_factory=BaseParams)
+    #: a deal of a session: who leads (P-2.3) and the deal's number (house-rule conditions)
+    leader: int = 0
+    deal_number: int = 0
 
     @property
     def ranked(self) -> bool:
@@ -32,6 +35,10 @@ class LoptiOptions:
             out["params"] = self.params.to_json()
         if self.turn_cap != DEFAULT_TURN_CAP:
             out["turn_cap"] = self.turn_cap
+        if self.leader:
+            out["leader"] = self.leader
+        if self.deal_number:
+            out["deal_number"] = self.deal_number
         return out
 
     @staticmethod
@@ -40,7 +47,7 @@ class LoptiOptions:
             return LoptiOptions()
         if not isinstance(obj, dict):
             raise BadRequest("Lopti options must be an object such as {} or {\"house_rules\": []}")
-        unknown = set(obj) - {"house_rules", "turn_cap", "params"}
+        unknown = set(obj) - {"house_rules", "turn_cap", "params", "leader", "deal_number"}
         if unknown:
             raise BadRequest(f"unknown Lopti option(s): {', '.join(sorted(unknown))}")
         raw_rules = obj.get("house_rules", [])
@@ -62,4 +69,10 @@ class LoptiOptions:
         cap = obj.get("turn_cap", DEFAULT_TURN_CAP)
         if isinstance(cap, bool) or not isinstance(cap, int) or not 10 <= cap <= 100_000:
             raise BadRequest("turn_cap must be a whole number from 10 to 100000")
-        return LoptiOptions(turn_cap=cap, house_rules=tuple(rules), params=params)
+        extra = {}
+        for key in ("leader", "deal_number"):
+            v = obj.get(key, 0)
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 10_000:
+                raise BadRequest(f"{key} must be a whole number ≥ 0")
+            extra[key] = v
+        return LoptiOptions(turn_cap=cap, house_rules=tuple(rules), params=params, **extra)

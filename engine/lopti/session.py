@@ -100,7 +100,8 @@ class LoptiSession:
         """Options for the current deal: rules in force from this deal on, in creation order."""
         versions = [r.version_for(self.deal_number) for r in self.rules]
         active = tuple(parse_rule(v, self.players) for v in versions if v is not None)
-        return replace(self.options, house_rules=active, params=self.params_for(self.deal_number))
+        return replace(self.options, house_rules=active, params=self.params_for(self.deal_number),
+                       leader=self.leader, deal_number=self.deal_number)
 
     def params_for(self, deal_no: int) -> BaseParams:
         """Base parameters in force during ``deal_no`` (session-only changes, P-9.1)."""
@@ -110,9 +111,13 @@ class LoptiSession:
                 values[name] = value
         return BaseParams(**values)
 
+    @property
+    def deal_seed(self) -> int:
+        return derive_seed(self.seed, "deal", self.deal_number)
+
     def start_deal(self) -> LoptiState:
-        state = deal(self.deal_options(), derive_seed(self.seed, "deal", self.deal_number), self.players,
-                     self.leader)
+        """The current deal. Its record is ``("lopti", deal_options().to_json(), deal_seed, players)``."""
+        state = deal(self.deal_options(), self.deal_seed, self.players, self.leader)
         state.deal_number = self.deal_number
         return state
 

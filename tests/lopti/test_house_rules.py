@@ -424,3 +424,19 @@ def test_session_plays_several_deals_with_bot_rules_to_the_end() -> None:
     assert len(s.results) == 4 and len(s.rules) == 4
     assert len(s.deal_options().house_rules) == 4
     assert json.loads(json.dumps(s.to_json()))["results"] == [list(r) for r in s.results]
+
+
+def test_a_session_deal_replays_from_its_record() -> None:
+    from engine.core import GameRecord, canonical_json, replay
+    s = session_with_rule(3)
+    s = s.record(_finished(s, [2, 0, 1]))
+    d = s.start_deal()
+    assert d.to_move == 2 and d.deal_number == 2
+    acts = []
+    for _ in range(30):
+        a = simple_policy(d)
+        acts.append(RULES.action_to_json(a))
+        d, _ = RULES.apply(d, a)
+    rec = GameRecord("lopti", s.deal_options().to_json(), s.deal_seed, 3, tuple(acts))
+    again, _ = replay(RULES, GameRecord.from_json(rec.to_json()))
+    assert canonical_json(RULES.position_to_json(again)) == canonical_json(RULES.position_to_json(d))

@@ -1,0 +1,2 @@
+"""Local storage: one SQLite file through SQLModel. Views call the functions in
+:mod:`storage.api`; nothing else writes SQL."""

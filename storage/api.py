@@ -1,0 +1,414 @@
+"""The storage API: plain functions over the tables. Views call these; they never write SQL.
+
+Games are stored as their record — ``(game, options, seed, players)`` plus one row per action —
+and :func:`append_action` runs after **every** action in its own transaction, so a crash or a dead
+battery loses nothing: :func:`resume_game` replays the record through the engine to the identical
+state. (Replaying a 200-action game takes milliseconds — ``tests/bench.py storage`` — so no
+snapshots are kept.)
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import col, func, select
+
+from engine.core import EngineError, GameRecord, replay
+from engine.games import GAMES, rules_for
+from storage.db import Storage
+from storage.models import (
+    Account,
+    GameAction,
+    LoptiSessionRow,
+    Outbox,
+    Preset,
+    Profile,
+    SavedGame,
+    TutorialProgress,
+)
+
+DEFAULT_SETTINGS: dict[str, Any] = {"language": "en", "theme": "system", "sound": True, "haptics": True,
+                                    "bot_speed": "normal", "default_variants": [], "card_style": "classic"}
+EXPORT_FORMAT = "cardtable-game"
+SESSION_FORMAT = "cardtable-lopti-session"
+
+
+class ImportError_(ValueError):
+    """A file that cannot be imported; the message says why in plain words."""
+
+
+def _now() -> float:
+    return time.time()
+
+
+# --- profile and settings ---------------------------------------------------------------------------
+
+def get_profile(st: Storage) -> tuple[str, dict[str, Any]]:
+    with st.session() as s:
+        row = s.get(Profile, 1)
+        if row is None:
+            return "Player", dict(DEFAULT_SETTINGS)
+        settings = {**DEFAULT_SETTINGS, **json.loads(row.settings)}
+        settings["card_style"] = row.card_style
+        return row.display_name, settings
+
+
+def update_profile(st: Storage, display_name: str | None = None, **settings: Any) -> dict[str, Any]:
+    unknown = set(settings) - set(DEFAULT_SETTINGS)
+    if unknown:
+        raise ValueError(f"unknown setting(s): {', '.join(sorted(unknown))}")
+    with st.session() as s:
+        row = s.get(Profile, 1) or Profile(id=1)
+        merged = {**DEFAULT_SETTINGS, **json.loads(row.settings), **settings}
+        row.card_style = merged.pop("card_style")
+        row.settings = json.dumps(merged, sort_keys=True)
+        if display_name is not None:
+            name = display_name.strip()
+            if not 1 <= len(name) <= 40:
+                raise ValueError("a display name has 1 to 40 characters")
+            row.display_name = name
+        s.add(row)
+        return {**merged, "card_style": row.card_style}
+
+
+# --- saved games ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameInfo:
+    id: int
+    game: str
+    options: Any
+    seed: int
+    players: int
+    seats: list[dict[str, Any]]
+    mode: str
+    actions: list[Any]
+    started_at: float
+    finished_at: float | None
+    winner: int | None
+    reason: str | None
+
+    @property
+    def record(self) -> GameRecord[Any]:
+        return GameRecord(self.game, self.options, self.seed, self.players, tuple(self.actions))
+
+
+def new_game(st: Storage, game: str, options: Any, seed: int, players: int, seats: list[dict[str, Any]],
+             mode: str = "bots", session_id: int | None = None) -> int:
+    """Store the start of a game (before its first action); returns its id."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}")
+    rules = rules_for(game)
+    rules.parse_options(options)  # validate now, not on resume
+    with st.session() as s:
+        row = SavedGame(game=game, options=json.dumps(options, sort_keys=True), seed=seed, players=players,
+                        seats=json.dumps(seats), mode=mode, started_at=_now(), updated_at=_now(),
+                        session_id=session_id)
+        s.add(row)
+        s.flush()
+        assert row.id is not None
+        return row.id
+
+
+def append_action(st: Storage, game_id: int, seq: int, action: Any) -> None:
+    """Store action number ``seq`` (0-based) of a game. Idempotent: storing the same action again is
+    a no-op; a gap or a different action at the same number is an error (nothing is lost or doubled)."""
+    text = json.dumps(action, sort_keys=True)
+    with st.session() as s:
+        row = s.get(SavedGame, game_id)
+        if row is None:
+            raise KeyError(f"no saved game {game_id}")
+        existing = s.exec(select(GameAction).where(GameAction.game_id == game_id, GameAction.seq == seq)).first()
+        if existing is not None:
+            if existing.action != text:
+                raise ValueError(f"game {game_id} already has a different action #{seq}")
+            return
+        if seq != row.action_count:
+            raise ValueError(f"game {game_id} expects action #{row.action_count}, got #{seq}")
+        s.add(GameAction(game_id=game_id, seq=seq, action=text))
+        row.action_count = seq + 1
+        row.updated_at = _now()
+        s.add(row)
+
+
+def finish_game(st: Storage, game_id: int, winner: int | None, reason: str, places: list[int] | None = None) -> None:
+    with st.session() as s:
+        row = s.get(SavedGame, game_id)
+        if row is None:
+            raise KeyError(f"no saved game {game_id}")
+        row.finished_at = _now()
+        row.winner, row.reason = winner, reason
+        row.places = json.dumps(places) if places is not None else None
+        s.add(row)
+
+
+def load_game(st: Storage, game_id: int) -> GameInfo:
+    with st.session() as s:
+        row = s.get(SavedGame, game_id)
+        if row is None:
+            raise KeyError(f"no saved game {game_id}")
+        acts = s.exec(select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))).all()
+        assert row.id is not None
+        return GameInfo(row.id, row.game, json.loads(row.options), row.seed, row.players, json.loads(row.seats),
+                        row.mode, [json.loads(a.action) for a in acts], row.started_at, row.finished_at, row.winner,
+                        row.reason)
+
+
+def resume_game(st: Storage, game_id: int) -> tuple[GameInfo, Any]:
+    """The saved game and its state, rebuilt by replaying the record through the engine."""
+    info = load_game(st, game_id)
+    state, _ = replay(rules_for(info.game), info.record)
+    return info, state
+
+
+def games_in_progress(st: Storage) -> list[GameInfo]:
+    with st.session() as s:
+        ids = s.exec(select(SavedGame.id).where(col(SavedGame.finished_at).is_(None))
+                     .order_by(col(SavedGame.updated_at).desc())).all()
+    return [load_game(st, i) for i in ids if i is not None]
+
+
+def delete_game(st: Storage, game_id: int) -> None:
+    with st.session() as s:
+        for a in s.exec(select(GameAction).where(GameAction.game_id == game_id)).all():
+            s.delete(a)
+        row = s.get(SavedGame, game_id)
+        if row is not None:
+            s.delete(row)
+
+
+# --- history and stats ---------------------------------------------------------------------------------
+
+def history(st: Storage, game: str | None = None, limit: int = 50) -> list[GameInfo]:
+    with st.session() as s:
+        q = select(SavedGame.id).where(col(SavedGame.finished_at).is_not(None))
+        if game:
+            q = q.where(SavedGame.game == game)
+        ids = s.exec(q.order_by(col(SavedGame.finished_at).desc()).limit(limit)).all()
+    return [load_game(st, i) for i in ids if i is not None]
+
+
+def stats(st: Storage, me: int = 0) -> dict[str, dict[str, Any]]:
+    """Per game and per opponent bot level: played, won, current and best streak, average length
+    (actions) and average duration (seconds). ``me`` is the seat the local player took."""
+    out: dict[str, dict[str, Any]] = {}
+    with st.session() as s:
+        rows = s.exec(select(SavedGame).where(col(SavedGame.finished_at).is_not(None))
+                      .order_by(col(SavedGame.finished_at))).all()
+    for r in rows:
+        seats = json.loads(r.seats)
+        mine = next((i for i, x in enumerate(seats) if x.get("kind") == "person"), me)
+        levels = sorted({x.get("level", "person") for i, x in enumerate(seats) if i != mine})
+        key = f"{r.game}/{'+'.join(levels) or 'person'}"
+        e = out.setdefault(key, {"played": 0, "won": 0, "streak": 0, "best_streak": 0, "total_actions": 0,
+                                 "total_seconds": 0.0})
+        e["played"] += 1
+        won = r.winner == mine
+        e["won"] += won
+        e["streak"] = e["streak"] + 1 if won else 0
+        e["best_streak"] = max(e["best_streak"], e["streak"])
+        e["total_actions"] += r.action_count
+        e["total_seconds"] += (r.finished_at or r.updated_at) - r.started_at
+    for e in out.values():
+        e["avg_actions"] = e.pop("total_actions") / e["played"]
+        e["avg_seconds"] = e.pop("total_seconds") / e["played"]
+    return out
+
+
+# --- Lopti sessions ---------------------------------------------------------------------------------------
+
+def save_session(st: Storage, data: dict[str, Any], seats: list[dict[str, Any]], name: str = "Session",
+                 session_id: int | None = None, status: str = "running", current_game_id: int | None = None) -> int:
+    if status not in ("running", "paused", "ended"):
+        raise ValueError("status is running, paused or ended")
+    with st.session() as s:
+        row = (s.get(LoptiSessionRow, session_id) if session_id is not None else None) or LoptiSessionRow()
+        row.name, row.seats, row.data = name, json.dumps(seats), json.dumps(data, sort_keys=True)
+        row.status, row.current_game_id, row.updated_at = status, current_game_id, _now()
+        s.add(row)
+        s.flush()
+        assert row.id is not None
+        return row.id
+
+
+def load_session(st: Storage, session_id: int) -> dict[str, Any]:
+    with st.session() as s:
+        row = s.get(LoptiSessionRow, session_id)
+        if row is None:
+            raise KeyError(f"no session {session_id}")
+        return {"id": row.id, "name": row.name, "seats": json.loads(row.seats), "data": json.loads(row.data),
+                "status": row.status, "current_game_id": row.current_game_id, "updated_at": row.updated_at}
+
+
+def sessions(st: Storage) -> list[dict[str, Any]]:
+    with st.session() as s:
+        ids = s.exec(select(LoptiSessionRow.id).order_by(col(LoptiSessionRow.updated_at).desc())).all()
+    return [load_session(st, i) for i in ids if i is not None]
+
+
+# --- presets, tutorial progress, account, outbox ----------------------------------------------------
+
+def save_preset(st: Storage, kind: str, name: str, data: Any) -> int:
+    if kind == "lanes_variants":
+        rules_for("lanes").parse_options({"variants": data})
+    elif kind == "lopti_rule":
+        from engine.lopti.house_rules import RuleError, parse_rule
+        try:
+            parse_rule(data)
+        except RuleError as exc:
+            raise ValueError("; ".join(exc.problems)) from None
+    else:
+        raise ValueError("a preset is a lanes_variants set or a lopti_rule")
+    with st.session() as s:
+        row = Preset(kind=kind, name=name, data=json.dumps(data, sort_keys=True), created_at=_now())
+        s.add(row)
+        s.flush()
+        assert row.id is not None
+        return row.id
+
+
+def presets(st: Storage, kind: str) -> list[tuple[int, str, Any]]:
+    with st.session() as s:
+        rows = s.exec(select(Preset).where(Preset.kind == kind).order_by(col(Preset.id))).all()
+        return [(r.id or 0, r.name, json.loads(r.data)) for r in rows]
+
+
+def set_lesson(st: Storage, lesson_id: str, step: int, completed: bool) -> None:
+    with st.session() as s:
+        row = s.get(TutorialProgress, lesson_id) or TutorialProgress(lesson_id=lesson_id)
+        row.step, row.completed, row.updated_at = step, completed or row.completed, _now()
+        s.add(row)
+
+
+def lesson_progress(st: Storage) -> dict[str, tuple[int, bool]]:
+    with st.session() as s:
+        return {r.lesson_id: (r.step, r.completed) for r in s.exec(select(TutorialProgress)).all()}
+
+
+def set_account(st: Storage, lobby_url: str, player_id: str, token: str, display_name: str) -> None:
+    with st.session() as s:
+        row = s.get(Account, 1) or Account(id=1, lobby_url=lobby_url, player_id=player_id, token=token)
+        row.lobby_url, row.player_id, row.token, row.display_name = lobby_url, player_id, token, display_name
+        s.add(row)
+
+
+def get_account(st: Storage) -> Account | None:
+    with st.session() as s:
+        return s.get(Account, 1)
+
+
+def enqueue(st: Storage, kind: str, payload: Any) -> int:
+    with st.session() as s:
+        row = Outbox(kind=kind, payload=json.dumps(payload, sort_keys=True), created_at=_now())
+        s.add(row)
+        s.flush()
+        assert row.id is not None
+        return row.id
+
+
+def pending(st: Storage) -> list[tuple[int, str, Any]]:
+    with st.session() as s:
+        rows = s.exec(select(Outbox).order_by(col(Outbox.id))).all()
+        return [(r.id or 0, r.kind, json.loads(r.payload)) for r in rows]
+
+
+def done(st: Storage, outbox_id: int) -> None:
+    with st.session() as s:
+        row = s.get(Outbox, outbox_id)
+        if row is not None:
+            s.delete(row)
+
+
+def count_rows(st: Storage, table: type[Any]) -> int:
+    with st.session() as s:
+        return int(s.exec(select(func.count()).select_from(table)).one())
+
+
+# --- export / import ---------------------------------------------------------------------------------
+
+def export_game(st: Storage, game_id: int) -> str:
+    """One game as JSON (a position to share, a replay, a bug report)."""
+    info = load_game(st, game_id)
+    return json.dumps({"format": EXPORT_FORMAT, "version": 1, "game": info.game, "options": info.options,
+                       "seed": info.seed, "players": info.players, "seats": info.seats, "actions": info.actions},
+                      indent=1, sort_keys=True)
+
+
+def _validate_game(obj: Any) -> GameRecord[Any]:
+    if not isinstance(obj, dict) or obj.get("format") != EXPORT_FORMAT:
+        raise ImportError_("this is not a Card Table game file")
+    if obj.get("version") != 1:
+        raise ImportError_("this game file was written by a newer version of the app")
+    for key in ("game", "options", "seed", "players", "actions"):
+        if key not in obj:
+            raise ImportError_(f"the game file has no {key!r}")
+    if obj["game"] not in GAMES:
+        raise ImportError_(f"unknown game {obj['game']!r}")
+    if isinstance(obj["seed"], bool) or not isinstance(obj["seed"], int) or not isinstance(obj["actions"], list):
+        raise ImportError_("the game file's seed or actions are malformed")
+    rec = GameRecord(obj["game"], obj["options"], obj["seed"], obj["players"], tuple(obj["actions"]))
+    try:
+        replay(rules_for(rec.game), rec)
+    except EngineError as exc:
+        where = f" at action #{exc.index}" if exc.index is not None else ""
+        raise ImportError_(f"the game does not replay{where}: {exc.message}") from None
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ImportError_(f"the game file is malformed: {exc}") from None
+    return rec
+
+
+def import_game(st: Storage, text: str) -> int:
+    """Import a game file after replaying it through the engine; nothing is stored if it fails."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportError_(f"the file is not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    rec = _validate_game(obj)
+    seats = obj.get("seats") if isinstance(obj.get("seats"), list) else []
+    with st.session() as s:
+        row = SavedGame(game=rec.game, options=json.dumps(rec.options, sort_keys=True), seed=rec.seed,
+                        players=rec.players or 2, seats=json.dumps(seats), mode="imported", started_at=_now(),
+                        updated_at=_now(), action_count=len(rec.actions))
+        s.add(row)
+        s.flush()
+        assert row.id is not None
+        for i, a in enumerate(rec.actions):
+            s.add(GameAction(game_id=row.id, seq=i, action=json.dumps(a, sort_keys=True)))
+        return row.id
+
+
+def export_session(st: Storage, session_id: int) -> str:
+    sess = load_session(st, session_id)
+    with st.session() as s:
+        ids = s.exec(select(SavedGame.id).where(SavedGame.session_id == session_id).order_by(col(SavedGame.id))).all()
+    games = [json.loads(export_game(st, i)) for i in ids if i is not None]
+    return json.dumps({"format": SESSION_FORMAT, "version": 1, "name": sess["name"], "seats": sess["seats"],
+                       "session": sess["data"], "deals": games}, indent=1, sort_keys=True)
+
+
+def import_session(st: Storage, text: str) -> int:
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportError_(f"the file is not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    if not isinstance(obj, dict) or obj.get("format") != SESSION_FORMAT:
+        raise ImportError_("this is not a Card Table Lopti session file")
+    deals = obj.get("deals")
+    if not isinstance(deals, list) or not isinstance(obj.get("session"), dict):
+        raise ImportError_("the session file has no deals or session data")
+    records = [_validate_game(d) for d in deals]
+    if any(r.game != "lopti" for r in records):
+        raise ImportError_("a Lopti session holds only Lopti deals")
+    sid = save_session(st, obj["session"], obj.get("seats") or [], str(obj.get("name", "Imported session")),
+                       status="paused")
+    for d in deals:
+        gid = import_game(st, json.dumps(d))
+        with st.session() as s:
+            row = s.get(SavedGame, gid)
+            assert row is not None
+            row.session_id = sid
+            s.add(row)
+    return sid
