@@ -81,7 +81,42 @@ def bench_spit(seconds: float) -> None:
           f"({games} games, {rounds / max(games, 1):.1f} rounds/game)")
 
 
-BENCHES: dict[str, Callable[[float], None]] = {"lanes": bench_lanes, "lopti": bench_lopti, "spit": bench_spit}
+def bench_storage(seconds: float) -> None:
+    """Time to save one action (its own transaction) and to resume a 200-action game by replay."""
+    import tempfile
+
+    from engine.lopti import RULES, LoptiOptions
+    from storage import api
+    from storage.db import open_storage
+
+    with tempfile.TemporaryDirectory() as d:
+        st = open_storage(Path(d) / "bench.sqlite")
+        gid = api.new_game(st, "lopti", {}, 3, 4, [])
+        s = RULES.new_game(LoptiOptions(), 3, 4)
+        rng = Rng(3)
+        n = 0
+        start = time.perf_counter()
+        while n < 200:
+            if s.over:
+                break
+            legal = RULES.legal_actions(s)
+            a = legal[rng.below(len(legal))]
+            s, _ = RULES.apply(s, a)
+            api.append_action(st, gid, n, RULES.action_to_json(a))
+            n += 1
+        save_ms = (time.perf_counter() - start) * 1000 / max(n, 1)
+        reps = 0
+        start = time.perf_counter()
+        while reps < 3 or time.perf_counter() - start < min(seconds, 1.0):
+            api.resume_game(st, gid)
+            reps += 1
+        resume_ms = (time.perf_counter() - start) * 1000 / reps
+        st.close()
+    print(f"storage save one action {save_ms:8.2f} ms     resume a {n}-action game {resume_ms:7.1f} ms")
+
+
+BENCHES: dict[str, Callable[[float], None]] = {"lanes": bench_lanes, "lopti": bench_lopti, "spit": bench_spit,
+                                               "storage": bench_storage}
 
 
 def main() -> None:

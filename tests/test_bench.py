@@ -16,3 +16,4 @@ def test_benchmark_prints_figures_for_every_engine() -> None:
     assert any(line.startswith("lanes") and "playouts/s" in line for line in lines)
     assert sum(line.startswith("lopti") for line in lines) == 3
     assert any(line.startswith("spit") and "rounds/s" in line for line in lines)
+    assert any(line.startswith("storage") and "resume" in line for line in lines)

@@ -283,3 +283,17 @@ def test_session_export_import(st) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(api.ImportError_):
         api.import_session(st, text.replace("cardtable-lopti-session", "nope"))
     assert d.deal_number == 0
+
+
+def test_database_location_flag_env_mobile_and_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from storage.paths import database_path
+    monkeypatch.delenv("CARDTABLE_DB", raising=False)
+    monkeypatch.delenv("FLET_APP_STORAGE_DATA", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    if sys.platform.startswith("linux"):
+        assert database_path() == tmp_path / "xdg" / "cardtable" / "cardtable.sqlite"
+    monkeypatch.setenv("FLET_APP_STORAGE_DATA", str(tmp_path / "mobile"))
+    assert database_path() == tmp_path / "mobile" / "cardtable.sqlite"
+    monkeypatch.setenv("CARDTABLE_DB", str(tmp_path / "env.sqlite"))
+    assert database_path() == tmp_path / "env.sqlite"
+    assert database_path(tmp_path / "flag.sqlite") == tmp_path / "flag.sqlite"
