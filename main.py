@@ -1,7 +1,6 @@
 """Entry point: ``python main.py`` (desktop window) or ``python main.py --web`` (browser, offline).
 
-Until the app issue lands this shows a minimal home screen listing the three games; the engines
-behind them are complete and tested on their own.
+The app opens the local database (``--db`` or ``CARDTABLE_DB`` override the per-user location).
 """
 
 from __future__ import annotations
@@ -11,12 +10,6 @@ import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
-
-GAMES = [
-    ("Lanes", "Two players, three lanes each: sell two of the three (the game known as Caravan)."),
-    ("Lopti", "2–5 players shed their cards; every deal's winner adds a house rule."),
-    ("Spit", "Real time, two players, no turns: empty your stocks first."),
-]
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -28,32 +21,22 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return ap.parse_args(argv)
 
 
-def build_home(page: object) -> None:
-    import flet as ft
-
-    assert isinstance(page, ft.Page)
-    page.title = "Card Table"
-    page.padding = 16
-    tiles = [
-        ft.Card(content=ft.Container(padding=16, content=ft.Column([
-            ft.Text(name, size=22, weight=ft.FontWeight.BOLD),
-            ft.Text(blurb, size=14),
-        ]))) for name, blurb in GAMES
-    ]
-    page.add(ft.SafeArea(content=ft.Column([ft.Text("Card Table", size=28, weight=ft.FontWeight.BOLD), *tiles],
-                                           scroll=ft.ScrollMode.AUTO)))
-
-
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     import flet as ft
 
+    from views.app import start
+
     if args.db:
         os.environ["CARDTABLE_DB"] = args.db
+
+    def app_main(page: ft.Page) -> None:
+        start(page, args.db)
+
     kwargs: dict[str, object] = {"assets_dir": str(ROOT / "assets")}
     if args.web:
         kwargs.update(view=ft.AppView.WEB_BROWSER, host=args.host, port=args.port, no_cdn=True)
-    ft.run(build_home, **kwargs)  # type: ignore[arg-type]
+    ft.run(app_main, **kwargs)  # type: ignore[arg-type]
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Flet screens. Views render observations and send actions; rules live in ``engine/``."""

@@ -1,0 +1,136 @@
+"""The app shell: home, new game, settings, and the tables. One screen at a time on the page;
+language and direction (Arabic is right-to-left) come from the stored profile."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import flet as ft
+
+from storage import api
+from storage.db import Storage, open_storage
+from views.i18n import LANGS, NAMES, RTL, t
+from views.lanes_controller import LanesMatch
+from views.lanes_table import LanesTable, felt
+from views.widgets import FONTS, family, text
+
+LEVELS = ("beginner", "casual", "skilled", "expert")
+
+
+class App:
+    def __init__(self, page: ft.Page, storage: Storage) -> None:
+        self.page = page
+        self.storage = storage
+        self.name, self.settings = api.get_profile(storage)
+        self.table: LanesTable | None = None
+
+    @property
+    def lang(self) -> str:
+        lang = self.settings.get("language", "en")
+        return lang if lang in LANGS else "en"
+
+    def apply_language(self) -> None:
+        fam, _ = family(self.lang)
+        self.page.rtl = self.lang in RTL
+        self.page.theme = ft.Theme(font_family=fam, color_scheme_seed="#0B5D3B")
+        self.page.title = t(self.lang, "app_title")
+
+    def show(self, content: ft.Control, bg: str | None = None) -> None:
+        self.page.controls.clear()
+        self.page.bgcolor = bg
+        self.page.add(ft.SafeArea(content=content, expand=True))
+        self.page.update()
+
+    # --- screens --------------------------------------------------------------------------------
+
+    def home(self) -> None:
+        self.table = None
+        lang = self.lang
+        in_progress = [g for g in api.games_in_progress(self.storage) if g.game == "lanes" and g.mode == "bots"]
+        lanes_buttons: list[ft.Control] = [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: self.pick_level())]
+        if in_progress:
+            gid = in_progress[0].id
+            lanes_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume(gid)))
+        tiles = [
+            self._tile("lanes", lanes_buttons),
+            self._tile("lopti", [text(lang, t(lang, "coming_soon"), 12, color="#616161")]),
+            self._tile("spit", [text(lang, t(lang, "coming_soon"), 12, color="#616161")]),
+        ]
+        body = ft.Column([
+            ft.Row([text(lang, t(lang, "app_title"), 28, True),
+                    ft.IconButton(ft.Icons.SETTINGS, tooltip=t(lang, "settings"),
+                                  on_click=lambda e: self.settings_screen())],
+                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+            text(lang, t(lang, "tagline"), 14, color="#424242"),
+            *tiles,
+        ], scroll=ft.ScrollMode.AUTO, spacing=12)
+        self.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+    def _tile(self, game: str, buttons: list[ft.Control]) -> ft.Control:
+        lang = self.lang
+        return ft.Card(content=ft.Container(padding=16, content=ft.Column([
+            text(lang, t(lang, game), 22, True),
+            text(lang, t(lang, f"{game}_blurb"), 14),
+            ft.Row(buttons, wrap=True, spacing=8),
+        ], spacing=8)))
+
+    def pick_level(self) -> None:
+        lang = self.lang
+        buttons = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: self.new_lanes(lv)) for lvl in LEVELS]
+        body = ft.Column([
+            ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
+                    text(lang, t(lang, "choose_level"), 20, True)]),
+            *buttons,
+        ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+        self.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+    def new_lanes(self, level: str) -> None:
+        seed = int(time.time() * 1000) & 0xFFFFFFFF  # the app picks a seed; the engine never reads a clock
+        self.open_table(LanesMatch(self.storage, level, seed))
+
+    def resume(self, game_id: int) -> None:
+        self.open_table(LanesMatch.resume(self.storage, game_id))
+
+    def open_table(self, match: LanesMatch) -> None:
+        self.table = LanesTable(self, match)
+        self.show(felt(self.table.build()), bg="#0B5D3B")
+        if not match.state.over and not match.my_turn:
+            self.page.run_task(self.table.bot_turn)
+
+    def settings_screen(self) -> None:
+        lang = self.lang
+        name = ft.TextField(label=t(lang, "name"), value=self.name, max_length=40)
+        language = ft.Dropdown(label=t(lang, "language"), value=lang,
+                               options=[ft.DropdownOption(key=code, text=NAMES[code]) for code in LANGS])
+
+        def save(e: Any) -> None:
+            try:
+                self.settings = api.update_profile(self.storage, display_name=name.value or "Player",
+                                                   language=language.value or "en")
+                self.name = (name.value or "Player").strip()
+            except ValueError as exc:
+                self.page.show_dialog(ft.AlertDialog(title=text(self.lang, str(exc), 14)))
+                return
+            self.apply_language()
+            self.home()
+
+        body = ft.Column([
+            ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
+                    text(lang, t(lang, "settings"), 20, True)]),
+            name, language, ft.FilledButton(t(lang, "save"), on_click=save),
+        ], spacing=12)
+        self.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+
+def start(page: ft.Page, db: str | None = None) -> App:
+    page.fonts = dict(FONTS)
+    page.padding = 0
+    storage = open_storage(db)
+    app = App(page, storage)
+    app.apply_language()
+    app.home()
+    if storage.notice:
+        page.show_dialog(ft.AlertDialog(title=text(app.lang, t(app.lang, "notice"), 16, True),
+                                        content=text(app.lang, storage.notice, 13)))
+    return app

@@ -1,0 +1,29 @@
+"""Translations (assets/i18n/{en,ar,vi}.json). A missing key falls back to English, then to the
+key itself, so a gap never crashes a screen."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+LANGS = ("en", "ar", "vi")
+RTL = {"ar"}
+NAMES = {"en": "English", "ar": "العربية", "vi": "Tiếng Việt"}
+I18N_DIR = Path(__file__).resolve().parent.parent / "assets" / "i18n"
+
+
+@cache
+def table(lang: str) -> dict[str, str]:
+    path = I18N_DIR / f"{lang}.json"
+    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def t(lang: str, key: str, **kw: Any) -> str:
+    text = table(lang if lang in LANGS else "en").get(key) or table("en").get(key) or key
+    try:
+        return text.format(**kw)
+    except (KeyError, IndexError):
+        return text

@@ -1,0 +1,167 @@
+"""The Lanes table's controller: selection, highlighted targets, turn flow and saving.
+
+No Flet here, so plain pytest covers it. Legality comes only from ``legal_actions``: a target is
+highlighted exactly when an action for it is in the legal list. Every action is stored right after
+it is applied (storage.api.append_action), so the match resumes exactly after a crash.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.bots import decide
+from engine.cards import Card, parse_card
+from engine.core import Event
+from engine.lanes import RULES, LanesOptions
+from engine.lanes.actions import Disband, Discard, LanesAction, Play
+from engine.lanes.state import LanesState
+from views.i18n import t
+
+
+@dataclass
+class Targets:
+    lanes: set[int] = field(default_factory=set)
+    stacks: set[tuple[int, int, int]] = field(default_factory=set)
+    discard: bool = False
+
+
+class LanesMatch:
+    def __init__(self, storage: Any, level: str, seed: int, human: int = 0, game_id: int | None = None,
+                 options: LanesOptions | None = None) -> None:
+        from storage import api
+
+        self.api = api
+        self.storage = storage
+        self.level = level
+        self.human = human
+        self.options = options or LanesOptions()
+        self.selected: Card | None = None
+        self.last_events: list[Event] = []
+        if game_id is None:
+            self.state: LanesState = RULES.new_game(self.options, seed)
+            seats = [{"kind": "person"}, {"kind": "bot", "level": level}]
+            if human == 1:
+                seats.reverse()
+            self.game_id = api.new_game(storage, "lanes", self.options.to_json(), seed, 2, seats)
+            self.seq = 0
+        else:
+            info, self.state = api.resume_game(storage, game_id)
+            self.game_id = game_id
+            self.seq = len(info.actions)
+
+    @classmethod
+    def resume(cls, storage: Any, game_id: int) -> LanesMatch:
+        from storage import api
+
+        info = api.load_game(storage, game_id)
+        human = next((i for i, s in enumerate(info.seats) if s.get("kind") == "person"), 0)
+        level = next((s.get("level", "casual") for s in info.seats if s.get("kind") == "bot"), "casual")
+        return cls(storage, level, info.seed, human, game_id, RULES.parse_options(info.options))
+
+    # --- what the player sees -------------------------------------------------------------------
+
+    @property
+    def observation(self) -> dict[str, Any]:
+        return RULES.observe(self.state, self.human)
+
+    @property
+    def my_turn(self) -> bool:
+        return not self.state.over and self.state.to_move == self.human
+
+    def legal(self) -> list[LanesAction]:
+        return RULES.legal_actions(self.state) if self.my_turn else []
+
+    def targets(self) -> Targets:
+        out = Targets()
+        if self.selected is None:
+            return out
+        for a in self.legal():
+            if isinstance(a, Play) and a.card == self.selected:
+                if a.owner is None:
+                    out.lanes.add(a.lane)
+                else:
+                    out.stacks.add((a.owner, a.lane, a.stack or 0))
+            elif isinstance(a, Discard) and a.card == self.selected:
+                out.discard = True
+        return out
+
+    def disbandable(self) -> set[int]:
+        return {a.lane for a in self.legal() if isinstance(a, Disband)}
+
+    def playable_cards(self) -> set[Card]:
+        return {a.card for a in self.legal() if isinstance(a, (Play, Discard))}
+
+    # --- what the player does -------------------------------------------------------------------
+
+    def select(self, card_text: str) -> None:
+        card = parse_card(card_text)
+        self.selected = None if self.selected == card else card
+
+    def _apply(self, action: LanesAction) -> list[Event]:
+        self.state, events = RULES.apply(self.state, action)
+        self.api.append_action(self.storage, self.game_id, self.seq, RULES.action_to_json(action))
+        self.seq += 1
+        if self.state.over:
+            self.api.finish_game(self.storage, self.game_id, self.state.winner, self.state.reason or "")
+        self.last_events = events
+        self.selected = None
+        return events
+
+    def play_on_lane(self, lane: int) -> list[Event]:
+        assert self.selected is not None
+        return self._apply(Play(self.selected, lane))
+
+    def play_on_stack(self, owner: int, lane: int, stack: int) -> list[Event]:
+        assert self.selected is not None
+        return self._apply(Play(self.selected, lane, owner, stack))
+
+    def discard(self) -> list[Event]:
+        assert self.selected is not None
+        return self._apply(Discard(self.selected))
+
+    def disband(self, lane: int) -> list[Event]:
+        return self._apply(Disband(lane))
+
+    def resign(self) -> list[Event]:
+        self.state, events = RULES.apply(self.state, RULES.parse_action({"resign": True, "player": self.human}))
+        self.api.append_action(self.storage, self.game_id, self.seq, {"resign": True, "player": self.human})
+        self.seq += 1
+        self.api.finish_game(self.storage, self.game_id, self.state.winner, self.state.reason or "")
+        self.last_events = events
+        return events
+
+    def bot_choice(self) -> LanesAction | None:
+        """The bot's decision (pure and slow-ish: call it off the UI loop)."""
+        if self.state.over or self.state.to_move == self.human:
+            return None
+        return decide("lanes", RULES.observe(self.state, self.state.to_move), self.level, self.seq, 300)
+
+    def apply_bot(self, action: LanesAction) -> list[Event]:
+        if action not in RULES.legal_actions(self.state):
+            return []  # the position changed meanwhile (e.g. the player resigned)
+        return self._apply(action)
+
+    # --- words --------------------------------------------------------------------------------------
+
+    def explain(self, events: list[Event], lang: str) -> str:
+        """The last move in words (for the opponent's move highlight)."""
+        parts = []
+        for e in events:
+            who = t(lang, "you") if e.get("player") == self.human else t(lang, "opponent")
+            if e.type == "play":
+                if e["owner"] == e["player"] and parse_card(e["card"]).rank <= 10:
+                    parts.append(t(lang, "ev_play_number", who=who, card=e["card"], lane=e["lane"] + 1))
+                else:
+                    owner = t(lang, "your") if e["owner"] == self.human else t(lang, "their")
+                    parts.append(t(lang, "ev_play_face", who=who, card=e["card"], owner=owner, lane=e["lane"] + 1))
+            elif e.type == "discard":
+                parts.append(t(lang, "ev_discard", who=who, card=e["card"]))
+            elif e.type == "disband":
+                parts.append(t(lang, "ev_disband", who=who, lane=e["lane"] + 1))
+            elif e.type == "remove":
+                owner = t(lang, "your") if e["owner"] == self.human else t(lang, "their")
+                parts.append(t(lang, "ev_remove", cards=" ".join(e["cards"]), owner=owner, lane=e["lane"] + 1))
+            elif e.type == "sold":
+                parts.append(t(lang, "ev_sold", who=who, pair=e["pair"] + 1))
+        return "; ".join(parts)

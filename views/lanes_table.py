@@ -1,0 +1,232 @@
+"""The Lanes table (phone first): the opponent's three lanes above yours, each with its value,
+direction, suit and whether it sells; attachments beside their number card; your hand below.
+Tap a card to select it; only legal targets light up (from ``legal_actions`` via the controller);
+tap one to play. The opponent's last move is highlighted in words."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import flet as ft
+
+from views.i18n import t
+from views.lanes_controller import LanesMatch
+from views.widgets import FELT, FELT_DARK, HIGHLIGHT, SUIT_GLYPH, card_back, card_face, mini_card, text
+
+ARROW = {"up": "↑", "down": "↓", None: "·"}
+STEP = 20  # vertical offset between overlapping stacks
+
+
+class LanesTable:
+    def __init__(self, app: Any, match: LanesMatch) -> None:
+        self.app = app
+        self.match = match
+        self.root = ft.Column(expand=True, spacing=6)
+        self.busy = False
+        self.status_override: str | None = None
+
+    @property
+    def lang(self) -> str:
+        return str(self.app.lang)
+
+    # --- building blocks ------------------------------------------------------------------------
+
+    def _lane_header(self, obs: dict[str, Any], owner: int, lane: int) -> ft.Control:
+        p = obs["players"][owner]
+        v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
+        selling = obs["selling"][lane] == owner
+        label = f"{v} {ARROW[d]} {SUIT_GLYPH.get(s, '') if s else ''}".strip() if v else "—"
+        chips: list[ft.Control] = [ft.Text(label, size=13, weight=ft.FontWeight.BOLD, color="#FFFFFF",
+                                           style=ft.TextStyle(font_family="DejaVu"))]
+        if selling:
+            chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), 11, True, "#1B1B1F"),
+                                      bgcolor="#FFD54F", border_radius=ft.BorderRadius.all(8),
+                                      padding=ft.Padding.symmetric(horizontal=5, vertical=0)))
+        return ft.Row(chips, spacing=4, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
+
+    def _lane(self, obs: dict[str, Any], owner: int, lane: int, targets: Any, disbandable: set[int]) -> ft.Control:
+        stacks = obs["players"][owner]["lanes"][lane]
+        children: list[ft.Control] = []
+        for si, stack in enumerate(stacks):
+            card, attached = stack[0], stack[1:]
+            is_target = (owner, lane, si) in targets.stacks
+            face = card_face(card, 40, 54, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
+                             on_click=(lambda e, o=owner, ln=lane, s=si: self.on_stack(o, ln, s)) if is_target
+                             else None)
+            row = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)], spacing=2,
+                         vertical_alignment=ft.CrossAxisAlignment.START)
+            children.append(ft.Container(row, top=si * STEP, left=0))
+        height = 54 + STEP * max(0, len(stacks) - 1) + 4
+        me = owner == self.match.human
+        lane_target = me and lane in targets.lanes
+        pile = ft.Stack(children, height=max(height, 58))
+        body = ft.Container(
+            content=ft.Column([self._lane_header(obs, owner, lane), pile], spacing=4, tight=True,
+                              horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
+            bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, "#2E7D32"),
+            on_click=(lambda e, ln=lane: self.on_lane(ln)) if lane_target else None)
+        column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}", content=body)]
+        if me and lane in disbandable and self.match.selected is None:
+            column.append(ft.TextButton(t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
+                                        style=ft.ButtonStyle(color="#FFFFFF")))
+        return ft.Column(column, expand=True, spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+    def _side(self, obs: dict[str, Any], owner: int) -> ft.Control:
+        targets = self.match.targets()
+        dis = self.match.disbandable()
+        return ft.Row([self._lane(obs, owner, i, targets, dis) for i in range(3)], spacing=4,
+                      vertical_alignment=ft.CrossAxisAlignment.START)
+
+    def _status(self, obs: dict[str, Any]) -> str:
+        if self.status_override:
+            return self.status_override
+        if obs["over"]:
+            return t(self.lang, "won") if obs["winner"] == self.match.human else t(self.lang, "lost")
+        if obs["to_move"] != self.match.human:
+            return t(self.lang, "bot_thinking", bot=t(self.lang, self.match.level))
+        if self.match.selected is not None:
+            return t(self.lang, "pick_target")
+        if obs["in_opening"][self.match.human]:
+            return t(self.lang, "opening")
+        return t(self.lang, "your_turn")
+
+    # --- rendering ------------------------------------------------------------------------------
+
+    def build(self) -> ft.Control:
+        self.refresh(update=False)
+        return self.root
+
+    def refresh(self, update: bool = True) -> None:
+        m = self.match
+        obs = m.observation
+        me, opp = m.human, 1 - m.human
+        playable = m.playable_cards()
+        hand = [card_face(c, 41, 60, selected=m.selected is not None and str(m.selected) == c,
+                          dim=m.my_turn and c not in {str(x) for x in playable}, ident=f"hand-{i}",
+                          on_click=(lambda e, c=c: self.on_card(c)) if m.my_turn else None)
+                for i, c in enumerate(obs["hand"])]
+        targets = m.targets()
+        last = m.explain(m.last_events, self.lang) if m.last_events else ""
+        opp_info = obs["players"][opp]
+        my_info = obs["players"][me]
+        header = ft.Row([
+            ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.app.home(), icon_color="#FFFFFF",
+                          tooltip=t(self.lang, "back")),
+            ft.Container(text(self.lang, f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}", 18, True, "#FFFFFF"),
+                         expand=True),
+            ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign, disabled=obs["over"],
+                          style=ft.ButtonStyle(color="#FFCDD2")),
+        ])
+        opp_row = ft.Row([card_back(22, 30, str(opp_info["hand_size"])),
+                          text(self.lang, t(self.lang, "hand", n=opp_info["hand_size"]) + " · " +
+                               t(self.lang, "deck", n=opp_info["deck_size"]), 12, color="#C8E6C9")], spacing=6)
+        status = ft.Container(
+            ft.Column([text(self.lang, self._status(obs), 15, True, "#FFFFFF"),
+                       text(self.lang, t(self.lang, "last_move", text=last), 12, color="#FFE082", max_lines=2)
+                       if last else ft.Container(height=0)], spacing=2, tight=True),
+            padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor="#00000033",
+            border_radius=ft.BorderRadius.all(8))
+        actions = ft.Row([
+            ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
+            text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color="#C8E6C9"),
+        ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
+        self.root.controls = [
+            header, opp_row, self._side(obs, opp), status, self._side(obs, me),
+            ft.Container(expand=True),
+            ft.Container(ft.Row(hand, spacing=3, wrap=True, alignment=ft.MainAxisAlignment.CENTER,
+                                run_spacing=4), padding=ft.Padding.only(top=4)),
+            actions,
+        ]
+        if update:
+            self.app.page.update()
+        if obs["over"] and not self.busy:
+            self.show_result(obs)
+
+    # --- events -------------------------------------------------------------------------------
+
+    def on_card(self, card: str) -> None:
+        if self.busy or not self.match.my_turn:
+            return
+        self.match.select(card)
+        self.refresh()
+
+    def _after_human(self) -> None:
+        self.refresh()
+        if not self.match.state.over:
+            self.app.page.run_task(self.bot_turn)
+
+    def on_lane(self, lane: int) -> None:
+        if self.busy or self.match.selected is None:
+            return
+        self.match.play_on_lane(lane)
+        self._after_human()
+
+    def on_stack(self, owner: int, lane: int, stack: int) -> None:
+        if self.busy or self.match.selected is None:
+            return
+        self.match.play_on_stack(owner, lane, stack)
+        self._after_human()
+
+    def on_discard(self, e: Any) -> None:
+        if self.busy or self.match.selected is None:
+            return
+        self.match.discard()
+        self._after_human()
+
+    def on_disband(self, lane: int) -> None:
+        if self.busy:
+            return
+        self.match.disband(lane)
+        self._after_human()
+
+    def on_resign(self, e: Any) -> None:
+        def confirm(ev: Any) -> None:
+            self.app.page.pop_dialog()
+            self.match.resign()
+            self.refresh()
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=text(self.lang, t(self.lang, "resign_confirm"), 16, True),
+            actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
+                     ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
+
+    async def bot_turn(self) -> None:
+        """The bot decides off the UI loop (a worker thread), then its move is shown."""
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            while not self.match.state.over and not self.match.my_turn:
+                action = await asyncio.to_thread(self.match.bot_choice)
+                await asyncio.sleep(0.35)  # let the player see whose move it is
+                if action is None:
+                    break
+                self.match.apply_bot(action)
+                self.refresh()
+        finally:
+            self.busy = False
+        self.refresh()
+
+    def show_result(self, obs: dict[str, Any]) -> None:
+        won = obs["winner"] == self.match.human
+        reason = t(self.lang, f"reason_{obs['reason']}")
+        self.app.page.show_dialog(ft.AlertDialog(
+            modal=True,
+            title=text(self.lang, t(self.lang, "won") if won else t(self.lang, "lost"), 20, True),
+            content=text(self.lang, reason, 14),
+            actions=[ft.TextButton(t(self.lang, "new_game"), on_click=lambda e: self._again()),
+                     ft.TextButton(t(self.lang, "home"), on_click=lambda e: self._home())]))
+
+    def _again(self) -> None:
+        self.app.page.pop_dialog()
+        self.app.new_lanes(self.match.level)
+
+    def _home(self) -> None:
+        self.app.page.pop_dialog()
+        self.app.home()
+
+
+def felt(content: ft.Control) -> ft.Control:
+    return ft.Container(content, bgcolor=FELT, expand=True, padding=ft.Padding.all(6))

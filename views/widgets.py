@@ -1,0 +1,84 @@
+"""Small shared pieces: text in the right font, playing cards drawn from containers (no images,
+no SVG text: the suits come from the bundled DejaVu Sans font)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import flet as ft
+
+SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+RED = "#C62828"
+BLACK = "#1B1B1F"
+HIGHLIGHT = "#FFB300"
+SELECTED = "#1E88E5"
+FELT = "#0B5D3B"
+FELT_DARK = "#08462C"
+CARD_FONT = "DejaVu"
+
+FONTS = {
+    "NotoSans": "fonts/NotoSans-Regular.ttf",
+    "NotoSansBold": "fonts/NotoSans-Bold.ttf",
+    "NotoSansArabic": "fonts/NotoSansArabic-Regular.ttf",
+    "NotoSansArabicBold": "fonts/NotoSansArabic-Bold.ttf",
+    "DejaVu": "fonts/DejaVuSans.ttf",
+    "DejaVuBold": "fonts/DejaVuSans-Bold.ttf",
+}
+
+
+def family(lang: str) -> tuple[str, list[str]]:
+    if lang == "ar":
+        return "NotoSansArabic", ["NotoSans", "DejaVu"]
+    return "NotoSans", ["NotoSansArabic", "DejaVu"]
+
+
+def text(lang: str, value: str, size: float = 14, bold: bool = False, color: str | None = None,
+         align: ft.TextAlign | None = None, max_lines: int | None = None) -> ft.Text:
+    fam, fallback = family(lang)
+    return ft.Text(value, size=size, color=color, text_align=align, max_lines=max_lines,
+                   weight=ft.FontWeight.BOLD if bold else None,
+                   style=ft.TextStyle(font_family=fam, font_family_fallback=fallback))
+
+
+def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
+              dim: bool = False, on_click: Callable[[Any], Any] | None = None, ident: str | None = None) -> ft.Control:
+    """A card face: rank and suit in the corner and large in the middle."""
+    if card == "JK":
+        rank, glyph, color = "JK", "★", "#6A1B9A"
+    else:
+        rank, suit = card[:-1], card[-1]
+        glyph, color = SUIT_GLYPH[suit], RED if suit in "HD" else BLACK
+    border = ft.Border.all(3, SELECTED) if selected else ft.Border.all(3, HIGHLIGHT) if target else ft.Border.all(
+        1, "#9E9E9E")
+    body = ft.Container(
+        width=width, height=height, bgcolor="#FFFFFF" if not dim else "#E0E0E0", border=border,
+        border_radius=ft.BorderRadius.all(6), padding=ft.Padding.all(2), on_click=on_click, ink=on_click is not None,
+        content=ft.Column([
+            ft.Text(rank, size=13, weight=ft.FontWeight.BOLD, color=color,
+                    style=ft.TextStyle(font_family=CARD_FONT)),
+            ft.Container(ft.Text(glyph, size=20 if height >= 56 else 14, color=color,
+                                 style=ft.TextStyle(font_family=CARD_FONT)), alignment=ft.Alignment.CENTER,
+                         expand=True),
+        ], spacing=0, tight=True),
+    )
+    return ft.Semantics(identifier=ident, label=card, button=on_click is not None, content=body) if ident else body
+
+
+def card_back(width: float = 46, height: float = 64, label: str | None = None) -> ft.Control:
+    return ft.Container(width=width, height=height, bgcolor="#1A237E", border=ft.Border.all(2, "#FFFFFF"),
+                        border_radius=ft.BorderRadius.all(6), alignment=ft.Alignment.CENTER,
+                        content=ft.Text(label or "", size=12, color="#FFFFFF",
+                                        style=ft.TextStyle(font_family=CARD_FONT)))
+
+
+def mini_card(card: str) -> ft.Control:
+    """An attachment shown as a small tag beside the number card it sits on."""
+    if card == "JK":
+        label, color = "★", "#6A1B9A"
+    else:
+        label, color = card[:-1] + SUIT_GLYPH[card[-1]], RED if card[-1] in "HD" else BLACK
+    return ft.Container(bgcolor="#FFFFFF", border_radius=ft.BorderRadius.all(4), padding=ft.Padding.symmetric(
+        horizontal=3, vertical=1), border=ft.Border.all(1, "#9E9E9E"),
+        content=ft.Text(label, size=11, color=color, weight=ft.FontWeight.BOLD,
+                        style=ft.TextStyle(font_family=CARD_FONT)))
