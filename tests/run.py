@@ -5,6 +5,8 @@ Run from the project root: ``python tests/run.py [pytest args]``. Exits non-zero
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,9 +19,24 @@ def step(title: str, cmd: list[str]) -> int:
     return subprocess.call(cmd, cwd=ROOT)
 
 
+def ensure_chromium() -> None:
+    """Browser tests use Debian's chromium (never a downloaded browser). Install it when missing
+    and we may (root with apt, as in CI); otherwise those tests skip and say so."""
+    if shutil.which("chromium") or Path("/usr/bin/chromium").exists():
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        print("== installing Debian chromium for the browser tests", flush=True)
+        subprocess.call(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
+        subprocess.call(["apt-get", "install", "-y", "-qq", "chromium"], env=env, stdout=subprocess.DEVNULL)
+    else:
+        print("== chromium not installed: browser tests will be skipped", flush=True)
+
+
 def main(argv: list[str]) -> int:
     py = sys.executable
     failures = 0
+    ensure_chromium()
     failures += step("ruff", [py, "-m", "ruff", "check", "."]) != 0
     failures += step("mypy", [py, "-m", "mypy"]) != 0
     rc = step("pytest", [py, "-m", "pytest", *argv])

@@ -1,0 +1,96 @@
+"""The Lanes table controller: highlights come from legal_actions, every action is saved, the
+match resumes identically, the bot only plays legal moves, words for the last move."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.lanes import RULES
+from engine.lanes.actions import Discard, Play
+from storage import api
+from storage.db import open_storage
+from views.i18n import LANGS, t, table
+from views.lanes_controller import LanesMatch
+
+
+@pytest.fixture
+def st(tmp_path: Path):  # type: ignore[no-untyped-def]
+    s = open_storage(tmp_path / "ui.sqlite")
+    yield s
+    s.close()
+
+
+def human_move(m: LanesMatch) -> None:
+    """Play like a person through the controller: select a card, then take a lit target."""
+    for card in sorted({str(c) for c in m.playable_cards()}):
+        m.select(card)
+        tg = m.targets()
+        if tg.lanes:
+            m.play_on_lane(min(tg.lanes))
+            return
+        if tg.stacks:
+            m.play_on_stack(*min(tg.stacks))
+            return
+        if tg.discard:
+            m.discard()
+            return
+        m.select(card)  # deselect
+    m.disband(min(m.disbandable()))
+
+
+def test_targets_are_exactly_the_legal_actions(st) -> None:  # type: ignore[no-untyped-def]
+    m = LanesMatch(st, "beginner", seed=3, human=0)
+    while not m.my_turn:
+        m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    legal = m.legal()
+    for card in {str(c) for c in m.playable_cards()}:
+        m.select(card)
+        tg = m.targets()
+        expect_lanes = {a.lane for a in legal if isinstance(a, Play) and str(a.card) == card and a.owner is None}
+        assert tg.lanes == expect_lanes
+        assert tg.discard == any(isinstance(a, Discard) and str(a.card) == card for a in legal)
+        m.select(card)
+        assert m.selected is None
+
+
+def test_a_whole_match_is_saved_after_every_action_and_resumes(st) -> None:  # type: ignore[no-untyped-def]
+    m = LanesMatch(st, "casual", seed=11, human=0)
+    steps = 0
+    while not m.state.over and steps < 400:
+        if m.my_turn:
+            human_move(m)
+        else:
+            a = m.bot_choice()
+            assert a in RULES.legal_actions(m.state)
+            m.apply_bot(a)  # type: ignore[arg-type]
+        steps += 1
+        if steps == 7:
+            again = LanesMatch.resume(st, m.game_id)
+            assert RULES.position_to_json(again.state) == RULES.position_to_json(m.state)
+    assert m.state.over
+    info = api.load_game(st, m.game_id)
+    assert len(info.actions) == m.seq and info.winner == m.state.winner and info.finished_at is not None
+    assert api.games_in_progress(st) == []
+
+
+def test_resign_ends_and_records(st) -> None:  # type: ignore[no-untyped-def]
+    m = LanesMatch(st, "beginner", seed=2)
+    m.resign()
+    assert m.state.over and m.state.winner == 1 and api.history(st)[0].reason == "resigned"
+
+
+def test_last_move_in_words_in_three_languages(st) -> None:  # type: ignore[no-untyped-def]
+    m = LanesMatch(st, "beginner", seed=3)
+    while m.my_turn:
+        human_move(m)
+    m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    for lang in LANGS:
+        words = m.explain(m.last_events, lang)
+        assert words and "{" not in words
+
+
+def test_every_language_has_every_key() -> None:
+    assert set(table("ar")) == set(table("en")) == set(table("vi"))
+    assert t("xx", "lanes") == "Lanes" and t("en", "no_such_key") == "no_such_key"
