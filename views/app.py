@@ -94,7 +94,7 @@ class App:
 
     def open_table(self, match: LanesMatch) -> None:
         self.table = LanesTable(self, match)
-        self.show(felt(self.table.build()), bg="#0B5D3B")
+        self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B")
         if not match.state.over and not match.my_turn:
             self.page.run_task(self.table.bot_turn)
 

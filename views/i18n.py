@@ -27,3 +27,11 @@ def t(lang: str, key: str, **kw: Any) -> str:
         return text.format(**kw)
     except (KeyError, IndexError):
         return text
+
+
+SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+def card_label(card: str) -> str:
+    """``"10H"`` → ``"10♥"`` (the joker stays ``JK``)."""
+    return card if card == "JK" else card[:-1] + SUIT_GLYPH.get(card[-1], card[-1])

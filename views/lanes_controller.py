@@ -146,6 +146,8 @@ class LanesMatch:
 
     def explain(self, events: list[Event], lang: str) -> str:
         """The last move in words (for the opponent's move highlight)."""
+        from views.i18n import card_label
+
         parts = []
         for e in events:
             who = t(lang, "you") if e.get("player") == self.human else t(lang, "opponent")
@@ -154,14 +156,16 @@ class LanesMatch:
                     parts.append(t(lang, "ev_play_number", who=who, card=e["card"], lane=e["lane"] + 1))
                 else:
                     owner = t(lang, "your") if e["owner"] == self.human else t(lang, "their")
-                    parts.append(t(lang, "ev_play_face", who=who, card=e["card"], owner=owner, lane=e["lane"] + 1))
+                    parts.append(t(lang, "ev_play_face", who=who, card=card_label(e["card"]), owner=owner,
+                                   lane=e["lane"] + 1))
             elif e.type == "discard":
-                parts.append(t(lang, "ev_discard", who=who, card=e["card"]))
+                parts.append(t(lang, "ev_discard", who=who, card=card_label(e["card"])))
             elif e.type == "disband":
                 parts.append(t(lang, "ev_disband", who=who, lane=e["lane"] + 1))
             elif e.type == "remove":
                 owner = t(lang, "your") if e["owner"] == self.human else t(lang, "their")
-                parts.append(t(lang, "ev_remove", cards=" ".join(e["cards"]), owner=owner, lane=e["lane"] + 1))
+                parts.append(t(lang, "ev_remove", cards=" ".join(map(card_label, e["cards"])), owner=owner,
+                               lane=e["lane"] + 1))
             elif e.type == "sold":
                 parts.append(t(lang, "ev_sold", who=who, pair=e["pair"] + 1))
         return "; ".join(parts)

@@ -136,7 +136,7 @@ class LanesTable:
             header, opp_row, self._side(obs, opp), status, self._side(obs, me),
             ft.Container(expand=True),
             ft.Container(ft.Row(hand, spacing=3, wrap=True, alignment=ft.MainAxisAlignment.CENTER,
-                                run_spacing=4), padding=ft.Padding.only(top=4)),
+                                run_spacing=4), padding=ft.Padding.only(top=4), alignment=ft.Alignment.CENTER),
             actions,
         ]
         if update:
@@ -228,5 +228,12 @@ class LanesTable:
         self.app.home()
 
 
-def felt(content: ft.Control) -> ft.Control:
-    return ft.Container(content, bgcolor=FELT, expand=True, padding=ft.Padding.all(6))
+MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
+
+
+def felt(content: ft.Control, page_width: float | None) -> ft.Control:
+    width = None if not page_width or page_width <= MAX_WIDTH else MAX_WIDTH
+    inner = ft.Container(content, width=width, expand=width is None, padding=ft.Padding.all(6))
+    row = ft.Row([inner], alignment=ft.MainAxisAlignment.CENTER, expand=True,
+                 vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+    return ft.Container(row, bgcolor=FELT, expand=True)
