@@ -1,0 +1,309 @@
+"""The lobby's HTTP API (FastAPI). Run with ``python -m lobby``; see docs/lobby.md."""
+
+
+import asyncio
+import json
+import os
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel, Field
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine
+
+from lobby import models  # noqa: F401  (registers the tables)
+from lobby import service as svc
+from lobby.clock import Clock, SystemClock
+from lobby.models import Match, Seek
+
+DEFAULT_DB = "sqlite:///lobby.sqlite"
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_con: Any, _record: Any) -> None:
+            dbapi_con.isolation_level = None
+            cur = dbapi_con.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # one writer at a time; others wait, never fail
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class RateLimiter:
+    """A token bucket per bearer token (or client address): bursts are fine, floods get 429."""
+
+    def __init__(self, rate: float = 20.0, burst: float = 60.0) -> None:
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, tuple[float, float]] = {}
+        self.lock = threading.Lock()
+
+    def allow(self, key: str, now: float) -> bool:
+        with self.lock:
+            tokens, last = self.buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - last) * self.rate)
+            if tokens < 1:
+                self.buckets[key] = (tokens, now)
+                return False
+            self.buckets[key] = (tokens - 1, now)
+            if len(self.buckets) > 100_000:
+                self.buckets.clear()
+            return True
+
+
+class NewPlayer(BaseModel):
+    name: str = Field(min_length=1, max_length=24)
+
+
+class Terms(BaseModel):
+    rated: bool = True
+    time_control: str = "5+3"
+    variants: list[str] = Field(default_factory=list, max_length=12)
+
+
+class MoveIn(BaseModel):
+    expected_move: int = Field(ge=0)
+    client_move_id: str = Field(min_length=1, max_length=64)
+    action: dict[str, Any]
+
+
+def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweeper: bool = True,
+               rate: float = 20.0, burst: float = 60.0) -> FastAPI:
+    url = db_url or os.environ.get("LOBBY_DB", DEFAULT_DB)
+    engine = make_engine(url)
+    clk: Clock = clock or SystemClock()
+    limiter = RateLimiter(rate, burst)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        SQLModel.metadata.create_all(engine)
+        with Session(engine) as db:
+            svc.resume_after_restart(db, clk)
+            db.commit()
+        task = asyncio.create_task(sweeper()) if run_sweeper else None
+        yield
+        if task:
+            task.cancel()
+        engine.dispose()
+
+    async def sweeper() -> None:
+        while True:
+            try:
+                await asyncio.to_thread(sweep_once)
+            except Exception:  # noqa: BLE001 - the sweeper must survive one bad pass
+                pass
+            await asyncio.sleep(1.0)
+
+    def sweep_once() -> None:
+        with Session(engine) as db:
+            svc.sweep(db, clk)
+            db.commit()
+
+    app = FastAPI(title="Card Table lobby", version="1.0", lifespan=lifespan,
+                  description="Online rated, timed Lanes matches. Every match response is the viewer's own view.")
+    app.state.engine = engine
+    app.state.clock = clk
+    app.state.sweep_once = sweep_once
+
+    @app.exception_handler(svc.LobbyError)
+    async def lobby_error(request: Request, exc: svc.LobbyError) -> JSONResponse:
+        return JSONResponse({"error": exc.message, "detail": exc.detail}, status_code=exc.status)
+
+    @app.middleware("http")
+    async def rate_limit(request: Request, call_next: Any) -> Any:
+        key = request.headers.get("authorization") or (request.client.host if request.client else "?")
+        if not limiter.allow(key, time.monotonic()):
+            return JSONResponse({"error": "too many requests: slow down"}, status_code=429,
+                                headers={"Retry-After": "1"})
+        return await call_next(request)
+
+    def get_db() -> Iterator[Session]:
+        with Session(engine, expire_on_commit=False) as db:
+            try:
+                yield db
+                db.commit()
+            except BaseException:
+                db.rollback()
+                raise
+
+    DB = Annotated[Session, Depends(get_db)]
+
+    def me(db: DB, authorization: Annotated[str | None, Header()] = None) -> models.Player:
+        token = authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None
+        return svc.authenticate(db, token)
+
+    Me = Annotated[models.Player, Depends(me)]
+
+    def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
+        """The token alone (async endpoints authenticate inside their own short transaction, so no
+        database transaction stays open while they wait)."""
+        return authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None
+
+    Token = Annotated[str | None, Depends(bearer)]
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        return {"ok": True, "time": clk.now()}
+
+    @app.post("/players", status_code=201)
+    def new_player(body: NewPlayer, db: DB) -> dict[str, Any]:
+        p, token = svc.create_player(db, clk, body.name)
+        return {"player": svc.player_json(p), "token": token}
+
+    @app.get("/players/me")
+    def whoami(player: Me) -> dict[str, Any]:
+        return svc.player_json(player)
+
+    @app.patch("/players/me")
+    def rename(body: NewPlayer, player: Me, db: DB) -> dict[str, Any]:
+        player.name = body.name.strip() or player.name
+        db.add(player)
+        return svc.player_json(player)
+
+    @app.post("/players/me/revoke")
+    def revoke(player: Me, db: DB) -> dict[str, Any]:
+        player.revoked = True
+        db.add(player)
+        return {"ok": True}
+
+    @app.get("/players/{player_id}")
+    def player_profile(player_id: str, db: DB) -> dict[str, Any]:
+        return svc.profile(db, player_id)
+
+    @app.get("/leaderboard")
+    def board(db: DB, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+        return svc.leaderboard(db, limit)
+
+    @app.post("/seeks", status_code=201)
+    def seek(body: Terms, player: Me, db: DB) -> dict[str, Any]:
+        s = svc.create_seek(db, clk, player, body.rated, body.time_control, body.variants)
+        return _seek_json(s)
+
+    @app.get("/seeks/{seek_id}")
+    def seek_status(seek_id: str, player: Me, db: DB) -> dict[str, Any]:
+        s = db.get(Seek, seek_id)
+        if s is None or s.player_id != player.id:
+            raise svc.LobbyError(404, "no such seek")
+        if s.status == "open":
+            svc.pair_seeks(db, clk)
+        return _seek_json(s)
+
+    @app.delete("/seeks/{seek_id}")
+    def cancel_seek(seek_id: str, player: Me, db: DB) -> dict[str, Any]:
+        s = db.get(Seek, seek_id)
+        if s is None or s.player_id != player.id:
+            raise svc.LobbyError(404, "no such seek")
+        if s.status == "open":
+            s.status = "cancelled"
+            db.add(s)
+        return _seek_json(s)
+
+    @app.post("/challenges", status_code=201)
+    def challenge(body: Terms, player: Me, db: DB) -> dict[str, Any]:
+        c = svc.create_challenge(db, clk, player, body.rated, body.time_control, body.variants)
+        return {"code": c.code, "rated": c.rated, "time_control": c.time_control, "variants": json.loads(c.variants)}
+
+    @app.post("/challenges/{code}/accept")
+    def accept(code: str, player: Me, db: DB) -> dict[str, Any]:
+        m = svc.accept_challenge(db, clk, player, code)
+        db.flush()
+        return svc.view_for(db, clk, m, svc.seat_of(m, player))
+
+    def _match_for(db: Session, match_id: str, player: models.Player) -> tuple[Match, int]:
+        m = db.get(Match, match_id)
+        if m is None:
+            raise svc.LobbyError(404, "no such match")
+        seat = svc.seat_of(m, player)
+        svc.touch(db, clk, m, seat)
+        svc.enforce(db, clk, m)
+        return m, seat
+
+    @app.get("/matches/{match_id}")
+    def match_view(match_id: str, player: Me, db: DB) -> dict[str, Any]:
+        m, seat = _match_for(db, match_id, player)
+        return svc.view_for(db, clk, m, seat)
+
+    @app.post("/matches/{match_id}/moves")
+    def move(match_id: str, body: MoveIn, player: Me, db: DB) -> JSONResponse:
+        r = svc.make_move(db, clk, player, match_id, body.expected_move, body.client_move_id, body.action)
+        return JSONResponse(r.body, status_code=r.status)
+
+    @app.post("/matches/{match_id}/resign")
+    def resign(match_id: str, player: Me, db: DB) -> dict[str, Any]:
+        return svc.resign(db, clk, player, match_id)
+
+    @app.get("/matches/{match_id}/poll")
+    async def poll(match_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0,
+                   timeout: Annotated[float, Query(ge=0, le=30)] = 25.0) -> dict[str, Any]:
+        """Long-poll fallback: answers at once when events after ``since`` exist, else waits."""
+        deadline = time.monotonic() + timeout
+        while True:
+            body = await asyncio.to_thread(_poll_once, match_id, token, since)
+            if body["events"] or time.monotonic() >= deadline or body["view"]["status"] != "running":
+                return body
+            await asyncio.sleep(0.25)
+
+    def _poll_once(match_id: str, token: str | None, since: int) -> dict[str, Any]:
+        with Session(engine, expire_on_commit=False) as db:
+            player = svc.authenticate(db, token)
+            m, seat = _match_for(db, match_id, player)
+            body = {"events": svc.events_for(db, m, seat, since), "view": svc.view_for(db, clk, m, seat)}
+            db.commit()
+            return body
+
+    @app.get("/matches/{match_id}/events")
+    async def stream(match_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0,
+                     last_event_id: Annotated[str | None, Header()] = None) -> StreamingResponse:
+        """Server-sent events, numbered; reconnect with ``Last-Event-ID`` or ``?since=`` to catch up.
+        An open stream also counts as being present (no disconnect loss)."""
+        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
+        await asyncio.to_thread(_poll_once, match_id, token, start)  # 401/403/404 before streaming
+
+        async def gen() -> AsyncIterator[str]:
+            cursor = start
+            quiet = 0.0
+            while True:
+                body = await asyncio.to_thread(_poll_once, match_id, token, cursor)
+                for e in body["events"]:
+                    cursor = e["n"]
+                    yield f"id: {e['n']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
+                    quiet = 0.0
+                if body["view"]["status"] != "running" and not body["events"]:
+                    yield "event: closed\ndata: {}\n\n"
+                    return
+                if quiet >= 15:
+                    yield ": keep-alive\n\n"
+                    quiet = 0.0
+                await asyncio.sleep(0.3)
+                quiet += 0.3
+
+        return StreamingResponse(gen(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/matches/{match_id}/replay")
+    def match_replay(match_id: str, db: DB) -> dict[str, Any]:
+        m = db.get(Match, match_id)
+        if m is None:
+            raise svc.LobbyError(404, "no such match")
+        return svc.replay_record(m)
+
+    return app
+
+
+def _seek_json(s: Seek) -> dict[str, Any]:
+    return {"id": s.id, "status": s.status, "rated": s.rated, "time_control": s.time_control,
+            "variants": json.loads(s.variants), "match_id": s.match_id}

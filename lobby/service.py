@@ -1,0 +1,510 @@
+"""Lobby logic over the database, with time from an injected clock.
+
+Every response about a match is built by :func:`view_for` from the engine's
+``observe(state, seat)``: a player never receives the opponent's hand, any deck order or the seed
+(until the match is over). Clocks are never ticked: remaining time is computed from the stored
+remaining time and the moment the side to move started thinking.
+
+Rules enforced here (L-8.3 … L-8.5, ../shared/notes/lobby.md):
+* first-move rule: each player has 1 minute for their first move, else the match is aborted (no
+  result, no rating change); the clocks start only after both first moves;
+* timed matches: the flag is checked *before* a move is applied; a small lag allowance per move;
+  the increment is added after the move;
+* untimed matches: 5 minutes on one move loses;
+* a player away (no request, no open event stream) for 1 minute loses, and the opponent sees the
+  countdown;
+* resign at any time; only standard-rules matches in which both players moved are rated.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from engine.cards import Rng
+from engine.core import EngineError, GameRecord, replay
+from engine.lanes import RULES, LanesOptions
+from engine.lanes.state import LanesState
+from lobby.clock import Clock
+from lobby.glicko2 import Rating, after_game
+from lobby.models import Challenge, Match, MatchEvent, MoveReceipt, Player, RatingHistory, Seek, ServerState
+
+FIRST_MOVE_S = 60.0
+AWAY_S = 60.0
+AWAY_WARN_S = 10.0
+UNTIMED_MOVE_S = 300.0
+LAG_ALLOWANCE_S = 0.3
+TIME_CONTROLS: dict[str, tuple[int, int]] = {"1+0": (60, 0), "3+2": (180, 2), "5+3": (300, 3), "10+5": (600, 5),
+                                             "untimed": (0, 0)}
+RATING_PERIOD_S = 86400.0 * 0.21436  # lichess's rating period, in seconds
+
+
+class LobbyError(Exception):
+    def __init__(self, status: int, message: str, detail: Any = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.detail = detail
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_id(prefix: str) -> str:
+    return prefix + secrets.token_hex(8)
+
+
+# --- players --------------------------------------------------------------------------------
+
+def create_player(db: Session, clock: Clock, name: str) -> tuple[Player, str]:
+    name = (name or "").strip()
+    if not 1 <= len(name) <= 24:
+        raise LobbyError(422, "a display name has 1 to 24 characters")
+    token = secrets.token_urlsafe(32)
+    p = Player(id=_new_id("p_"), name=name, token_hash=_hash(token), created_at=clock.now())
+    db.add(p)
+    return p, token
+
+
+def authenticate(db: Session, token: str | None) -> Player:
+    if not token:
+        raise LobbyError(401, "sign in first: send 'Authorization: Bearer <token>'")
+    h = _hash(token)
+    p = db.exec(select(Player).where(Player.token_hash == h)).first()
+    if p is None or not hmac.compare_digest(p.token_hash, h) or p.revoked:
+        raise LobbyError(401, "that token is not valid (unknown or revoked)")
+    return p
+
+
+def player_json(p: Player) -> dict[str, Any]:
+    r = Rating(p.rating, p.rd, p.vol)
+    return {"id": p.id, "name": p.name, "rating": round(p.rating), "rd": round(p.rd), "provisional": r.provisional,
+            "rated_games": p.rated_games}
+
+
+# --- seeks, matchmaking, challenges ----------------------------------------------------------
+
+def _check_terms(rated: bool, time_control: str, variants: list[str]) -> str:
+    if time_control not in TIME_CONTROLS:
+        raise LobbyError(422, f"time control must be one of {', '.join(TIME_CONTROLS)}")
+    try:
+        options = LanesOptions.from_json({"variants": variants})
+    except EngineError as exc:
+        raise LobbyError(422, exc.message) from None
+    if rated and not options.ranked:
+        raise LobbyError(422, "variants are never rated (L-8.5): make it a casual game or remove the variants")
+    return json.dumps(sorted(variants))
+
+
+def window(waited_s: float) -> float:
+    """Rating gap accepted for a pairing; widens while waiting."""
+    return 100.0 + 50.0 * (waited_s // 5)
+
+
+def create_seek(db: Session, clock: Clock, player: Player, rated: bool, time_control: str,
+                variants: list[str]) -> Seek:
+    v = _check_terms(rated, time_control, variants)
+    for old in db.exec(select(Seek).where(Seek.player_id == player.id, Seek.status == "open")).all():
+        old.status = "cancelled"
+        db.add(old)
+    seek = Seek(id=_new_id("s_"), player_id=player.id, rated=rated, time_control=time_control, variants=v,
+                rating=player.rating, created_at=clock.now())
+    db.add(seek)
+    db.flush()
+    pair_seeks(db, clock)
+    return seek
+
+
+def pair_seeks(db: Session, clock: Clock) -> int:
+    """Pair open seeks: same terms, closest rating within a window that widens while waiting."""
+    now = clock.now()
+    opened = list(db.exec(select(Seek).where(Seek.status == "open").order_by(col(Seek.created_at))).all())
+    made = 0
+    used: set[str] = set()
+    for s in opened:
+        if s.id in used:
+            continue
+        best: Seek | None = None
+        for o in opened:
+            if o.id == s.id or o.id in used or o.player_id == s.player_id:
+                continue
+            if (o.rated, o.time_control, o.variants) != (s.rated, s.time_control, s.variants):
+                continue
+            gap = abs(o.rating - s.rating)
+            if gap > max(window(now - s.created_at), window(now - o.created_at)):
+                continue
+            if best is None or gap < abs(best.rating - s.rating):
+                best = o
+        if best is not None:
+            m = start_match(db, clock, s.player_id, best.player_id, s.rated, s.time_control, json.loads(s.variants))
+            for x in (s, best):
+                x.status, x.match_id = "matched", m.id
+                db.add(x)
+                used.add(x.id)
+            made += 1
+    return made
+
+
+def create_challenge(db: Session, clock: Clock, player: Player, rated: bool, time_control: str,
+                     variants: list[str]) -> Challenge:
+    v = _check_terms(rated, time_control, variants)
+    code = "".join(secrets.choice("ABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(6))
+    c = Challenge(code=code, player_id=player.id, rated=rated, time_control=time_control, variants=v,
+                  created_at=clock.now())
+    db.add(c)
+    return c
+
+
+def accept_challenge(db: Session, clock: Clock, player: Player, code: str) -> Match:
+    c = db.get(Challenge, code.upper())
+    if c is None:
+        raise LobbyError(404, "no challenge with that code")
+    if c.match_id:
+        raise LobbyError(409, "that challenge was already accepted")
+    if c.player_id == player.id:
+        raise LobbyError(422, "you cannot accept your own challenge")
+    m = start_match(db, clock, c.player_id, player.id, c.rated, c.time_control, json.loads(c.variants))
+    c.match_id = m.id
+    db.add(c)
+    return m
+
+
+def start_match(db: Session, clock: Clock, a: str, b: str, rated: bool, time_control: str,
+                variants: list[str]) -> Match:
+    base, inc = TIME_CONTROLS[time_control]
+    seed = secrets.randbits(63)
+    seats = [a, b]
+    if Rng(seed).below(2):
+        seats.reverse()
+    now = clock.now()
+    m = Match(id=_new_id("m_"), seed=seed, options=json.dumps(LanesOptions.from_json({"variants": variants}).to_json()),
+              player0=seats[0], player1=seats[1], rated=rated, base_ms=base * 1000, inc_ms=inc * 1000,
+              remaining0=base * 1000, remaining1=base * 1000, turn_started_at=now, last_seen0=now, last_seen1=now,
+              created_at=now)
+    db.add(m)
+    _event(db, m, {"type": "start", "time_control": time_control, "rated": rated})
+    return m
+
+
+# --- matches ----------------------------------------------------------------------------------
+
+@lru_cache(maxsize=512)
+def _state(options: str, seed: int, actions: str) -> LanesState:
+    rec = GameRecord("lanes", json.loads(options), seed, 2, tuple(json.loads(actions)))
+    state, _ = replay(RULES, rec)
+    return state
+
+
+def state_of(m: Match) -> LanesState:
+    return _state(m.options, m.seed, m.actions)
+
+
+def seat_of(m: Match, player: Player) -> int:
+    if player.id == m.player0:
+        return 0
+    if player.id == m.player1:
+        return 1
+    raise LobbyError(403, "you are not a player in this match")
+
+
+def _event(db: Session, m: Match, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None) -> int:
+    """Append event number ``m.event_count + 1`` (per-seat variants when some of it is private)."""
+    m.event_count += 1
+    if private:
+        for seat, d in private.items():
+            db.add(MatchEvent(match_id=m.id, n=m.event_count, seat=seat, data=json.dumps(d)))
+    else:
+        db.add(MatchEvent(match_id=m.id, n=m.event_count, seat=None, data=json.dumps(data)))
+    db.add(m)
+    return m.event_count
+
+
+def clock_running(m: Match) -> bool:
+    return m.status == "running" and m.moved0 and m.moved1
+
+
+def remaining_ms(m: Match, now: float) -> list[int]:
+    rem = [m.remaining0, m.remaining1]
+    if m.base_ms and clock_running(m):
+        p = state_of(m).to_move
+        rem[p] = int(rem[p] - (now - m.turn_started_at) * 1000)
+    return rem
+
+
+def _finish(db: Session, clock: Clock, m: Match, winner: int | None, reason: str) -> None:
+    if m.status != "running":
+        return
+    m.status = "aborted" if reason == "aborted" else "finished"
+    m.winner, m.reason, m.finished_at = winner, reason, clock.now()
+    change = None
+    if m.rated and m.moved0 and m.moved1 and m.status == "finished":
+        change = _rate(db, clock, m)
+    _event(db, m, {"type": "end", "winner": winner, "reason": reason, "rating_change": change})
+    db.add(m)
+
+
+def _rate(db: Session, clock: Clock, m: Match) -> dict[str, Any]:
+    p0, p1 = db.get(Player, m.player0), db.get(Player, m.player1)
+    assert p0 is not None and p1 is not None
+    now = clock.now()
+    score0 = 0.5 if m.winner is None else (1.0 if m.winner == 0 else 0.0)
+
+    def periods(p: Player) -> float:
+        return 0.0 if p.last_rated_at is None else min(1.0, (now - p.last_rated_at) / RATING_PERIOD_S)
+    r0, r1 = after_game(Rating(p0.rating, p0.rd, p0.vol), Rating(p1.rating, p1.rd, p1.vol), score0,
+                        periods_a=periods(p0), periods_b=periods(p1))
+    change = {}
+    for seat, p, r in ((0, p0, r0), (1, p1, r1)):
+        change[str(seat)] = {"before": round(p.rating), "after": round(r.rating)}
+        p.rating, p.rd, p.vol = r.rating, r.rd, r.vol
+        p.rated_games += 1
+        p.last_rated_at = now
+        db.add(p)
+        db.add(RatingHistory(player_id=p.id, match_id=m.id, rating=r.rating, rd=r.rd, at=now))
+    m.rating_change = json.dumps(change)
+    return change
+
+
+def enforce(db: Session, clock: Clock, m: Match) -> None:
+    """Apply the time rule that ran out first, if any has by now (on every request and by the
+    sweeper). Each rule has a moment at which it fires; the earliest one decides."""
+    if m.status != "running":
+        return
+    now = clock.now()
+    p = state_of(m).to_move
+    moved = [m.moved0, m.moved1]
+    if not moved[p]:
+        if now - m.turn_started_at >= FIRST_MOVE_S:
+            _finish(db, clock, m, None, "aborted")
+        return
+    due: list[tuple[float, str, int]] = []
+    for seat, seen in ((0, m.last_seen0), (1, m.last_seen1)):
+        due.append((seen + AWAY_S, "disconnected", seat))
+    if clock_running(m):
+        if m.base_ms:
+            rem = m.remaining0 if p == 0 else m.remaining1
+            due.append((m.turn_started_at + rem / 1000 + LAG_ALLOWANCE_S, "timeout", p))
+        else:
+            due.append((m.turn_started_at + UNTIMED_MOVE_S, "timeout", p))
+    when, reason, loser = min(due)
+    if when > now:
+        return
+    if reason == "timeout":
+        _timeout(db, clock, m, loser)
+    else:
+        _finish(db, clock, m, 1 - loser, "disconnected")
+
+
+def _timeout(db: Session, clock: Clock, m: Match, p: int) -> None:
+    if m.base_ms:
+        if p == 0:
+            m.remaining0 = 0
+        else:
+            m.remaining1 = 0
+    m.actions = json.dumps([*json.loads(m.actions), {"timeout": True, "player": p}])
+    _finish(db, clock, m, 1 - p, "timeout")
+
+
+def touch(db: Session, clock: Clock, m: Match, seat: int) -> None:
+    """The player is here (a request, or an open event stream)."""
+    if m.status != "running":
+        return
+    if seat == 0:
+        m.last_seen0 = clock.now()
+    else:
+        m.last_seen1 = clock.now()
+    db.add(m)
+
+
+@dataclass
+class MoveResult:
+    status: int
+    body: dict[str, Any]
+
+
+def make_move(db: Session, clock: Clock, player: Player, match_id: str, expected_move: int, client_move_id: str,
+              action: Any) -> MoveResult:
+    """Idempotent, ordered moves: a repeated client move id gets the original answer; a stale move
+    number gets 409 with the current state; the flag is checked before the move."""
+    m = _match(db, match_id)
+    seat = seat_of(m, player)
+    if not client_move_id or len(client_move_id) > 64:
+        raise LobbyError(422, "client_move_id: 1 to 64 characters")
+    receipt = db.exec(select(MoveReceipt).where(MoveReceipt.match_id == m.id,
+                                                MoveReceipt.client_move_id == client_move_id)).first()
+    if receipt is not None:
+        if receipt.player_id != player.id:
+            raise LobbyError(409, "that client move id was used by the other player")
+        return MoveResult(200, json.loads(receipt.response))
+    touch(db, clock, m, seat)
+    enforce(db, clock, m)
+    if m.status != "running":
+        return MoveResult(409, {"error": "the match is over", "view": view_for(db, clock, m, seat)})
+    if expected_move != m.move_count:
+        return MoveResult(409, {"error": f"expected move {m.move_count}, got {expected_move}",
+                                "view": view_for(db, clock, m, seat)})
+    s = state_of(m)
+    if s.to_move != seat and not (isinstance(action, dict) and action.get("resign")):
+        raise LobbyError(409, "it is not your turn")
+    try:
+        parsed = RULES.parse_action({**action, "player": seat} if isinstance(action, dict) else action)
+        if isinstance(parsed, dict):
+            raise LobbyError(422, "unknown action")
+        new_state, events = RULES.apply(s, parsed)
+    except EngineError as exc:
+        raise LobbyError(422, exc.message, {"code": exc.code}) from None
+    now = clock.now()
+    if clock_running(m) and m.base_ms:
+        spent = max(0.0, now - m.turn_started_at - LAG_ALLOWANCE_S) * 1000
+        rem = m.remaining0 if seat == 0 else m.remaining1
+        rem = int(rem - spent + m.inc_ms)
+        if seat == 0:
+            m.remaining0 = rem
+        else:
+            m.remaining1 = rem
+    if seat == 0:
+        m.moved0 = True
+    else:
+        m.moved1 = True
+    m.actions = json.dumps([*json.loads(m.actions), RULES.action_to_json(parsed)])
+    m.move_count += 1
+    m.turn_started_at = now
+    for e in events:
+        data = e.to_json()
+        if data["type"] == "draw":  # only the drawer sees which card
+            hidden = {k: v for k, v in data.items() if k != "card"}
+            _event(db, m, data, {data["player"]: data, 1 - data["player"]: hidden})
+        else:
+            _event(db, m, data)
+    _event(db, m, {"type": "move", "move_count": m.move_count, "remaining_ms": [m.remaining0, m.remaining1]})
+    if new_state.over:
+        _finish(db, clock, m, new_state.winner, new_state.reason or "sold")
+    db.add(m)
+    body = {"ok": True, "move_no": m.move_count - 1, "view": view_for(db, clock, m, seat)}
+    db.add(MoveReceipt(match_id=m.id, player_id=player.id, client_move_id=client_move_id,
+                       move_no=m.move_count - 1, response=json.dumps(body)))
+    return MoveResult(200, body)
+
+
+def resign(db: Session, clock: Clock, player: Player, match_id: str) -> dict[str, Any]:
+    m = _match(db, match_id)
+    seat = seat_of(m, player)
+    if m.status == "running":
+        m.actions = json.dumps([*json.loads(m.actions), {"resign": True, "player": seat}])
+        _finish(db, clock, m, 1 - seat, "resigned")
+    return view_for(db, clock, m, seat)
+
+
+def _match(db: Session, match_id: str) -> Match:
+    m = db.get(Match, match_id)
+    if m is None:
+        raise LobbyError(404, "no such match")
+    return m
+
+
+def view_for(db: Session, clock: Clock, m: Match, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know about the match — the only way match data leaves the server."""
+    now = clock.now()
+    s = state_of(m)
+    p0, p1 = db.get(Player, m.player0), db.get(Player, m.player1)
+    seen = [m.last_seen0, m.last_seen1]
+    opp = 1 - seat
+    away_for = now - seen[opp]
+    moved = [m.moved0, m.moved1]
+    first_deadline = None
+    if m.status == "running" and not moved[s.to_move]:
+        first_deadline = m.turn_started_at + FIRST_MOVE_S
+    tc = next((k for k, v in TIME_CONTROLS.items() if v == (m.base_ms // 1000, m.inc_ms // 1000)), "custom")
+    return {
+        "match_id": m.id, "seat": seat, "status": m.status, "winner": m.winner, "reason": m.reason,
+        "rated": m.rated, "time_control": tc, "move_count": m.move_count, "event_count": m.event_count,
+        "players": [player_json(p) if p else None for p in (p0, p1)],
+        "observation": RULES.observe(s, seat),
+        "legal": [RULES.action_to_json(a) for a in RULES.legal_actions(s, seat)] if m.status == "running" else [],
+        "clock": {"remaining_ms": remaining_ms(m, now) if m.base_ms else None, "running": clock_running(m),
+                  "to_move": s.to_move, "turn_started_at": m.turn_started_at, "server_now": now,
+                  "first_move_deadline": first_deadline,
+                  "move_deadline": m.turn_started_at + UNTIMED_MOVE_S if not m.base_ms and clock_running(m)
+                  else None},
+        "opponent_away_s": round(away_for, 1) if m.status == "running" and away_for >= AWAY_WARN_S else None,
+        "opponent_loses_in_s": round(AWAY_S - away_for, 1) if m.status == "running" and away_for >= AWAY_WARN_S
+        else None,
+        "rating_change": json.loads(m.rating_change) if m.rating_change else None,
+    }
+
+
+def events_for(db: Session, m: Match, seat: int, since: int) -> list[dict[str, Any]]:
+    rows = db.exec(select(MatchEvent).where(MatchEvent.match_id == m.id, MatchEvent.n > since)
+                   .order_by(col(MatchEvent.n))).all()
+    out = []
+    for r in rows:
+        if r.seat is None or r.seat == seat:
+            out.append({"n": r.n, **json.loads(r.data)})
+    return out
+
+
+def replay_record(m: Match) -> dict[str, Any]:
+    if m.status == "running":
+        raise LobbyError(409, "the full record (with the deal) is published only after the match ends")
+    return {"game": "lanes", "options": json.loads(m.options), "seed": m.seed, "players": 2,
+            "actions": json.loads(m.actions), "winner": m.winner, "reason": m.reason}
+
+
+def sweep(db: Session, clock: Clock) -> int:
+    """Enforce time rules on every running match (the sweeper calls this every second)."""
+    n = 0
+    for m in db.exec(select(Match).where(Match.status == "running")).all():
+        before = m.status
+        enforce(db, clock, m)
+        n += m.status != before
+    pair_seeks(db, clock)
+    st = db.get(ServerState, 1) or ServerState(id=1)
+    st.last_alive = clock.now()
+    db.add(st)
+    return n
+
+
+def resume_after_restart(db: Session, clock: Clock) -> float:
+    """After downtime, shift every running match's timestamps by the downtime, so nobody is flagged,
+    aborted or marked away for the time the server was gone. Returns the downtime in seconds."""
+    st = db.get(ServerState, 1)
+    if st is None or not st.last_alive:
+        return 0.0
+    down = max(0.0, clock.now() - st.last_alive)
+    if down < 1.0:
+        return down
+    for m in db.exec(select(Match).where(Match.status == "running")).all():
+        m.turn_started_at += down
+        m.last_seen0 += down
+        m.last_seen1 += down
+        db.add(m)
+    st.last_alive = clock.now()
+    db.add(st)
+    return down
+
+
+def leaderboard(db: Session, limit: int = 50) -> list[dict[str, Any]]:
+    rows = db.exec(select(Player).where(Player.rated_games > 0, col(Player.revoked).is_(False))
+                   .order_by(col(Player.rating).desc()).limit(limit)).all()
+    return [player_json(p) for p in rows]
+
+
+def profile(db: Session, player_id: str) -> dict[str, Any]:
+    p = db.get(Player, player_id)
+    if p is None:
+        raise LobbyError(404, "no such player")
+    hist = db.exec(select(RatingHistory).where(RatingHistory.player_id == p.id).order_by(col(RatingHistory.at))).all()
+    matches = db.exec(select(Match).where((Match.player0 == p.id) | (Match.player1 == p.id))
+                      .order_by(col(Match.created_at).desc()).limit(20)).all()
+    return {**player_json(p),
+            "history": [{"rating": round(h.rating), "at": h.at, "match_id": h.match_id} for h in hist],
+            "recent": [{"match_id": m.id, "status": m.status, "winner": m.winner, "reason": m.reason,
+                        "rated": m.rated, "seat": 0 if m.player0 == p.id else 1} for m in matches]}

@@ -1,0 +1,297 @@
+"""The lobby with a fake clock (no sleeping): accounts, matchmaking, every clock rule, idempotent
+moves, ratings, restart continuity and what each player may see."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from engine.lanes import RULES
+from lobby.app import create_app
+from lobby.glicko2 import Rating, after_game
+from lobby.service import AWAY_S, FIRST_MOVE_S, UNTIMED_MOVE_S
+from tests.lobby.conftest import Lobby
+
+
+def both_first_moves(lb: Lobby, mid: str, a: dict[str, str], b: dict[str, str]) -> None:
+    for _ in range(2):
+        who, _other = lb.to_move(mid, a, b)
+        assert lb.move(who, mid).status_code == 200
+
+
+def test_guest_accounts_tokens_rename_revoke(lobby: Lobby) -> None:
+    a = lobby.player("Ann")
+    assert lobby.c.get("/players/me").status_code == 401
+    assert lobby.c.get("/players/me", headers={"Authorization": "Bearer nope"}).status_code == 401
+    assert lobby.c.get("/players/me", headers=lobby.h(a)).json()["name"] == "Ann"
+    assert lobby.c.patch("/players/me", json={"name": "Anna"}, headers=lobby.h(a)).json()["name"] == "Anna"
+    assert lobby.c.post("/players", json={"name": ""}).status_code == 422
+    lobby.c.post("/players/me/revoke", headers=lobby.h(a))
+    assert lobby.c.get("/players/me", headers=lobby.h(a)).status_code == 401
+
+
+def test_rated_seeks_refuse_variants_casual_ones_pair(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    r = lobby.c.post("/seeks", json={"rated": True, "time_control": "3+2", "variants": ["king_adds"]},
+                     headers=lobby.h(a))
+    assert r.status_code == 422 and "never rated" in r.json()["error"]
+    assert lobby.c.post("/seeks", json={"rated": True, "time_control": "9+9"}, headers=lobby.h(a)).status_code == 422
+    s1 = lobby.c.post("/seeks", json={"rated": False, "time_control": "untimed", "variants": ["king_adds"]},
+                      headers=lobby.h(a)).json()
+    s2 = lobby.c.post("/seeks", json={"rated": False, "time_control": "untimed", "variants": ["king_adds"]},
+                      headers=lobby.h(b)).json()
+    assert s2["status"] == "matched" and lobby.c.get(f"/seeks/{s1['id']}", headers=lobby.h(a)).json()["match_id"]
+
+
+def test_pairing_window_widens_while_waiting(lobby: Lobby) -> None:
+    from sqlmodel import Session
+
+    from lobby.models import Player
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    with Session(lobby.app.state.engine) as db:
+        p = db.get(Player, b["id"])
+        assert p is not None
+        p.rating = 1800
+        db.add(p)
+        db.commit()
+    s1 = lobby.c.post("/seeks", json={"rated": True, "time_control": "5+3"}, headers=lobby.h(a)).json()
+    s2 = lobby.c.post("/seeks", json={"rated": True, "time_control": "5+3"}, headers=lobby.h(b)).json()
+    assert s1["status"] == s2["status"] == "open"  # 300 apart, window 100
+    lobby.clock.advance(20)
+    assert lobby.c.get(f"/seeks/{s1['id']}", headers=lobby.h(a)).json()["status"] == "matched"
+
+
+def test_first_move_rule_aborts_without_result_or_rating(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b)
+    v = lobby.view(a, mid)
+    assert v["clock"]["first_move_deadline"] == v["clock"]["server_now"] + FIRST_MOVE_S
+    assert not v["clock"]["running"]
+    lobby.clock.advance(FIRST_MOVE_S + 1)
+    v = lobby.view(a, mid)
+    assert v["status"] == "aborted" and v["winner"] is None and v["rating_change"] is None
+    assert lobby.c.get("/players/me", headers=lobby.h(a)).json()["rated_games"] == 0
+
+
+def test_clock_starts_after_both_first_moves_then_increment(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b, tc="3+2")
+    lobby.clock.advance(30)  # thinking over a first move costs no clock time
+    both_first_moves(lobby, mid, a, b)
+    v = lobby.view(a, mid)
+    assert v["clock"]["running"] and v["clock"]["remaining_ms"] == [180_000, 180_000]
+    who, _ = lobby.to_move(mid, a, b)
+    seat = lobby.view(who, mid)["seat"]
+    lobby.clock.advance(10)
+    assert lobby.view(who, mid)["clock"]["remaining_ms"][seat] == 170_000  # computed, never ticked
+    lobby.move(who, mid)
+    rem = lobby.view(who, mid)["clock"]["remaining_ms"][seat]
+    assert rem == 180_000 - (10_000 - 300) + 2_000  # spent minus the lag allowance, plus increment
+
+
+def test_flag_is_checked_before_the_move(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b, tc="1+0")
+    both_first_moves(lobby, mid, a, b)
+    who, other = lobby.to_move(mid, a, b)
+    lobby.clock.advance(40)
+    lobby.view(other, mid)  # the opponent is watching
+    lobby.clock.advance(21)
+    r = lobby.c.post(f"/matches/{mid}/moves", headers=lobby.h(who),
+                     json={"expected_move": 2, "client_move_id": "late", "action": {"discard": "2S"}})
+    assert r.status_code == 409 and r.json()["view"]["status"] == "finished"
+    v = lobby.view(other, mid)
+    assert v["reason"] == "timeout" and v["winner"] == v["seat"]
+
+
+def test_sweeper_flags_without_any_request(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b, tc="1+0")
+    both_first_moves(lobby, mid, a, b)
+    lobby.clock.advance(62)
+    lobby.app.state.sweep_once()
+    from sqlmodel import Session
+
+    from lobby.models import Match
+    with Session(lobby.app.state.engine) as db:
+        m = db.get(Match, mid)
+        assert m is not None and m.status == "finished" and m.reason in ("timeout", "disconnected")
+
+
+def test_untimed_five_minutes_on_one_move_loses(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b, tc="untimed")
+    both_first_moves(lobby, mid, a, b)
+    who, other = lobby.to_move(mid, a, b)
+    for _ in range(5):  # both stay connected
+        lobby.clock.advance(UNTIMED_MOVE_S / 5 - 1)
+        lobby.view(who, mid)
+        lobby.view(other, mid)
+    assert lobby.view(other, mid)["status"] == "running"
+    lobby.clock.advance(10)
+    v = lobby.view(other, mid)
+    assert v["status"] == "finished" and v["reason"] == "timeout" and v["winner"] == v["seat"]
+
+
+def test_away_one_minute_loses_and_the_opponent_sees_the_countdown(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b, tc="10+5")
+    both_first_moves(lobby, mid, a, b)
+    lobby.clock.advance(30)
+    v = lobby.view(a, mid)
+    assert v["opponent_away_s"] == 30 and v["opponent_loses_in_s"] == AWAY_S - 30
+    lobby.clock.advance(31)
+    v = lobby.view(a, mid)
+    assert v["status"] == "finished" and v["reason"] == "disconnected" and v["winner"] == v["seat"]
+
+
+def test_moves_are_idempotent_and_ordered(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b)
+    who, other = lobby.to_move(mid, a, b)
+    first = lobby.move(who, mid, cid="m1")
+    again = lobby.c.post(f"/matches/{mid}/moves", headers=lobby.h(who),
+                         json={"expected_move": 0, "client_move_id": "m1", "action": {"discard": "KS"}})
+    assert again.status_code == 200 and again.json() == first.json()
+    assert lobby.view(who, mid)["move_count"] == 1
+    stale = lobby.c.post(f"/matches/{mid}/moves", headers=lobby.h(other),
+                         json={"expected_move": 0, "client_move_id": "x", "action": {"discard": "KS"}})
+    assert stale.status_code == 409 and stale.json()["view"]["move_count"] == 1
+
+
+def test_out_of_turn_other_seat_outsiders_and_illegal_moves(lobby: Lobby) -> None:
+    a, b, c = lobby.player("Ann"), lobby.player("Bob"), lobby.player("Cy")
+    mid = lobby.match(a, b)
+    who, other = lobby.to_move(mid, a, b)
+    r = lobby.move(other, mid, action=lobby.view(who, mid)["legal"][0], cid="sneaky")
+    assert r.status_code == 409 and "not your turn" in r.json()["error"]
+    assert lobby.c.get(f"/matches/{mid}", headers=lobby.h(c)).status_code == 403
+    bad = lobby.move(who, mid, action={"play": "QQ", "lane": 0}, cid="bad")
+    assert bad.status_code == 422
+    hand = lobby.view(who, mid)["observation"]["hand"]
+    face = next((x for x in hand if x[:-1] in ("J", "Q", "K") or x == "JK"), None)
+    if face:
+        r2 = lobby.move(who, mid, action={"discard": face}, cid="opening-discard")
+        assert r2.status_code in (200, 422)  # 422 while holding number cards in the opening (L-3.2)
+
+
+def play_out(lobby: Lobby, mid: str, a: dict[str, str], b: dict[str, str], texts: dict[str, list[str]]) -> None:
+    for _ in range(400):
+        who, _ = lobby.to_move(mid, a, b)
+        v = lobby.view(who, mid)
+        texts[who["id"]].append(json.dumps(v))
+        if v["status"] != "running":
+            return
+        from engine.bots import decide
+        action = decide("lanes", v["observation"], "casual", v["move_count"])
+        r = lobby.move(who, mid, action=RULES.action_to_json(action))
+        assert r.status_code == 200, r.text
+        texts[who["id"]].append(r.text)
+
+
+def test_rated_match_changes_ratings_as_computed_and_variants_stay_unrated(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b, tc="10+5")
+    texts: dict[str, list[str]] = {a["id"]: [], b["id"]: []}
+    play_out(lobby, mid, a, b, texts)
+    va = lobby.view(a, mid)
+    assert va["status"] == "finished" and va["rating_change"] is not None
+    score_a = 1.0 if va["winner"] == va["seat"] else 0.0
+    ra, rb = after_game(Rating(), Rating(), score_a)
+    me = lobby.c.get("/players/me", headers=lobby.h(a)).json()
+    assert me["rating"] == round(ra.rating) and me["rated_games"] == 1
+    assert lobby.c.get("/players/me", headers=lobby.h(b)).json()["rating"] == round(rb.rating)
+    board = lobby.c.get("/leaderboard").json()
+    assert [p["id"] for p in board][0] == (a["id"] if score_a else b["id"])
+    prof = lobby.c.get(f"/players/{a['id']}").json()
+    assert prof["history"][0]["match_id"] == mid and prof["recent"][0]["match_id"] == mid
+    rep = lobby.c.get(f"/matches/{mid}/replay").json()
+    assert rep["seed"] and len(rep["actions"]) >= va["move_count"]
+    mid2 = lobby.match(a, b, rated=False, tc="10+5", variants=["king_adds"])
+    play_out(lobby, mid2, a, b, {a["id"]: [], b["id"]: []})
+    assert lobby.view(a, mid2)["rating_change"] is None
+    assert lobby.c.get("/players/me", headers=lobby.h(a)).json()["rated_games"] == 1
+
+
+def test_no_response_or_event_leaks_the_opponents_hand_deck_or_seed(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b, tc="10+5")
+    assert lobby.c.get(f"/matches/{mid}/replay").status_code == 409  # not while running
+    from sqlmodel import Session
+
+    from lobby.models import Match
+    from lobby.service import state_of
+    for _step in range(12):
+        with Session(lobby.app.state.engine) as db:
+            m = db.get(Match, mid)
+            assert m is not None
+            state, seed = state_of(m), m.seed
+        for viewer, seat in ((a, lobby.view(a, mid)["seat"]), (b, lobby.view(b, mid)["seat"])):
+            v = lobby.view(viewer, mid)
+            assert v["observation"] == RULES.observe(state, seat)
+            text = json.dumps(v)
+            opp = state.sides[1 - seat]
+            assert json.dumps([str(c) for c in opp.hand]) not in text or not opp.hand
+            assert json.dumps([str(c) for c in opp.deck[:5]]) not in text
+            assert str(seed) not in text
+            events = lobby.c.get(f"/matches/{mid}/poll?since=0&timeout=0", headers=lobby.h(viewer)).json()["events"]
+            for e in events:
+                if e["type"] == "draw" and e["player"] != seat:
+                    assert "card" not in e
+        who, _ = lobby.to_move(mid, a, b)
+        lobby.move(who, mid)
+
+
+def test_restart_continues_with_correct_clocks(tmp_path: Any) -> None:
+    from lobby.clock import FakeClock
+    url = f"sqlite:///{tmp_path / 'lobby.sqlite'}"
+    clock = FakeClock()
+    app = create_app(url, clock=clock, run_sweeper=False)
+    with TestClient(app) as c:
+        lb = Lobby(c, clock, app)
+        a, b = lb.player("Ann"), lb.player("Bob")
+        mid = lb.match(a, b, tc="3+2")
+        both_first_moves(lb, mid, a, b)
+        lb.clock.advance(5)
+        before = lb.view(a, mid)["clock"]["remaining_ms"]
+        app.state.sweep_once()  # the server was alive at this moment
+    clock.advance(600)  # ten minutes of downtime
+    app2 = create_app(url, clock=clock, run_sweeper=False)
+    with TestClient(app2) as c2:
+        lb2 = Lobby(c2, clock, app2)
+        v = lb2.view(a, mid)
+        assert v["status"] == "running"
+        assert all(abs(x - y) <= 1000 for x, y in zip(v["clock"]["remaining_ms"], before, strict=True))
+        who, _ = lb2.to_move(mid, a, b)
+        assert lb2.move(who, mid).status_code == 200
+
+
+def test_long_poll_and_sse_catch_up(lobby: Lobby) -> None:
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b)
+    both_first_moves(lobby, mid, a, b)
+    body = lobby.c.get(f"/matches/{mid}/poll?since=0&timeout=0", headers=lobby.h(a)).json()
+    ns = [e["n"] for e in body["events"]]
+    assert ns == sorted(ns) and ns[0] == 1 and body["events"][0]["type"] == "start"
+    later = lobby.c.get(f"/matches/{mid}/poll?since={ns[-2]}&timeout=0", headers=lobby.h(a)).json()["events"]
+    assert [e["n"] for e in later] == [ns[-1]]
+    lobby.c.post(f"/matches/{mid}/resign", headers=lobby.h(b))
+    with lobby.c.stream("GET", f"/matches/{mid}/events", headers={**lobby.h(a), "Last-Event-ID": str(ns[-1])}) as r:
+        lines = [line for line in r.iter_lines() if line]
+    ids = [int(x[4:]) for x in lines if x.startswith("id: ")]
+    assert ids and ids[0] == ns[-1] + 1 and any("resigned" in x for x in lines) and lines[-1].startswith("data")
+
+
+def test_rate_limit_per_token(tmp_path: Any) -> None:
+    from lobby.clock import FakeClock
+    app = create_app(f"sqlite:///{tmp_path / 'l.sqlite'}", clock=FakeClock(), run_sweeper=False, rate=1, burst=5)
+    with TestClient(app) as c:
+        codes = [c.get("/health").status_code for _ in range(12)]
+    assert codes[:5] == [200] * 5 and 429 in codes
+
+
+def test_openapi_schema_is_served() -> None:
+    schema = create_app("sqlite://", run_sweeper=False).openapi()
+    assert "/matches/{match_id}/moves" in schema["paths"] and schema["info"]["title"] == "Card Table lobby"
