@@ -87,7 +87,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     url = db_url or os.environ.get("LOBBY_DB", DEFAULT_DB)
     engine = make_engine(url)
     clk: Clock = clock or SystemClock()
-    limiter = RateLimiter(rate, burst)
+    limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
