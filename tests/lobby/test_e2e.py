@@ -55,11 +55,12 @@ def find_each_other(url: str) -> tuple[LobbyClient, LobbyClient, str]:
     b.sign_up("Bob")
     sa = a.seek(rated=True, time_control="10+5")
     sb = b.seek(rated=True, time_control="10+5")
-    for _ in range(50):
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
         sa = a.seek_status(sa["id"])
         if sa["match_id"]:
             break
-        time.sleep(0.1)
+        time.sleep(0.2)
     assert sa["match_id"] and b.seek_status(sb["id"])["match_id"] == sa["match_id"]
     return a, b, sa["match_id"]
 
