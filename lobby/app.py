@@ -7,7 +7,7 @@ import os
 import threading
 import time
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request
@@ -87,14 +87,32 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     url = db_url or os.environ.get("LOBBY_DB", DEFAULT_DB)
     engine = make_engine(url)
     clk: Clock = clock or SystemClock()
+    # SQLite has one writer at a time. Queue our own transactions on a lock instead of letting
+    # SQLite's busy handler sleep-and-retry (which adds tens of milliseconds under load).
+    serial = threading.Lock() if url.startswith("sqlite") else None
+
+    @contextmanager
+    def transaction() -> Iterator[Session]:
+        if serial is not None:
+            serial.acquire()
+        try:
+            with Session(engine, expire_on_commit=False) as db:
+                try:
+                    yield db
+                    db.commit()
+                except BaseException:
+                    db.rollback()
+                    raise
+        finally:
+            if serial is not None:
+                serial.release()
     limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         SQLModel.metadata.create_all(engine)
-        with Session(engine) as db:
+        with transaction() as db:
             svc.resume_after_restart(db, clk)
-            db.commit()
         task = asyncio.create_task(sweeper()) if run_sweeper else None
         yield
         if task:
@@ -110,9 +128,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             await asyncio.sleep(1.0)
 
     def sweep_once() -> None:
-        with Session(engine) as db:
+        with transaction() as db:
             svc.sweep(db, clk)
-            db.commit()
 
     app = FastAPI(title="Card Table lobby", version="1.0", lifespan=lifespan,
                   description="Online rated, timed Lanes matches. Every match response is the viewer's own view.")
@@ -133,13 +150,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         return await call_next(request)
 
     def get_db() -> Iterator[Session]:
-        with Session(engine, expire_on_commit=False) as db:
-            try:
-                yield db
-                db.commit()
-            except BaseException:
-                db.rollback()
-                raise
+        with transaction() as db:
+            yield db
 
     DB = Annotated[Session, Depends(get_db)]
 
@@ -259,12 +271,10 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             await asyncio.sleep(0.25)
 
     def _poll_once(match_id: str, token: str | None, since: int) -> dict[str, Any]:
-        with Session(engine, expire_on_commit=False) as db:
+        with transaction() as db:
             player = svc.authenticate(db, token)
             m, seat = _match_for(db, match_id, player)
-            body = {"events": svc.events_for(db, m, seat, since), "view": svc.view_for(db, clk, m, seat)}
-            db.commit()
-            return body
+            return {"events": svc.events_for(db, m, seat, since), "view": svc.view_for(db, clk, m, seat)}
 
     @app.get("/matches/{match_id}/events")
     async def stream(match_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0,
