@@ -108,9 +108,10 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
                 serial.release()
     limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)))
 
+    SQLModel.metadata.create_all(engine)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        SQLModel.metadata.create_all(engine)
         with transaction() as db:
             svc.resume_after_restart(db, clk)
         task = asyncio.create_task(sweeper()) if run_sweeper else None

@@ -293,5 +293,5 @@ def test_rate_limit_per_token(tmp_path: Any) -> None:
 
 
 def test_openapi_schema_is_served() -> None:
-    schema = create_app("sqlite://", run_sweeper=False).openapi()
+    schema = create_app("sqlite:///:memory:", run_sweeper=False).openapi()
     assert "/matches/{match_id}/moves" in schema["paths"] and schema["info"]["title"] == "Card Table lobby"
