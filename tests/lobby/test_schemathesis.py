@@ -3,13 +3,13 @@ malformed, may produce a server error."""
 
 from __future__ import annotations
 
+import tempfile  # noqa: E402
+
 import schemathesis
 from hypothesis import settings
 from schemathesis.checks import not_a_server_error
 
 from lobby.app import create_app
-
-import tempfile  # noqa: E402
 
 app = create_app(f"sqlite:///{tempfile.mkdtemp()}/fuzz.sqlite", run_sweeper=False, rate=1e6, burst=1e6)
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
