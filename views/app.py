@@ -13,6 +13,8 @@ from storage.db import Storage, open_storage
 from views.i18n import LANGS, NAMES, RTL, t
 from views.lanes_controller import LanesMatch
 from views.lanes_table import LanesTable, felt
+from views.lopti_controller import LoptiMatch
+from views.lopti_table import LoptiTable
 from views.widgets import FONTS, family, text
 
 LEVELS = ("beginner", "casual", "skilled", "expert")
@@ -52,9 +54,15 @@ class App:
         if in_progress:
             gid = in_progress[0].id
             lanes_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume(gid)))
+        lopti_progress = [g for g in api.games_in_progress(self.storage) if g.game == "lopti" and g.mode == "bots"]
+        lopti_buttons: list[ft.Control] = [
+            ft.Button(t(lang, "players_n", n=n), on_click=lambda e, n=n: self.new_lopti(n)) for n in (2, 3, 4, 5)]
+        if lopti_progress:
+            lid = lopti_progress[0].id
+            lopti_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume_lopti(lid)))
         tiles = [
             self._tile("lanes", lanes_buttons),
-            self._tile("lopti", [text(lang, t(lang, "coming_soon"), 12, color="#616161")]),
+            self._tile("lopti", lopti_buttons),
             self._tile("spit", [text(lang, t(lang, "coming_soon"), 12, color="#616161")]),
         ]
         body = ft.Column([
@@ -97,6 +105,20 @@ class App:
         self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B")
         if not match.state.over and not match.my_turn:
             self.page.run_task(self.table.bot_turn)
+
+    def new_lopti(self, players: int) -> None:
+        seed = int(time.time() * 1000) & 0xFFFFFFFF
+        levels = ["expert", "casual", "skilled", "beginner"][: players - 1]
+        self.open_lopti(LoptiMatch(self.storage, levels, seed))
+
+    def resume_lopti(self, game_id: int) -> None:
+        self.open_lopti(LoptiMatch.resume(self.storage, game_id))
+
+    def open_lopti(self, match: LoptiMatch) -> None:
+        table = LoptiTable(self, match)
+        self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
+        if not match.state.over and not match.my_turn:
+            self.page.run_task(table.bot_turn)
 
     def settings_screen(self) -> None:
         lang = self.lang

@@ -51,6 +51,13 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
         glyph, color = SUIT_GLYPH[suit], RED if suit in "HD" else BLACK
     border = ft.Border.all(3, SELECTED) if selected else ft.Border.all(3, HIGHLIGHT) if target else ft.Border.all(
         1, "#9E9E9E")
+    if height < 45:  # a small card: rank and suit on one line
+        small = ft.Container(
+            width=width, height=height, bgcolor="#FFFFFF", border=border, border_radius=ft.BorderRadius.all(4),
+            alignment=ft.Alignment.CENTER, on_click=on_click,
+            content=ft.Text(rank + glyph if rank != "JK" else "★", size=11, weight=ft.FontWeight.BOLD, color=color,
+                            style=ft.TextStyle(font_family=CARD_FONT)))
+        return ft.Semantics(identifier=ident, label=card, content=small) if ident else small
     body = ft.Container(
         width=width, height=height, bgcolor="#FFFFFF" if not dim else "#E0E0E0", border=border,
         border_radius=ft.BorderRadius.all(6), padding=ft.Padding.all(2), on_click=on_click, ink=on_click is not None,

@@ -1,0 +1,201 @@
+"""The Lopti table (phone first): opponents across the top with their face-up cards and counts,
+the pile with its visible 3-chain, low and obligation markers in the middle, your face-up and
+face-down cards, and your hand below (it scrolls when large). Tap cards of one rank, then Play;
+only legal moves are enabled (from ``legal_actions`` via the controller)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import flet as ft
+
+from engine.cards import parse_card
+from views.i18n import t
+from views.lopti_controller import LoptiMatch
+from views.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, text
+
+
+class LoptiTable:
+    def __init__(self, app: Any, match: LoptiMatch) -> None:
+        self.app = app
+        self.match = match
+        self.root = ft.Column(expand=True, spacing=6)
+        self.busy = False
+
+    @property
+    def lang(self) -> str:
+        return str(self.app.lang)
+
+    def _opponent(self, obs: dict[str, Any], seat: int) -> ft.Control:
+        p = obs["players"][seat]
+        turn = obs["to_move"] == seat and obs["phase"] != "over"
+        ups = [card_face(c, 26, 36) for c in p["up"]]
+        place = obs["places"].index(seat) + 1 if seat in obs["places"] else None
+        lines: list[ft.Control] = [
+            text(self.lang, self.match.who(seat, self.lang), 12, True, "#FFFFFF"),
+            ft.Row([card_back(20, 28, str(p["hand_size"])), *ups,
+                    text(self.lang, t(self.lang, "face_down", n=p["down_count"]), 11, color="#C8E6C9")],
+                   spacing=3, wrap=True),
+        ]
+        if place:
+            lines.append(text(self.lang, t(self.lang, "place", n=place), 12, True, "#FFD54F"))
+        return ft.Container(ft.Column(lines, spacing=3, tight=True), padding=ft.Padding.all(6), bgcolor=FELT_DARK,
+                            border_radius=ft.BorderRadius.all(8),
+                            border=ft.Border.all(2, HIGHLIGHT) if turn else ft.Border.all(1, "#2E7D32"))
+
+    def _pile(self, obs: dict[str, Any]) -> ft.Control:
+        plays = obs["pile"][-3:]
+        cards: list[ft.Control] = []
+        for play in plays:
+            cards.append(ft.Row([card_face(c, 34, 48) for c in play], spacing=2))
+        if not cards:
+            cards = [text(self.lang, t(self.lang, "empty_pile"), 13, color="#C8E6C9")]
+        badges: list[ft.Control] = [text(self.lang, t(self.lang, "draw_pile", n=obs["draw_size"]), 12,
+                                         color="#C8E6C9")]
+        if obs["threes"]:
+            badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"]), "#90CAF9"))
+        if obs["low"]:
+            badges.append(self._badge(t(self.lang, "lp_low"), "#FFCC80"))
+        if obs["obligation"]:
+            badges.append(self._badge(t(self.lang, "lp_obligation"), "#EF9A9A"))
+        return ft.Container(ft.Column([ft.Row(cards, spacing=8, alignment=ft.MainAxisAlignment.CENTER),
+                                       ft.Row(badges, spacing=6, wrap=True,
+                                              alignment=ft.MainAxisAlignment.CENTER)],
+                                      horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6, tight=True),
+                            padding=ft.Padding.all(8), bgcolor="#00000022", border_radius=ft.BorderRadius.all(10))
+
+    def _badge(self, label: str, color: str) -> ft.Control:
+        return ft.Container(text(self.lang, label, 11, True, "#1B1B1F"), bgcolor=color,
+                            border_radius=ft.BorderRadius.all(8),
+                            padding=ft.Padding.symmetric(horizontal=6, vertical=1))
+
+    def _status(self, obs: dict[str, Any]) -> str:
+        m = self.match
+        if obs["phase"] == "over":
+            return t(self.lang, "lp_won") if obs["places"][:1] == [m.human] else t(
+                self.lang, "lp_deal_over", places=", ".join(m.who(s, self.lang) for s in obs["places"]))
+        if m.human in obs["places"]:
+            return t(self.lang, "lp_you_out", place=obs["places"].index(m.human) + 1)
+        if not m.my_turn:
+            return t(self.lang, "bot_thinking", bot=m.who(obs["to_move"], self.lang))
+        if obs["phase"] == "setup":
+            return t(self.lang, "lp_setup")
+        if obs["extra_play"]:
+            return t(self.lang, "lp_extra")
+        return t(self.lang, "lp_pick")
+
+    def build(self) -> ft.Control:
+        self.refresh(update=False)
+        return self.root
+
+    def refresh(self, update: bool = True) -> None:
+        m = self.match
+        obs = m.observation
+        me = obs["players"][m.human]
+        playable = m.playable_ranks()
+        sel = {str(c) for c in m.selected}
+        setup = obs["phase"] == "setup"
+        hand = [card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}",
+                          dim=m.my_turn and not setup and parse_card(c).rank not in playable,
+                          on_click=(lambda e, c=c: self.on_hand(c)) if m.my_turn else None)
+                for i, c in enumerate(m.sorted_hand())]
+        ups = [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c,
+                         ident=f"up-{i}", on_click=(lambda e, c=c: self.on_up(c)) if setup and m.my_turn else None)
+               for i, c in enumerate(me["up"])]
+        downs = [ft.Container(card_back(36, 50), on_click=(lambda e, i=i: self.on_flip(i)) if m.can_flip() else None,
+                              border=ft.Border.all(2, HIGHLIGHT) if m.can_flip() else None,
+                              border_radius=ft.BorderRadius.all(8)) for i in range(me["down_count"])]
+        last = m.explain(m.last_events, self.lang) if m.last_events else ""
+        buttons: list[ft.Control] = []
+        if setup:
+            buttons += [ft.Button(t(self.lang, "swap"), on_click=self.on_swap, disabled=not m.can_swap()),
+                        ft.Button(t(self.lang, "keep"), on_click=self.on_keep, disabled=not m.can_keep())]
+        else:
+            buttons += [ft.FilledButton(t(self.lang, "play") + (f" ({len(sel)})" if sel else ""),
+                                        on_click=self.on_play, disabled=not m.can_play()),
+                        ft.Button(t(self.lang, "take"), on_click=self.on_take, disabled=not m.can_take())]
+            if m.can_flip():
+                buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
+        opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
+        header = ft.Row([
+            ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.app.home(), icon_color="#FFFFFF",
+                          tooltip=t(self.lang, "back")),
+            ft.Container(text(self.lang, f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=m.players)}", 18,
+                              True, "#FFFFFF"), expand=True),
+        ])
+        self.root.controls = [
+            header,
+            ft.Row(opponents, spacing=4, wrap=True, run_spacing=4),
+            self._pile(obs),
+            ft.Container(ft.Column([text(self.lang, self._status(obs), 15, True, "#FFFFFF"),
+                                    text(self.lang, t(self.lang, "last_move", text=last), 12, color="#FFE082",
+                                         max_lines=3) if last else ft.Container(height=0)], spacing=2, tight=True),
+                         padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor="#00000033",
+                         border_radius=ft.BorderRadius.all(8)),
+            ft.Container(expand=True),
+            ft.Row([*ups, ft.Container(width=8), *downs], spacing=4, wrap=True,
+                   alignment=ft.MainAxisAlignment.CENTER),
+            ft.Container(ft.Row(hand, spacing=3, wrap=True, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+                         alignment=ft.Alignment.CENTER, height=min(200, 68 * (1 + len(hand) // 9))),
+            ft.Row(buttons, spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
+        ]
+        if update:
+            self.app.page.update()
+
+    # --- events -------------------------------------------------------------------------------
+    def on_hand(self, card: str) -> None:
+        if not self.busy and self.match.my_turn:
+            self.match.tap_hand(card)
+            self.refresh()
+
+    def on_up(self, card: str) -> None:
+        if not self.busy and self.match.my_turn:
+            self.match.tap_up(card)
+            self.refresh()
+
+    def _after(self) -> None:
+        self.refresh()
+        if not self.match.state.over and not self.match.my_turn:
+            self.app.page.run_task(self.bot_turn)
+
+    def on_play(self, e: Any) -> None:
+        if not self.busy and self.match.can_play():
+            self.match.play()
+            self._after()
+
+    def on_take(self, e: Any) -> None:
+        if not self.busy and self.match.can_take():
+            self.match.take()
+            self._after()
+
+    def on_flip(self, index: int) -> None:
+        if not self.busy and self.match.can_flip():
+            self.match.flip(index)
+            self._after()
+
+    def on_swap(self, e: Any) -> None:
+        if not self.busy and self.match.can_swap():
+            self.match.swap()
+            self._after()
+
+    def on_keep(self, e: Any) -> None:
+        if not self.busy and self.match.can_keep():
+            self.match.keep()
+            self._after()
+
+    async def bot_turn(self) -> None:
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            while not self.match.state.over and not self.match.my_turn:
+                action = await asyncio.to_thread(self.match.bot_choice)
+                await asyncio.sleep(0.5)
+                if action is None:
+                    break
+                self.match.apply_bot(action)
+                self.refresh()
+        finally:
+            self.busy = False
+        self.refresh()
