@@ -15,6 +15,8 @@ from views.lanes_controller import LanesMatch
 from views.lanes_table import LanesTable, felt
 from views.lopti_controller import LoptiMatch
 from views.lopti_table import LoptiTable
+from views.spit_controller import SpitGame
+from views.spit_table import SpitTable
 from views.widgets import FONTS, family, text
 
 LEVELS = ("beginner", "casual", "skilled", "expert")
@@ -60,10 +62,15 @@ class App:
         if lopti_progress:
             lid = lopti_progress[0].id
             lopti_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume_lopti(lid)))
+        spit_progress = [g for g in api.games_in_progress(self.storage) if g.game == "spit" and g.mode == "bots"]
+        spit_buttons: list[ft.Control] = [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: self.pick_level("spit"))]
+        if spit_progress:
+            sid = spit_progress[0].id
+            spit_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume_spit(sid)))
         tiles = [
             self._tile("lanes", lanes_buttons),
             self._tile("lopti", lopti_buttons),
-            self._tile("spit", [text(lang, t(lang, "coming_soon"), 12, color="#616161")]),
+            self._tile("spit", spit_buttons),
         ]
         body = ft.Column([
             ft.Row([text(lang, t(lang, "app_title"), 28, True),
@@ -83,9 +90,10 @@ class App:
             ft.Row(buttons, wrap=True, spacing=8),
         ], spacing=8)))
 
-    def pick_level(self) -> None:
+    def pick_level(self, game: str = "lanes") -> None:
         lang = self.lang
-        buttons = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: self.new_lanes(lv)) for lvl in LEVELS]
+        start = self.new_lanes if game == "lanes" else self.new_spit
+        buttons = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: start(lv)) for lvl in LEVELS]
         body = ft.Column([
             ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
                     text(lang, t(lang, "choose_level"), 20, True)]),
@@ -105,6 +113,19 @@ class App:
         self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B")
         if not match.state.over and not match.my_turn:
             self.page.run_task(self.table.bot_turn)
+
+    def new_spit(self, level: str) -> None:
+        seed = int(time.time() * 1000) & 0xFFFFFFFF
+        t0 = time.monotonic()
+        self.open_spit(SpitGame(self.storage, level, seed, 0.0), t0)
+
+    def resume_spit(self, game_id: int) -> None:
+        t0 = time.monotonic()
+        self.open_spit(SpitGame.resume(self.storage, game_id, 0.0), t0)
+
+    def open_spit(self, game: SpitGame, t0: float) -> None:
+        table = SpitTable(self, game, t0)
+        self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
 
     def new_lopti(self, players: int) -> None:
         seed = int(time.time() * 1000) & 0xFFFFFFFF
