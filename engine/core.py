@@ -209,3 +209,18 @@ def want_dict(value: JSON, what: str, error: type[EngineError] = BadPosition) ->
     if not isinstance(value, dict):
         raise error(f"{what} must be an object, got {type(value).__name__}")
     return value
+
+
+def position_cards(value: JSON, what: str, no_jokers_rule: str | None = None) -> list[Any]:
+    """A list of cards inside a position: malformed → :class:`BadPosition` naming the field.
+    ``no_jokers_rule`` (e.g. ``"Lopti uses no jokers (P-1.1)"``) forbids jokers with that reason."""
+    from engine.cards import CardError, parse_card
+
+    items = want_list(value, what)
+    try:
+        cards = [parse_card(x) for x in items]
+    except CardError as exc:
+        raise BadPosition(f"{what}: {exc}") from None
+    if no_jokers_rule and any(c.is_joker for c in cards):
+        raise BadPosition(f"{what}: {no_jokers_rule}")
+    return cards

@@ -12,7 +12,18 @@ import flet as ft
 
 from views.i18n import t
 from views.lanes_controller import LanesMatch
-from views.widgets import FELT, FELT_DARK, HIGHLIGHT, SUIT_GLYPH, card_back, card_face, mini_card, text
+from views.widgets import (
+    FELT,
+    FELT_DARK,
+    HIGHLIGHT,
+    SUIT_GLYPH,
+    card_back,
+    card_face,
+    mini_card,
+    status_box,
+    table_header,
+    text,
+)
 
 ARROW = {"up": "↑", "down": "↓", None: "·"}
 STEP = 20  # vertical offset between overlapping stacks
@@ -111,23 +122,14 @@ class LanesTable:
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         opp_info = obs["players"][opp]
         my_info = obs["players"][me]
-        header = ft.Row([
-            ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.app.home(), icon_color="#FFFFFF",
-                          tooltip=t(self.lang, "back")),
-            ft.Container(text(self.lang, f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}", 18, True, "#FFFFFF"),
-                         expand=True),
-            ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign, disabled=obs["over"],
-                          style=ft.ButtonStyle(color="#FFCDD2")),
-        ])
+        header = table_header(self.lang, f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}",
+                              lambda e: self.app.home(), t(self.lang, "back"),
+                              ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign, disabled=obs["over"],
+                                            style=ft.ButtonStyle(color="#FFCDD2")))
         opp_row = ft.Row([card_back(22, 30, str(opp_info["hand_size"])),
                           text(self.lang, t(self.lang, "hand", n=opp_info["hand_size"]) + " · " +
                                t(self.lang, "deck", n=opp_info["deck_size"]), 12, color="#C8E6C9")], spacing=6)
-        status = ft.Container(
-            ft.Column([text(self.lang, self._status(obs), 15, True, "#FFFFFF"),
-                       text(self.lang, t(self.lang, "last_move", text=last), 12, color="#FFE082", max_lines=2)
-                       if last else ft.Container(height=0)], spacing=2, tight=True),
-            padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor="#00000033",
-            border_radius=ft.BorderRadius.all(8))
+        status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
         actions = ft.Row([
             ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
             text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color="#C8E6C9"),

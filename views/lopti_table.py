@@ -13,7 +13,7 @@ import flet as ft
 from engine.cards import parse_card
 from views.i18n import t
 from views.lopti_controller import LoptiMatch
-from views.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, text
+from views.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, status_box, table_header, text
 
 
 class LoptiTable:
@@ -118,21 +118,13 @@ class LoptiTable:
             if m.can_flip():
                 buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
-        header = ft.Row([
-            ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.app.home(), icon_color="#FFFFFF",
-                          tooltip=t(self.lang, "back")),
-            ft.Container(text(self.lang, f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=m.players)}", 18,
-                              True, "#FFFFFF"), expand=True),
-        ])
+        header = table_header(self.lang, f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=m.players)}",
+                              lambda e: self.app.home(), t(self.lang, "back"))
         self.root.controls = [
             header,
             ft.Row(opponents, spacing=4, wrap=True, run_spacing=4),
             self._pile(obs),
-            ft.Container(ft.Column([text(self.lang, self._status(obs), 15, True, "#FFFFFF"),
-                                    text(self.lang, t(self.lang, "last_move", text=last), 12, color="#FFE082",
-                                         max_lines=3) if last else ft.Container(height=0)], spacing=2, tight=True),
-                         padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor="#00000033",
-                         border_radius=ft.BorderRadius.all(8)),
+            status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else ""),
             ft.Container(expand=True),
             ft.Row([*ups, ft.Container(width=8), *downs], spacing=4, wrap=True,
                    alignment=ft.MainAxisAlignment.CENTER),

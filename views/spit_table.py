@@ -13,7 +13,7 @@ import flet as ft
 
 from views.i18n import t
 from views.spit_controller import SpitGame
-from views.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, text
+from views.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, table_header, text
 
 
 class SpitTable:
@@ -82,12 +82,8 @@ class SpitTable:
     def refresh(self, update: bool = True) -> None:
         obs = self.game.observation
         me, bot = obs["players"][0], obs["players"][1]
-        header = ft.Row([
-            ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.leave(), icon_color="#FFFFFF",
-                          tooltip=t(self.lang, "back")),
-            ft.Container(text(self.lang, f"{t(self.lang, 'spit')} · {t(self.lang, self.game.level)}", 18, True,
-                              "#FFFFFF"), expand=True),
-        ])
+        header = table_header(self.lang, f"{t(self.lang, 'spit')} · {t(self.lang, self.game.level)}",
+                              lambda e: self.leave(), t(self.lang, "back"))
         bot_info = ft.Row([card_back(22, 30, str(bot["spit_count"])),
                            text(self.lang, t(self.lang, "sp_spit_cards", n=bot["spit_count"]) + " · " +
                                 t(self.lang, "sp_total", n=bot["total"]), 12, color="#C8E6C9")], spacing=6)

@@ -89,3 +89,25 @@ def mini_card(card: str) -> ft.Control:
         horizontal=3, vertical=1), border=ft.Border.all(1, "#9E9E9E"),
         content=ft.Text(label, size=11, color=color, weight=ft.FontWeight.BOLD,
                         style=ft.TextStyle(font_family=CARD_FONT)))
+
+
+def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_label: str,
+                 extra: ft.Control | None = None) -> ft.Control:
+    """The bar above every table: back, the game and opponent, an optional action (resign)."""
+    row: list[ft.Control] = [
+        ft.IconButton(ft.Icons.ARROW_BACK, on_click=on_back, icon_color="#FFFFFF", tooltip=back_label),
+        ft.Container(text(lang, title, 18, True, "#FFFFFF"), expand=True),
+    ]
+    if extra is not None:
+        row.append(extra)
+    return ft.Row(row)
+
+
+def status_box(lang: str, status: str, last: str) -> ft.Control:
+    """Whose move it is and what to do, and the last move in words."""
+    lines: list[ft.Control] = [text(lang, status, 15, True, "#FFFFFF")]
+    if last:
+        lines.append(text(lang, last, 12, color="#FFE082", max_lines=3))
+    return ft.Container(ft.Column(lines, spacing=2, tight=True),
+                        padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor="#00000033",
+                        border_radius=ft.BorderRadius.all(8))

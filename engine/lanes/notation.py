@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.cards import Card, CardError, parse_card
-from engine.core import BadPosition, ensure_keys, want_bool, want_dict, want_int, want_list
+from engine.cards import Card
+from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
 from engine.lanes.options import LanesOptions
 from engine.lanes.state import (
     LANES,
@@ -29,11 +29,7 @@ TOP_KEYS = ("to_move", "in_opening", "reshuffles_used", "held_direction", "playe
 
 
 def _cards(value: Any, what: str) -> list[Card]:
-    items = want_list(value, what)
-    try:
-        return [parse_card(x) for x in items]
-    except CardError as exc:
-        raise BadPosition(f"{what}: {exc}") from None
+    return position_cards(value, what)
 
 
 def _stack(value: Any, what: str, options: LanesOptions) -> Stack:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.cards import Card, CardError, parse_card
-from engine.core import BadPosition, ensure_keys, want_bool, want_dict, want_int, want_list
+from engine.cards import Card
+from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
 from engine.lopti.options import LoptiOptions
 from engine.lopti.state import OVER, PLAY, SETUP, TEN, THREE, LoptiState, Seat, is_low
 
@@ -16,14 +16,7 @@ SEAT_KEYS = ("hand", "up", "down", "out")
 
 
 def _cards(value: Any, what: str) -> list[Card]:
-    items = want_list(value, what)
-    try:
-        cards = [parse_card(x) for x in items]
-    except CardError as exc:
-        raise BadPosition(f"{what}: {exc}") from None
-    if any(c.is_joker for c in cards):
-        raise BadPosition(f"{what}: Lopti uses no jokers (P-1.1)")
-    return cards
+    return position_cards(value, what, "Lopti uses no jokers (P-1.1)")
 
 
 def position_from_json(options: LoptiOptions, obj: Any, seed: int = 0) -> LoptiState:

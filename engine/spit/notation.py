@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.cards import Card, CardError, parse_card
-from engine.core import BadPosition, ensure_keys, want_bool, want_dict, want_int, want_list
+from engine.cards import Card
+from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
 from engine.spit.state import OVER, PHASES, ROUND_OVER, SLOTS, SpitPlayer, SpitState, piles_in_use, total
 
 TOP_KEYS = ("players", "piles", "phase", "ready", "scores", "taken", "winner", "round")
@@ -14,14 +14,7 @@ PLAYER_KEYS = ("stocks", "spit", "total")
 
 
 def _cards(value: Any, what: str) -> list[Card]:
-    items = want_list(value, what)
-    try:
-        cards = [parse_card(x) for x in items]
-    except CardError as exc:
-        raise BadPosition(f"{what}: {exc}") from None
-    if any(c.is_joker for c in cards):
-        raise BadPosition(f"{what}: Spit uses no jokers (S-1.1)")
-    return cards
+    return position_cards(value, what, "Spit uses no jokers (S-1.1)")
 
 
 def position_from_json(scoring: str, round_cap: int, obj: Any, seed: int = 0) -> SpitState:

@@ -68,7 +68,7 @@ def test_phone_plays_the_opening_of_a_lanes_match(app_url) -> None:  # type: ign
         page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
         time.sleep(1.0)
         page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-        page.get_by_role("button", name="Play against a bot").click(timeout=20_000)
+        page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
         page.get_by_role("button", name="Beginner").click(timeout=20_000)
         page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
         deadline = time.monotonic() + 90
