@@ -73,10 +73,10 @@ class App:
             self._tile("spit", spit_buttons),
         ]
         body = ft.Column([
-            ft.Row([text(lang, t(lang, "app_title"), 28, True),
+            ft.Row([ft.Container(text(lang, t(lang, "app_title"), 28, True), expand=True),
+                    ft.IconButton(ft.Icons.BAR_CHART, tooltip=t(lang, "stats"), on_click=lambda e: self.stats_screen()),
                     ft.IconButton(ft.Icons.SETTINGS, tooltip=t(lang, "settings"),
-                                  on_click=lambda e: self.settings_screen())],
-                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN),
+                                  on_click=lambda e: self.settings_screen())]),
             text(lang, t(lang, "tagline"), 14, color="#424242"),
             *tiles,
         ], scroll=ft.ScrollMode.AUTO, spacing=12)
@@ -140,6 +140,32 @@ class App:
         self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
         if not match.state.over and not match.my_turn:
             self.page.run_task(table.bot_turn)
+
+    def stats_screen(self) -> None:
+        """Per game and opponent level: played, won, streaks, average length; recent results."""
+        lang = self.lang
+        rows: list[ft.Control] = []
+        for key, e in sorted(api.stats(self.storage).items()):
+            game, _, levels = key.partition("/")
+            names = ", ".join(t(lang, lv) for lv in levels.split("+"))
+            rows.append(ft.Card(content=ft.Container(padding=12, content=ft.Column([
+                text(lang, f"{t(lang, game)} · {t(lang, 'vs', who=names)}", 16, True),
+                text(lang, f"{t(lang, 'played')} {e['played']} · {t(lang, 'wonn')} {e['won']} · "
+                           f"{t(lang, 'streak')} {e['streak']} · {t(lang, 'best_streak')} {e['best_streak']} · "
+                           f"{t(lang, 'avg_len')} {e['avg_actions']:.0f}", 13),
+            ], spacing=4))))
+        recent: list[ft.Control] = []
+        for g in api.history(self.storage, limit=10):
+            res = "result_none" if g.winner is None else ("result_won" if g.winner == 0 else "result_lost")
+            recent.append(text(lang, f"{t(lang, g.game)} — {t(lang, res)} ({len(g.actions)})", 13))
+        body = ft.Column([
+            ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
+                    text(lang, t(lang, "stats"), 20, True)]),
+            *(rows or [text(lang, t(lang, "no_games"), 14)]),
+            text(lang, t(lang, "recent"), 16, True) if recent else ft.Container(),
+            *recent,
+        ], spacing=10, scroll=ft.ScrollMode.AUTO)
+        self.show(ft.Container(body, padding=ft.Padding.all(16)))
 
     def settings_screen(self) -> None:
         lang = self.lang
