@@ -51,7 +51,8 @@ class App:
     def home(self) -> None:
         self.table = None
         lang = self.lang
-        in_progress = [g for g in api.games_in_progress(self.storage) if g.game == "lanes" and g.mode == "bots"]
+        in_progress = [g for g in api.games_in_progress(self.storage)
+                       if g.game == "lanes" and g.mode in ("bots", "pass_and_play")]
         lanes_buttons: list[ft.Control] = [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: self.pick_level())]
         if in_progress:
             gid = in_progress[0].id
@@ -94,6 +95,9 @@ class App:
         lang = self.lang
         start = self.new_lanes if game == "lanes" else self.new_spit
         buttons = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: start(lv)) for lvl in LEVELS]
+        if game == "lanes":
+            buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
+                                             on_click=lambda e: self.new_lanes("person")))
         body = ft.Column([
             ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
                     text(lang, t(lang, "choose_level"), 20, True)]),

@@ -34,16 +34,19 @@ class LanesMatch:
         self.api = api
         self.storage = storage
         self.level = level
-        self.human = human
+        self.seat = human
+        #: pass-and-play: two people share the device; the viewer is whoever is to move
+        self.pass_and_play = level == "person"
         self.options = options or LanesOptions()
         self.selected: Card | None = None
         self.last_events: list[Event] = []
         if game_id is None:
             self.state: LanesState = RULES.new_game(self.options, seed)
-            seats = [{"kind": "person"}, {"kind": "bot", "level": level}]
+            seats = [{"kind": "person"}, {"kind": "person"} if self.pass_and_play else {"kind": "bot", "level": level}]
             if human == 1:
                 seats.reverse()
-            self.game_id = api.new_game(storage, "lanes", self.options.to_json(), seed, 2, seats)
+            self.game_id = api.new_game(storage, "lanes", self.options.to_json(), seed, 2, seats,
+                                        mode="pass_and_play" if self.pass_and_play else "bots")
             self.seq = 0
         else:
             info, self.state = api.resume_game(storage, game_id)
@@ -56,10 +59,18 @@ class LanesMatch:
 
         info = api.load_game(storage, game_id)
         human = next((i for i, s in enumerate(info.seats) if s.get("kind") == "person"), 0)
-        level = next((s.get("level", "casual") for s in info.seats if s.get("kind") == "bot"), "casual")
+        bots = [s for s in info.seats if s.get("kind") == "bot"]
+        level = bots[0].get("level", "casual") if bots else "person"
         return cls(storage, level, info.seed, human, game_id, RULES.parse_options(info.options))
 
     # --- what the player sees -------------------------------------------------------------------
+
+    @property
+    def human(self) -> int:
+        """The seat whose view is shown: the person's, or in pass-and-play whoever moves."""
+        if self.pass_and_play:
+            return self.state.to_move
+        return self.seat
 
     @property
     def observation(self) -> dict[str, Any]:

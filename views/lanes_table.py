@@ -97,6 +97,8 @@ class LanesTable:
             return t(self.lang, "won") if obs["winner"] == self.match.human else t(self.lang, "lost")
         if obs["to_move"] != self.match.human:
             return t(self.lang, "bot_thinking", bot=t(self.lang, self.match.level))
+        if self.match.pass_and_play and not self.match.selected:
+            return t(self.lang, "player_n", n=self.match.human + 1) + ": " + t(self.lang, "your_turn")
         if self.match.selected is not None:
             return t(self.lang, "pick_target")
         if obs["in_opening"][self.match.human]:
@@ -155,9 +157,23 @@ class LanesTable:
         self.refresh()
 
     def _after_human(self) -> None:
+        if self.match.pass_and_play and not self.match.state.over:
+            self.privacy_screen()
+            return
         self.refresh()
         if not self.match.state.over:
             self.app.page.run_task(self.bot_turn)
+
+    def privacy_screen(self) -> None:
+        """Pass-and-play: hide the hand that just played until the next player is holding the device."""
+        n = self.match.human + 1
+        self.root.controls = [ft.Container(expand=True), ft.Column([
+            ft.Icon(ft.Icons.SWAP_HORIZ, size=64, color="#FFFFFF"),
+            text(self.lang, t(self.lang, "pass_to", n=n), 22, True, "#FFFFFF", align=ft.TextAlign.CENTER),
+            text(self.lang, t(self.lang, "pass_hint", n=n), 14, color="#C8E6C9", align=ft.TextAlign.CENTER),
+            ft.FilledButton(t(self.lang, "ready", n=n), on_click=lambda e: self.refresh()),
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)]
+        self.app.page.update()
 
     def on_lane(self, lane: int) -> None:
         if self.busy or self.match.selected is None:

@@ -94,3 +94,16 @@ def test_last_move_in_words_in_three_languages(st) -> None:  # type: ignore[no-u
 def test_every_language_has_every_key() -> None:
     assert set(table("ar")) == set(table("en")) == set(table("vi"))
     assert t("xx", "lanes") == "Lanes" and t("en", "no_such_key") == "no_such_key"
+
+
+def test_pass_and_play_shows_each_player_only_their_own_hand(st) -> None:  # type: ignore[no-untyped-def]
+    m = LanesMatch(st, "person", seed=6)
+    assert m.pass_and_play and m.my_turn and m.bot_choice() is None
+    first = m.human
+    assert m.observation["hand"] == [str(c) for c in m.state.sides[first].hand]
+    human_move(m)
+    assert m.human == 1 - first and m.my_turn
+    assert m.observation["hand"] == [str(c) for c in m.state.sides[1 - first].hand]
+    again = LanesMatch.resume(st, m.game_id)
+    assert again.pass_and_play and again.human == m.human
+    assert api.load_game(st, m.game_id).mode == "pass_and_play"
