@@ -142,6 +142,34 @@ class LanesMatch:
         self.last_events = events
         return events
 
+    def hint(self) -> LanesAction | None:
+        """What the Casual level would play here (from this player's observation only); the card is
+        selected so its target lights up."""
+        if not self.my_turn:
+            return None
+        from engine.bots import hint
+
+        action = hint("lanes", self.observation, self.seq)
+        if isinstance(action, (Play, Discard)):
+            self.selected = action.card
+        return action
+
+    def describe_action(self, action: LanesAction | None, lang: str) -> str:
+        from views.i18n import card_label
+
+        if isinstance(action, Play):
+            if action.owner is None:
+                return t(lang, "ev_play_number", who=t(lang, "you"), card=card_label(str(action.card)),
+                         lane=action.lane + 1)
+            owner = t(lang, "your") if action.owner == self.human else t(lang, "their")
+            return t(lang, "ev_play_face", who=t(lang, "you"), card=card_label(str(action.card)), owner=owner,
+                     lane=action.lane + 1)
+        if isinstance(action, Discard):
+            return t(lang, "ev_discard", who=t(lang, "you"), card=card_label(str(action.card)))
+        if isinstance(action, Disband):
+            return t(lang, "ev_disband", who=t(lang, "you"), lane=action.lane + 1)
+        return ""
+
     def bot_choice(self) -> LanesAction | None:
         """The bot's decision (pure and slow-ish: call it off the UI loop)."""
         if self.state.over or self.state.to_move == self.human:

@@ -134,6 +134,8 @@ class LanesTable:
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
         actions = ft.Row([
             ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
+            ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn,
+                          style=ft.ButtonStyle(color="#FFE082")),
             text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color="#C8E6C9"),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
         self.root.controls = [
@@ -174,6 +176,15 @@ class LanesTable:
             ft.FilledButton(t(self.lang, "ready", n=n), on_click=lambda e: self.refresh()),
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)]
         self.app.page.update()
+
+    def on_hint(self, e: Any) -> None:
+        if self.busy:
+            return
+        action = self.match.hint()
+        self.status_override = t(self.lang, "hint_text", text=self.match.describe_action(action, self.lang)) \
+            if action is not None else None
+        self.refresh()
+        self.status_override = None
 
     def on_lane(self, lane: int) -> None:
         if self.busy or self.match.selected is None:

@@ -72,13 +72,21 @@ def test_phone_plays_the_opening_of_a_lanes_match(app_url) -> None:  # type: ign
         page.get_by_role("button", name="Beginner").click(timeout=20_000)
         page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
         deadline = time.monotonic() + 90
+        i = 0
         while saved_actions(db) < 3 and time.monotonic() < deadline:
-            for i in range(8):  # pick a card, then try each of my lanes: only lit ones react
-                if tap(page, f'[flt-semantics-identifier="hand-{i}"]'):
-                    for lane in range(3):
-                        tap(page, f'[flt-semantics-identifier="lane-0-{lane}"]')
-                    break
-            time.sleep(1.5)
+            # pick a card, then try each of my lanes (only lit ones react); then the next card
+            before = saved_actions(db)
+            if tap(page, f'[flt-semantics-identifier="hand-{i % 8}"]'):
+                for lane in range(3):
+                    tap(page, f'[flt-semantics-identifier="lane-0-{lane}"]')
+                if saved_actions(db) == before:
+                    tap(page, f'[flt-semantics-identifier="hand-{i % 8}"]')  # nothing lit: deselect
+                    i += 1
+                else:
+                    time.sleep(2.0)  # the bot answers
+            else:
+                i += 1
+                time.sleep(0.5)
         assert "Error running app" not in page.content()
         page.screenshot(path=str(db.parent / "phone.png"))
         browser.close()

@@ -107,3 +107,15 @@ def test_pass_and_play_shows_each_player_only_their_own_hand(st) -> None:  # typ
     again = LanesMatch.resume(st, m.game_id)
     assert again.pass_and_play and again.human == m.human
     assert api.load_game(st, m.game_id).mode == "pass_and_play"
+
+
+def test_hint_is_a_legal_move_and_selects_its_card(st) -> None:  # type: ignore[no-untyped-def]
+    m = LanesMatch(st, "casual", seed=14)
+    while not m.my_turn:
+        m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    a = m.hint()
+    assert a in m.legal()
+    if isinstance(a, (Play, Discard)):
+        assert m.selected == a.card
+    for lang in LANGS:
+        assert m.describe_action(a, lang)
