@@ -8,6 +8,7 @@ from typing import Any
 
 import flet as ft
 
+from engine.lanes import VARIANTS, LanesOptions
 from storage import api
 from storage.db import Storage, open_storage
 from views.i18n import LANGS, NAMES, RTL, t
@@ -28,6 +29,7 @@ class App:
         self.storage = storage
         self.name, self.settings = api.get_profile(storage)
         self.table: LanesTable | None = None
+        self.lanes_variants: set[str] = set()
 
     @property
     def lang(self) -> str:
@@ -94,20 +96,47 @@ class App:
     def pick_level(self, game: str = "lanes") -> None:
         lang = self.lang
         start = self.new_lanes if game == "lanes" else self.new_spit
-        buttons = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: start(lv)) for lvl in LEVELS]
+        buttons: list[ft.Control] = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: start(lv))
+                                     for lvl in LEVELS]
         if game == "lanes":
             buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
                                              on_click=lambda e: self.new_lanes("person")))
+            buttons.insert(0, self._variant_picker())  # choose the rules first, then the opponent
         body = ft.Column([
             ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
                     text(lang, t(lang, "choose_level"), 20, True)]),
             *buttons,
-        ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+        ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
         self.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+    def _variant_picker(self) -> ft.Control:
+        """L-9 variants as toggles; with none on, a badge says these are the rated rules (L-8.5)."""
+        lang = self.lang
+        badge = text(lang, "", 13, True)
+
+        def update_badge() -> None:
+            n = len(self.lanes_variants)
+            badge.value = t(lang, "rated_rules") if n == 0 else t(lang, "friendly_rules", n=n)
+            badge.color = "#2E7D32" if n == 0 else "#E65100"
+
+        def toggle(e: Any, name: str) -> None:
+            if e.control.value:
+                self.lanes_variants.add(name)
+            else:
+                self.lanes_variants.discard(name)
+            update_badge()
+            self.page.update()
+
+        update_badge()
+        boxes = [ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in self.lanes_variants,
+                             on_change=lambda e, v=v: toggle(e, v)) for v in VARIANTS]
+        return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14),
+                                                               controls=boxes)], spacing=4), width=340)
 
     def new_lanes(self, level: str) -> None:
         seed = int(time.time() * 1000) & 0xFFFFFFFF  # the app picks a seed; the engine never reads a clock
-        self.open_table(LanesMatch(self.storage, level, seed))
+        options = LanesOptions(**{v: True for v in self.lanes_variants})
+        self.open_table(LanesMatch(self.storage, level, seed, options=options))
 
     def resume(self, game_id: int) -> None:
         self.open_table(LanesMatch.resume(self.storage, game_id))
