@@ -5,13 +5,13 @@ tap one to play. The opponent's last move is highlighted in words."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import flet as ft
 
 from views.i18n import t
 from views.lanes_controller import LanesMatch
+from views.turn_table import TurnBasedTable
 from views.widgets import (
     FELT,
     FELT_DARK,
@@ -29,17 +29,13 @@ ARROW = {"up": "↑", "down": "↓", None: "·"}
 STEP = 20  # vertical offset between overlapping stacks
 
 
-class LanesTable:
-    def __init__(self, app: Any, match: LanesMatch) -> None:
-        self.app = app
-        self.match = match
-        self.root = ft.Column(expand=True, spacing=6)
-        self.busy = False
-        self.status_override: str | None = None
+class LanesTable(TurnBasedTable):
+    bot_delay = 0.35
 
-    @property
-    def lang(self) -> str:
-        return str(self.app.lang)
+    def __init__(self, app: Any, match: LanesMatch) -> None:
+        super().__init__(app, match)
+        self.match: LanesMatch = match
+        self.status_override: str | None = None
 
     # --- building blocks ------------------------------------------------------------------------
 
@@ -106,10 +102,6 @@ class LanesTable:
         return t(self.lang, "your_turn")
 
     # --- rendering ------------------------------------------------------------------------------
-
-    def build(self) -> ft.Control:
-        self.refresh(update=False)
-        return self.root
 
     def refresh(self, update: bool = True) -> None:
         m = self.match
@@ -220,23 +212,6 @@ class LanesTable:
             title=text(self.lang, t(self.lang, "resign_confirm"), 16, True),
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
                      ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
-
-    async def bot_turn(self) -> None:
-        """The bot decides off the UI loop (a worker thread), then its move is shown."""
-        if self.busy:
-            return
-        self.busy = True
-        try:
-            while not self.match.state.over and not self.match.my_turn:
-                action = await asyncio.to_thread(self.match.bot_choice)
-                await asyncio.sleep(0.35)  # let the player see whose move it is
-                if action is None:
-                    break
-                self.match.apply_bot(action)
-                self.refresh()
-        finally:
-            self.busy = False
-        self.refresh()
 
     def show_result(self, obs: dict[str, Any]) -> None:
         won = obs["winner"] == self.match.human

@@ -5,7 +5,6 @@ only legal moves are enabled (from ``legal_actions`` via the controller)."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import flet as ft
@@ -13,19 +12,16 @@ import flet as ft
 from engine.cards import parse_card
 from views.i18n import t
 from views.lopti_controller import LoptiMatch
+from views.turn_table import TurnBasedTable
 from views.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, status_box, table_header, text
 
 
-class LoptiTable:
-    def __init__(self, app: Any, match: LoptiMatch) -> None:
-        self.app = app
-        self.match = match
-        self.root = ft.Column(expand=True, spacing=6)
-        self.busy = False
+class LoptiTable(TurnBasedTable):
+    bot_delay = 0.5
 
-    @property
-    def lang(self) -> str:
-        return str(self.app.lang)
+    def __init__(self, app: Any, match: LoptiMatch) -> None:
+        super().__init__(app, match)
+        self.match: LoptiMatch = match
 
     def _opponent(self, obs: dict[str, Any], seat: int) -> ft.Control:
         p = obs["players"][seat]
@@ -84,10 +80,6 @@ class LoptiTable:
         if obs["extra_play"]:
             return t(self.lang, "lp_extra")
         return t(self.lang, "lp_pick")
-
-    def build(self) -> ft.Control:
-        self.refresh(update=False)
-        return self.root
 
     def refresh(self, update: bool = True) -> None:
         m = self.match
@@ -176,18 +168,3 @@ class LoptiTable:
             self.match.keep()
             self._after()
 
-    async def bot_turn(self) -> None:
-        if self.busy:
-            return
-        self.busy = True
-        try:
-            while not self.match.state.over and not self.match.my_turn:
-                action = await asyncio.to_thread(self.match.bot_choice)
-                await asyncio.sleep(0.5)
-                if action is None:
-                    break
-                self.match.apply_bot(action)
-                self.refresh()
-        finally:
-            self.busy = False
-        self.refresh()

@@ -1,0 +1,48 @@
+"""What the turn-based tables (Lanes, Lopti) share: building once, and letting the bots move off
+the UI loop — each decision runs in a worker thread, then the move is shown after a short pause so
+the player can follow whose move it is."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import flet as ft
+
+
+class TurnBasedTable:
+    bot_delay = 0.4  # seconds between a bot's decision and showing it
+
+    def __init__(self, app: Any, match: Any) -> None:
+        self.app = app
+        self.match = match
+        self.root = ft.Column(expand=True, spacing=6)
+        self.busy = False
+
+    @property
+    def lang(self) -> str:
+        return str(self.app.lang)
+
+    def refresh(self, update: bool = True) -> None:
+        raise NotImplementedError
+
+    def build(self) -> ft.Control:
+        self.refresh(update=False)
+        return self.root
+
+    async def bot_turn(self) -> None:
+        """Play every bot move until it is a person's turn or the game is over."""
+        if self.busy:
+            return
+        self.busy = True
+        try:
+            while not self.match.state.over and not self.match.my_turn:
+                action = await asyncio.to_thread(self.match.bot_choice)
+                await asyncio.sleep(self.bot_delay)
+                if action is None:
+                    break
+                self.match.apply_bot(action)
+                self.refresh()
+        finally:
+            self.busy = False
+        self.refresh()
