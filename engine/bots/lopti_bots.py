@@ -117,18 +117,18 @@ def skilled_policy(s: LoptiState, legal: list[LoptiAction] | None = None) -> Lop
 
 
 def _score(s: LoptiState, p: int) -> float:
-    """Outcome of a (possibly unfinished) deal for seat ``p`` in [0, 1]: 1 = first out."""
+    """Outcome of a (possibly unfinished) deal for seat ``p`` in [0, 1]: 1 = first out. An
+    unfinished deal is scored by the place ``p`` is heading for: everyone already out is ahead, then
+    the players still in with fewer cards."""
     n = len(s.seats)
+    if n < 2:
+        return 1.0
     if p in s.places:
-        place = s.places.index(p)
-        return 1.0 - place / (n - 1) if n > 1 else 1.0
+        return 1.0 - s.places.index(p) / (n - 1)
     mine = s.seats[p].card_count()
     others = [s.seats[i].card_count() for i in range(n) if i != p and not s.seats[i].out]
-    if not others:
-        return 0.0
-    # fewer cards than the others is good; measured smoothly so unfinished rollouts still rank
-    better = sum(1 for o in others if mine < o) + 0.5 * sum(1 for o in others if mine == o)
-    return 0.15 + 0.7 * better / len(others) - 0.01 * mine
+    place = len(s.places) + sum(1 for o in others if o < mine) + 0.5 * sum(1 for o in others if o == mine)
+    return 0.9 * (1.0 - place / (n - 1)) - 0.005 * mine
 
 
 def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LoptiAction:
