@@ -18,7 +18,7 @@ from views.lopti_controller import LoptiMatch
 from views.lopti_table import LoptiTable
 from views.spit_controller import SpitGame
 from views.spit_table import SpitTable
-from views.widgets import FONTS, family, text
+from views.widgets import FONTS, family, icon_button, text
 
 LEVELS = ("beginner", "casual", "skilled", "expert")
 
@@ -77,9 +77,8 @@ class App:
         ]
         body = ft.Column([
             ft.Row([ft.Container(text(lang, t(lang, "app_title"), 28, True), expand=True),
-                    ft.IconButton(ft.Icons.BAR_CHART, tooltip=t(lang, "stats"), on_click=lambda e: self.stats_screen()),
-                    ft.IconButton(ft.Icons.SETTINGS, tooltip=t(lang, "settings"),
-                                  on_click=lambda e: self.settings_screen())]),
+                    icon_button(ft.Icons.BAR_CHART, t(lang, "stats"), lambda e: self.stats_screen()),
+                    icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: self.settings_screen())]),
             text(lang, t(lang, "tagline"), 14, color="#424242"),
             *tiles,
         ], scroll=ft.ScrollMode.AUTO, spacing=12)
@@ -103,7 +102,7 @@ class App:
                                              on_click=lambda e: self.new_lanes("person")))
             buttons.insert(0, self._variant_picker())  # choose the rules first, then the opponent
         body = ft.Column([
-            ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
                     text(lang, t(lang, "choose_level"), 20, True)]),
             *buttons,
         ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
@@ -192,7 +191,7 @@ class App:
             res = "result_none" if g.winner is None else ("result_won" if g.winner == 0 else "result_lost")
             recent.append(text(lang, f"{t(lang, g.game)} — {t(lang, res)} ({len(g.actions)})", 13))
         body = ft.Column([
-            ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
                     text(lang, t(lang, "stats"), 20, True)]),
             *(rows or [text(lang, t(lang, "no_games"), 14)]),
             text(lang, t(lang, "recent"), 16, True) if recent else ft.Container(),
@@ -218,7 +217,7 @@ class App:
             self.home()
 
         body = ft.Column([
-            ft.Row([ft.IconButton(ft.Icons.ARROW_BACK, on_click=lambda e: self.home(), tooltip=t(lang, "back")),
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
                     text(lang, t(lang, "settings"), 20, True)]),
             name, language, ft.FilledButton(t(lang, "save"), on_click=save),
         ], spacing=12)

@@ -95,7 +95,7 @@ def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_labe
                  extra: ft.Control | None = None) -> ft.Control:
     """The bar above every table: back, the game and opponent, an optional action (resign)."""
     row: list[ft.Control] = [
-        ft.IconButton(ft.Icons.ARROW_BACK, on_click=on_back, icon_color="#FFFFFF", tooltip=back_label),
+        icon_button(ft.Icons.ARROW_BACK, back_label, on_back, "#FFFFFF"),
         ft.Container(text(lang, title, 18, True, "#FFFFFF"), expand=True),
     ]
     if extra is not None:
@@ -111,3 +111,9 @@ def status_box(lang: str, status: str, last: str) -> ft.Control:
     return ft.Container(ft.Column(lines, spacing=2, tight=True),
                         padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor="#00000033",
                         border_radius=ft.BorderRadius.all(8))
+
+
+def icon_button(icon: Any, label: str, on_click: Callable[[Any], Any], color: str | None = None) -> ft.Control:
+    """An icon button with an accessible name (screen readers and browser tests see ``label``)."""
+    return ft.Semantics(label=label, button=True,
+                        content=ft.IconButton(icon, on_click=on_click, icon_color=color, tooltip=label))
