@@ -207,20 +207,22 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         s = svc.create_seek(db, clk, player, body.rated, body.time_control, body.variants)
         return _seek_json(s)
 
-    @app.get("/seeks/{seek_id}")
-    def seek_status(seek_id: str, player: Me, db: DB) -> dict[str, Any]:
+    def own_seek(db: Session, seek_id: str, player: models.Player) -> Seek:
         s = db.get(Seek, seek_id)
         if s is None or s.player_id != player.id:
             raise svc.LobbyError(404, "no such seek")
+        return s
+
+    @app.get("/seeks/{seek_id}")
+    def seek_status(seek_id: str, player: Me, db: DB) -> dict[str, Any]:
+        s = own_seek(db, seek_id, player)
         if s.status == "open":
             svc.pair_seeks(db, clk)
         return _seek_json(s)
 
     @app.delete("/seeks/{seek_id}")
     def cancel_seek(seek_id: str, player: Me, db: DB) -> dict[str, Any]:
-        s = db.get(Seek, seek_id)
-        if s is None or s.player_id != player.id:
-            raise svc.LobbyError(404, "no such seek")
+        s = own_seek(db, seek_id, player)
         if s.status == "open":
             s.status = "cancelled"
             db.add(s)

@@ -356,8 +356,6 @@ def make_move(db: Session, clock: Clock, player: Player, match_id: str, expected
         raise LobbyError(409, "it is not your turn")
     try:
         parsed = RULES.parse_action({**action, "player": seat} if isinstance(action, dict) else action)
-        if isinstance(parsed, dict):
-            raise LobbyError(422, "unknown action")
         new_state, events = RULES.apply(s, parsed)
     except EngineError as exc:
         raise LobbyError(422, exc.message, {"code": exc.code}) from None

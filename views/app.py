@@ -13,12 +13,12 @@ from storage import api
 from storage.db import Storage, open_storage
 from views.i18n import LANGS, NAMES, RTL, t
 from views.lanes_controller import LanesMatch
-from views.lanes_table import LanesTable, felt
+from views.lanes_table import LanesTable
 from views.lopti_controller import LoptiMatch
 from views.lopti_table import LoptiTable
 from views.spit_controller import SpitGame
 from views.spit_table import SpitTable
-from views.widgets import FONTS, family, icon_button, text
+from views.widgets import FONTS, family, felt, icon_button, text
 
 LEVELS = ("beginner", "casual", "skilled", "expert")
 

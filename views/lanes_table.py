@@ -13,7 +13,6 @@ from views.i18n import t
 from views.lanes_controller import LanesMatch
 from views.turn_table import TurnBasedTable
 from views.widgets import (
-    FELT,
     FELT_DARK,
     HIGHLIGHT,
     SUIT_GLYPH,
@@ -230,14 +229,3 @@ class LanesTable(TurnBasedTable):
     def _home(self) -> None:
         self.app.page.pop_dialog()
         self.app.home()
-
-
-MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
-
-
-def felt(content: ft.Control, page_width: float | None) -> ft.Control:
-    width = None if not page_width or page_width <= MAX_WIDTH else MAX_WIDTH
-    inner = ft.Container(content, width=width, expand=width is None, padding=ft.Padding.all(6))
-    row = ft.Row([inner], alignment=ft.MainAxisAlignment.CENTER, expand=True,
-                 vertical_alignment=ft.CrossAxisAlignment.STRETCH)
-    return ft.Container(row, bgcolor=FELT, expand=True)

@@ -117,3 +117,14 @@ def icon_button(icon: Any, label: str, on_click: Callable[[Any], Any], color: st
     """An icon button with an accessible name (screen readers and browser tests see ``label``)."""
     return ft.Semantics(label=label, button=True,
                         content=ft.IconButton(icon, on_click=on_click, icon_color=color, tooltip=label))
+
+
+MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
+
+
+def felt(content: ft.Control, page_width: float | None) -> ft.Control:
+    width = None if not page_width or page_width <= MAX_WIDTH else MAX_WIDTH
+    inner = ft.Container(content, width=width, expand=width is None, padding=ft.Padding.all(6))
+    row = ft.Row([inner], alignment=ft.MainAxisAlignment.CENTER, expand=True,
+                 vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+    return ft.Container(row, bgcolor=FELT, expand=True)

@@ -47,7 +47,7 @@ def _pool(options: LanesOptions, seen: list[Card]) -> list[Card]:
     return [c for c, n in left.items() for _ in range(max(0, n))]
 
 
-def _fill(pool: list[Card], n: int, rng: Rng, options: LanesOptions) -> list[Card]:
+def _fill(pool: list[Card], n: int, rng: Rng) -> list[Card]:
     rng.shuffle(pool)
     out = pool[:n]
     while len(out) < n:  # the observation cannot tell whose deck a card came from: pad if needed
@@ -77,8 +77,8 @@ def determinise(obs: dict[str, Any], rng: Rng) -> LanesState:
         if i == me:
             side.hand = list(hand)
         else:
-            side.hand = _fill(pool, p["hand_size"], rng, options)
-        side.deck = _fill(pool, p["deck_size"], rng, options)
+            side.hand = _fill(pool, p["hand_size"], rng)
+        side.deck = _fill(pool, p["deck_size"], rng)
     held = [list(h) for h in obs["held_direction"]]
     return LanesState(options, sides, obs["to_move"], list(obs["in_opening"]), list(obs["reshuffles_used"]), held,
                       rng.next_u64(), obs["winner"], obs["reason"], obs["over"], obs["ply"])

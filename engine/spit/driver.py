@@ -97,8 +97,6 @@ class SpitDriver:
         events: list[Event] = []
         while self._queue and self._queue[0].due <= now:
             item = heapq.heappop(self._queue)
-            if item.kind == "countdown":
-                continue
             if item.kind == "bot" and item.action not in RULES.legal_actions(self.state, item.player):
                 self._replan(item.due)  # the pile changed under the bot's hand: give up, look again
                 continue
@@ -113,8 +111,7 @@ class SpitDriver:
 
     def countdown_ends(self) -> float | None:
         """When the current spit countdown ends (for the UI), if one is running."""
-        autos = [i.due for i in self._queue if i.kind == "countdown"]
-        return min(autos) if autos else None
+        return self._stall_end if self.state.phase == STALLED else None
 
     # --- internals ------------------------------------------------------------------------------
 
@@ -131,7 +128,7 @@ class SpitDriver:
 
     def _replan(self, t: float) -> None:
         """Drop every scheduled bot action and plan afresh from the new position."""
-        self._queue = [i for i in self._queue if i.kind not in ("bot", "auto", "countdown", "deal")]
+        self._queue = [i for i in self._queue if i.kind not in ("bot", "auto", "deal")]
         heapq.heapify(self._queue)
         s = self.state
         if s.over:
@@ -143,7 +140,6 @@ class SpitDriver:
             if self._stall_end is None:  # the countdown starts once per stalemate
                 self._stall_end = t + self.spit_countdown
             start = max(t, self._stall_end)
-            self._push(start, None, NextRound(), "countdown")  # a marker only; never applied
         else:
             self._stall_end = None
             start = t
