@@ -26,6 +26,30 @@ from typing import Any, Generic, Protocol, TypeVar
 JSON = Any
 
 
+class Why(str):
+    """A reason written in English that also carries a stable ``key`` and its ``params``.
+
+    It *is* the English string (conformance output, logs and tests see plain text), and views say
+    it in the player's language from ``key`` + ``params`` (``views.i18n.why_text``). The engine
+    stays free of translation files; the words live with the other UI strings."""
+
+    key: str
+    params: dict[str, Any]
+
+    def __new__(cls, key: str, text: str, **params: Any) -> Why:
+        obj = super().__new__(cls, text)
+        obj.key = key
+        obj.params = params
+        return obj
+
+    def __reduce__(self) -> Any:
+        return (_make_why, (self.key, str(self), self.params))
+
+
+def _make_why(key: str, text: str, params: dict[str, Any]) -> Why:
+    return Why(key, text, **params)
+
+
 class EngineError(Exception):
     """Base of the engine's typed errors. ``code`` is stable (it is part of the conformance API)."""
 
@@ -34,6 +58,8 @@ class EngineError(Exception):
     def __init__(self, message: str, *, reason: str | None = None, index: int | None = None) -> None:
         super().__init__(message)
         self.message = message
+        #: the reason with its translation key (a plain message gets the sub-code as key)
+        self.why = message if isinstance(message, Why) else Why(reason or self.code, message)
         #: a stable machine-readable sub-code (``"not_your_turn"``, ``"wrong_direction"``…)
         self.reason = reason or self.code
         self.index = index

@@ -35,3 +35,17 @@ SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def card_label(card: str) -> str:
     """``"10H"`` → ``"10♥"`` (the joker stays ``JK``)."""
     return card if card == "JK" else card[:-1] + SUIT_GLYPH.get(card[-1], card[-1])
+
+
+def why_text(lang: str, why: object) -> str:
+    """An engine reason (``engine.core.Why``) in the player's language; a reason the tables do not
+    know stays in the engine's English rather than vanishing."""
+    key = getattr(why, "key", None)
+    if not key or f"why_{key}" not in table("en"):
+        return str(why)
+    params = dict(getattr(why, "params", {}))
+    if "suit" in params:
+        params["suit"] = SUIT_GLYPH.get(str(params["suit"]), params["suit"])
+    if "card" in params:
+        params["card"] = " ".join(card_label(c) for c in str(params["card"]).split())
+    return t(lang, f"why_{key}", **params)

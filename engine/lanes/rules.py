@@ -8,7 +8,7 @@ with the reason a player would be told at a real table.
 from __future__ import annotations
 
 from engine.cards import ACE, JACK, JOKER, KING, QUEEN, Card, Rng, derive_seed, standard_deck
-from engine.core import BadRequest, Event, IllegalAction, Result, ev
+from engine.core import BadRequest, Event, IllegalAction, Result, Why, ev
 from engine.lanes.actions import Abort, Disband, Discard, LanesAction, Play, Resign, Timeout
 from engine.lanes.options import LanesOptions
 from engine.lanes.state import (
@@ -70,13 +70,13 @@ def _number_problem(state: LanesState, player: int, card: Card, lane_i: int) -> 
     """Why ``card`` (a number card) may not go on the player's lane ``lane_i``; None if it may."""
     lane = state.sides[player].lanes[lane_i]
     if state.in_opening[player] and lane:
-        return "during the opening each number card starts one of your empty lanes (L-3.1)"
+        return Why("opening_lane", "during the opening each number card starts one of your empty lanes (L-3.1)")
     if not lane:
         return None
     last = lane[-1].card
     if card.rank == last.rank:
-        return ("the same value may never be played twice in a row on a lane (L-5.6): "
-                f"the lane ends in a {last.rank_text}")
+        return Why("same_value", "the same value may never be played twice in a row on a lane (L-5.6): "
+                   f"the lane ends in a {last.rank_text}", rank=last.rank_text)
     direction = lane_direction(lane, state.held[player][lane_i])
     if direction is None:
         return None
@@ -84,11 +84,11 @@ def _number_problem(state: LanesState, player: int, card: Card, lane_i: int) -> 
     if card.suit == suit:
         return None  # L-5.5 the current suit may go either way
     if direction == UP and card.rank < last.rank:
-        return (f"this lane is ascending: play higher than {last.rank_text}, "
-                f"or a card of its suit ({suit}) (L-5.4, L-5.5)")
+        return Why("ascending", f"this lane is ascending: play higher than {last.rank_text}, "
+                   f"or a card of its suit ({suit}) (L-5.4, L-5.5)", rank=last.rank_text, suit=suit)
     if direction == DOWN and card.rank > last.rank:
-        return (f"this lane is descending: play lower than {last.rank_text}, "
-                f"or a card of its suit ({suit}) (L-5.4, L-5.5)")
+        return Why("descending", f"this lane is descending: play lower than {last.rank_text}, "
+                   f"or a card of its suit ({suit}) (L-5.4, L-5.5)", rank=last.rank_text, suit=suit)
     return None
 
 
@@ -98,50 +98,52 @@ def _face_problem(state: LanesState, card: Card, owner: int, lane_i: int, stack_
     stack = lane[stack_i]
     limit = attach_limit(state.options)
     if limit is not None and len(stack.attached) >= limit:
-        return "that card already holds 3 face cards and accepts no other, not even a jack (L-6.0)"
+        return Why("attach_full", "that card already holds 3 face cards and accepts no other, not even a jack (L-6.0)")
     if card.rank == QUEEN and stack_i != len(lane) - 1 and not state.options.queen_anywhere:
-        return "a queen goes only on the last number card of a lane (L-6.2)"
+        return Why("queen_last", "a queen goes only on the last number card of a lane (L-6.2)")
     return None
 
 
 def _actor(state: LanesState, declared: int | None) -> int:
     if declared is not None and declared != state.to_move:
-        raise IllegalAction("it is not your turn", reason="not_your_turn")
+        raise IllegalAction(Why("not_your_turn", "it is not your turn"), reason="not_your_turn")
     return state.to_move
 
 
 def why_illegal(state: LanesState, action: LanesAction) -> str | None:
     """The reason ``action`` is illegal now, or None. Raises BadRequest for indices that do not exist."""
     if state.over:
-        return "the match is over"
+        return Why("match_over", "the match is over")
     if isinstance(action, (Resign, Timeout, Abort)):
         return None
     if action.player is not None and action.player != state.to_move:
-        return "it is not your turn"
+        return Why("not_your_turn", "it is not your turn")
     p = state.to_move
     side = state.sides[p]
     opening = state.in_opening[p]
     if isinstance(action, Disband):
         if opening:
-            return "no disbanding during the opening (L-3.2)"
+            return Why("opening_no_disband", "no disbanding during the opening (L-3.2)")
         if not side.lanes[action.lane]:
-            return "that lane is empty: there is nothing to disband (L-4.3)"
+            return Why("disband_empty", "that lane is empty: there is nothing to disband (L-4.3)")
         return None
     if action.card not in side.hand:
-        return f"you do not hold {action.card}"
+        return Why("not_held", f"you do not hold {action.card}", card=str(action.card))
     if isinstance(action, Discard):
         if opening and any(is_number(c) for c in side.hand):
-            return "during the opening you must place a number card; you may discard only without one (L-3.2, L-3.4)"
+            return Why("opening_no_discard",
+                       "during the opening you must place a number card; you may discard only without one "
+                       "(L-3.2, L-3.4)")
         return None
     card = action.card
     if is_number(card):
         if action.stack is not None:
             raise BadRequest("a number card starts or extends a lane: give only 'lane'")
         if action.owner is not None and action.owner != p:
-            return "number cards go on your own lanes (L-4.1)"
+            return Why("own_lanes", "number cards go on your own lanes (L-4.1)")
         return _number_problem(state, p, card, action.lane)
     if opening:
-        return "no face cards during the opening (L-3.2)"
+        return Why("opening_no_face", "no face cards during the opening (L-3.2)")
     if action.owner is None or action.stack is None:
         raise BadRequest("a face card needs 'owner', 'lane' and 'stack'")
     lane = state.sides[action.owner].lanes[action.lane]

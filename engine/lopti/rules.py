@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 from engine.cards import Card, Rng, derive_seed, standard_deck
-from engine.core import BadRequest, Event, IllegalAction, Result, ev
+from engine.core import BadRequest, Event, IllegalAction, Result, Why, ev
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.interpreter import fire
 from engine.lopti.options import LoptiOptions
@@ -62,7 +62,7 @@ def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
     params = state.options.params
     low, run_len = params.low_rank, params.clear_run
     if state.obligation and rank != THREE:
-        return "a 3 was passed to you: play a 3 or take the pile (P-4.6)"
+        return Why("obligation", "a 3 was passed to you: play a 3 or take the pile (P-4.6)")
     if rank == THREE or not state.pile:
         return None  # P-4.2 a 3 goes on anything; P-3.1 lead anything on an empty table
     top = state.pile[-1]
@@ -71,29 +71,34 @@ def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
     completes = rank == run_rank and run + count == run_len  # P-3.4
     label = rank_label(rank)
     if rank == TEN:
-        return f"a 10 can never be played right after a {rank_label(low)} (P-4.4)" if trank == low else None
+        return (Why("ten_after_low", f"a 10 can never be played right after a {rank_label(low)} (P-4.4)",
+                        low=rank_label(low)) if trank == low else None)
     if rank == TWO:
         if trank == TWO and not (count > tcount or completes):
-            return f"on {tcount} 2(s) play more 2s, or complete {run_len} (P-4.1)"
+            return Why("more_twos", f"on {tcount} 2(s) play more 2s, or complete {run_len} (P-4.1)", n=tcount,
+                       run=run_len)
         return None
     if trank == low:
         if rank == low:
             if count > tcount or completes:
                 return None
-            return f"on {tcount} {label}(s) play more {label}s, or complete {run_len} (P-4.4)"
+            return Why("more_low", f"on {tcount} {label}(s) play more {label}s, or complete {run_len} (P-4.4)",
+                       n=tcount, rank=label, run=run_len)
         if order(rank) <= order(low):
             return None  # P-4.4 [interp]: the ranks below the low card, whatever the count
-        return (f"after a {rank_label(low)} the next play must be {rank_label(low)} or lower, "
-                f"not {label} (P-4.4)")
+        return Why("low_only", f"after a {rank_label(low)} the next play must be {rank_label(low)} or lower, "
+                   f"not {label} (P-4.4)", low=rank_label(low), rank=label)
     if rank == low or trank == TWO:
         return None  # P-4.4 the low card goes on anything; P-4.1 anything goes on a 2
     if rank == trank:
         if count > tcount or completes:
             return None
-        return f"on a tie, play more: {tcount} {label}(s) are on top, so play at least {tcount + 1} (P-3.3)"
+        return Why("tie_more", f"on a tie, play more: {tcount} {label}(s) are on top, so play at least {tcount + 1} "
+                   "(P-3.3)", n=tcount, rank=label, need=tcount + 1)
     if order(rank) > order(trank):
         return None
-    return f"{label} is lower than the {rank_label(trank)} on top: play higher, a special card, or take (P-3.3)"
+    return Why("lower", f"{label} is lower than the {rank_label(trank)} on top: play higher, a special card, "
+               "or take (P-3.3)", rank=label, top=rank_label(trank))
 
 
 def on_face_down(seat: Seat) -> bool:
@@ -131,7 +136,8 @@ def _pick(hand: list[Card], rank: int | None, count: int | None) -> list[Card]:
         raise BadRequest("a play needs its cards")
     chosen = [c for c in hand if c.rank == rank][:count]
     if len(chosen) < count:
-        raise IllegalAction(f"you do not hold {count} card(s) of rank {rank_label(rank)}", reason="not_in_hand")
+        raise IllegalAction(Why("not_held_count", f"you do not hold {count} card(s) of rank {rank_label(rank)}",
+                                n=count, rank=rank_label(rank)), reason="not_in_hand")
     return chosen
 
 
@@ -296,17 +302,17 @@ def _take(s: LoptiState, p: int, events: list[Event], forced: bool) -> None:
 
 def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
     if state.over:
-        raise IllegalAction("the deal is over", reason="over")
+        raise IllegalAction(Why("deal_over", "the deal is over"), reason="over")
     p = state.to_move
     if state.phase == SETUP:
         return _apply_setup(state, action)
     seat = state.seats[p]
     if isinstance(action, (Swap, Keep)):
-        raise IllegalAction("swaps are made only before play starts (P-2.2)", reason="not_setup")
+        raise IllegalAction(Why("not_setup", "swaps are made only before play starts (P-2.2)"), reason="not_setup")
     events: list[Event] = []
     if isinstance(action, Take):
         if not state.pile:
-            raise IllegalAction("an empty pile cannot be taken (P-3.2)", reason="empty_pile")
+            raise IllegalAction(Why("empty_pile", "an empty pile cannot be taken (P-3.2)"), reason="empty_pile")
         s = state.clone()
         s.ply += 1
         forced = not any(isinstance(a, (Play, Flip)) for a in legal_actions(state))
@@ -314,8 +320,8 @@ def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Even
         return s, events
     if isinstance(action, Flip):
         if not on_face_down(seat):
-            raise IllegalAction("you turn over face-down cards only when your hand and face-up cards are gone (P-6.2)",
-                                reason="not_face_down")
+            raise IllegalAction(Why("not_face_down", "you turn over face-down cards only when your hand and face-up "
+                                    "cards are gone (P-6.2)"), reason="not_face_down")
         if action.index is None or action.index >= len(seat.down):
             raise BadRequest(f"flip index out of range: you have {len(seat.down)} face-down card(s)")
         s = state.clone()
@@ -336,13 +342,15 @@ def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Even
     if not cards:
         raise BadRequest("a play needs at least one card")
     if on_face_down(seat):
-        raise IllegalAction("your hand and face-up cards are gone: turn over a face-down card (flip) (P-6.2)",
-                            reason="must_flip")
+        raise IllegalAction(Why("must_flip", "your hand and face-up cards are gone: turn over a face-down card "
+                                "(flip) (P-6.2)"), reason="must_flip")
     missing = [c for c in cards if c not in seat.hand]
     if missing:
-        raise IllegalAction(f"you do not hold {', '.join(map(str, missing))}", reason="not_in_hand")
+        raise IllegalAction(Why("not_held", f"you do not hold {', '.join(map(str, missing))}",
+                                card=" ".join(map(str, missing))), reason="not_in_hand")
     if len({c.rank for c in cards}) != 1:
-        raise IllegalAction("a play is one or more cards of a single rank (P-3.3)", reason="mixed_ranks")
+        raise IllegalAction(Why("mixed_ranks", "a play is one or more cards of a single rank (P-3.3)"),
+                            reason="mixed_ranks")
     problem = play_problem(state, cards[0].rank, len(cards))
     if problem:
         raise IllegalAction(problem, reason="illegal_play")
@@ -365,9 +373,11 @@ def _apply_setup(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, li
         if action.hand_card is None or action.up_card is None:
             raise BadRequest("swap needs [hand card, face-up card]")
         if action.hand_card not in seat.hand:
-            raise IllegalAction(f"{action.hand_card} is not in your hand", reason="not_in_hand")
+            raise IllegalAction(Why("not_held", f"{action.hand_card} is not in your hand", card=str(action.hand_card)),
+                                reason="not_in_hand")
         if action.up_card not in seat.up:
-            raise IllegalAction(f"{action.up_card} is not one of your face-up cards", reason="not_face_up")
+            raise IllegalAction(Why("not_face_up", f"{action.up_card} is not one of your face-up cards",
+                                    card=str(action.up_card)), reason="not_face_up")
         s = state.clone()
         sp = s.seats[p]
         hi, ui = sp.hand.index(action.hand_card), sp.up.index(action.up_card)
@@ -378,8 +388,8 @@ def _apply_setup(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, li
         s = state.clone()
         events.append(ev("keep", player=p))
     else:
-        raise IllegalAction("before play starts each player either swaps one hand card with one face-up card "
-                            "or keeps (P-2.2)", reason="setup")
+        raise IllegalAction(Why("setup", "before play starts each player either swaps one hand card with one "
+                                "face-up card or keeps (P-2.2)"), reason="setup")
     s.ply += 1
     s.decided[p] = True
     n = len(s.seats)

@@ -9,7 +9,7 @@ moves the machine on: round end, stalemate, the spit turn-over once every requir
 from __future__ import annotations
 
 from engine.cards import Card, Rng, derive_seed, standard_deck
-from engine.core import Event, Result, ev
+from engine.core import Event, Result, Why, ev
 from engine.spit.actions import CallSpit, Fill, NextRound, PlayCard, Slap, SpitAction
 from engine.spit.state import (
     OVER,
@@ -224,16 +224,16 @@ def apply(state: SpitState, action: SpitAction) -> tuple[SpitState, list[Event]]
 
     if isinstance(action, NextRound):
         if state.phase != ROUND_OVER:
-            return rejected(None, "the round is not over")
+            return rejected(None, Why("round_not_over", "the round is not over"))
         s = state.clone()
         s.ply += 1
         next_round(s, events)
         return s, events
     if state.over:
-        return rejected(action.player, "the game is over")
+        return rejected(action.player, Why("game_over", "the game is over"))
     if isinstance(action, PlayCard):
         if not play_ok(state, action):
-            return rejected(action.player, "that card does not go on that pile now (S-1.2, S-3.4)")
+            return rejected(action.player, Why("no_fit", "that card does not go on that pile now (S-1.2, S-3.4)"))
         s = state.clone()
         stock = s.players[action.player].stocks[action.stock]
         card = stock.pop()
@@ -242,7 +242,8 @@ def apply(state: SpitState, action: SpitAction) -> tuple[SpitState, list[Event]]
         _reveal(s, action.player, action.stock, events)
     elif isinstance(action, Fill):
         if not fill_ok(state, action):
-            return rejected(action.player, "a fill moves a top card from a stock of two or more into an empty slot")
+            return rejected(action.player, Why("bad_fill",
+                            "a fill moves a top card from a stock of two or more into an empty slot"))
         s = state.clone()
         stocks = s.players[action.player].stocks
         card = stocks[action.source].pop()
@@ -251,15 +252,17 @@ def apply(state: SpitState, action: SpitAction) -> tuple[SpitState, list[Event]]
         _reveal(s, action.player, action.source, events)
     elif isinstance(action, CallSpit):
         if state.phase != STALLED or state.ready[action.player] or not state.players[action.player].spit:
-            return rejected(action.player, "spit is called only when play is stuck, once, with spit cards left")
+            return rejected(action.player, Why("no_spit",
+                            "spit is called only when play is stuck, once, with spit cards left"))
         s = state.clone()
         s.ready[action.player] = True
         events.append(ev("spit", player=action.player))
     else:
         assert isinstance(action, Slap)
         if state.phase != SLAP or not state.piles[action.pile]:
-            return rejected(action.player, "too late: the piles are already decided" if state.phase != SLAP
-                            else "that pile is not in use")
+            late = state.phase != SLAP
+            return rejected(action.player, Why("too_late", "too late: the piles are already decided") if late
+                            else Why("pile_unused", "that pile is not in use"))
         s = state.clone()
         s.taken = [None, None]
         s.taken[action.player] = action.pile  # S-5.2, S-5.3 the first slap decides both piles
