@@ -134,6 +134,16 @@ def _refused(exc: EngineError) -> Feedback:
     return Feedback(False, {lang: exc.message for lang in LANGS}, why=exc.why)
 
 
+def _rejected(events: list[Event]) -> Feedback | None:
+    """Real-time Spit refuses by a ``rejected`` event instead of an exception: same feedback."""
+    for e in events:
+        if e.type == "rejected":
+            reason = e.get("reason")
+            why = reason if isinstance(reason, Why) else Why("rejected", str(reason))
+            return Feedback(False, {lang: str(why) for lang in LANGS}, why=why)
+    return None
+
+
 class LessonRun:
     """One learner going through one lesson."""
 
@@ -200,14 +210,8 @@ class LessonRun:
         if step is None or step.info:
             return None
         if step.expect is not None:
-            for expected in step.expect:  # the first of the lesson's moves that works here
-                try:
-                    _state, events = self.rules.apply(self.state, self.rules.parse_action(expected, self.state))
-                except EngineError:
-                    continue
-                if not any(e.type == "rejected" for e in events):
-                    return expected
-            return step.expect[0]
+            works = self.targets()
+            return works[0] if works else step.expect[0]
         legal = self.rules.legal_actions(self.state, self.lesson.learner)
         if not legal:
             return None
@@ -238,7 +242,15 @@ class LessonRun:
         """The actions this step wants (for highlighting); empty when any legal action will do."""
         if self.finished or self.lesson.steps[self.step].expect is None:
             return []
-        return list(self.lesson.steps[self.step].expect or ())
+        return [e for e in self.lesson.steps[self.step].expect or () if self._works(e)]
+
+    def _works(self, action: Any) -> bool:
+        """Whether the engine takes ``action`` here (one of a step's alternatives may be used up)."""
+        try:
+            _state, events = self.rules.apply(self.state, self.rules.parse_action(action, self.state))
+        except EngineError:
+            return False
+        return not any(e.type == "rejected" for e in events)
 
     def _matches(self, action: Any, expected: Any) -> bool:
         a = self.rules.action_to_json(self.rules.parse_action(action, self.state))
@@ -259,26 +271,21 @@ class LessonRun:
             self.mistakes += 1
             return _refused(exc)
         if step.expect is not None and not any(self._matches(action, e) for e in step.expect):
-            legal = self.rules.legal_actions(self.state, self.lesson.learner)
             self.mistakes += 1
-            if parsed in legal or self.rules.action_to_json(parsed) in [self.rules.action_to_json(x) for x in legal]:
-                return Feedback(False, step.wrong or step.hint)
-            try:
-                self.rules.apply(self.state, parsed)
+            try:  # illegal: the engine's reason; legal but not the lesson's move: the step's words
+                _state, events = self.rules.apply(self.state, parsed)
             except EngineError as exc:
                 return _refused(exc)
-            return Feedback(False, step.wrong or step.hint)
+            return _rejected(events) or Feedback(False, step.wrong or step.hint)
         try:
             state, events = self.rules.apply(self.state, parsed)
         except EngineError as exc:
             self.mistakes += 1
             return _refused(exc)
-        rejected = [e for e in events if e.type == "rejected"]
-        if rejected:
+        refused = _rejected(events)
+        if refused is not None:
             self.mistakes += 1
-            reason = rejected[0].get("reason")
-            return Feedback(False, step.wrong or step.hint, list(events),
-                            reason if isinstance(reason, Why) else None)
+            return refused
         all_events = list(events)
         for reply in step.replies:
             try:
