@@ -70,8 +70,8 @@ def _wrong_candidates(run: LessonRun) -> list[object]:
     if game == "lopti":
         me = obs["players"][run.lesson.learner]
         hand = obs.get("hand", [])
-        return [{"play": [c]} for c in hand] + [{"take": True}] + [{"flip": i} for i in range(len(me.get("down", [])) or 1)] \
-            + [{"keep": True}]
+        flips = [{"flip": i} for i in range(len(me.get("down", [])) or 1)]
+        return [{"play": [c]} for c in hand] + [{"take": True}, {"keep": True}] + flips
     p = run.lesson.learner
     return [{"player": p, "play": {"stock": s, "pile": q}} for s in range(5) for q in range(2)] + \
         [{"player": p, "fill": {"from": s, "to": d}} for s in range(5) for d in range(5) if s != d] + \
