@@ -14,11 +14,13 @@ from storage.db import Storage, open_storage
 from views.i18n import LANGS, NAMES, RTL, t
 from views.lanes_controller import LanesMatch
 from views.lanes_table import LanesTable
+from views.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons
 from views.lopti_controller import LoptiMatch
 from views.lopti_table import LoptiTable
+from views.rules_pages import RulesPageError, page
 from views.spit_controller import SpitGame
 from views.spit_table import SpitTable
-from views.widgets import FONTS, family, felt, icon_button, text
+from views.widgets import FONTS, card_face, family, felt, icon_button, text
 
 LEVELS = ("beginner", "casual", "skilled", "expert")
 
@@ -77,6 +79,7 @@ class App:
         ]
         body = ft.Column([
             ft.Row([ft.Container(text(lang, t(lang, "app_title"), 28, True), expand=True),
+                    icon_button(ft.Icons.SCHOOL, t(lang, "learn"), lambda e: self.learn_screen()),
                     icon_button(ft.Icons.BAR_CHART, t(lang, "stats"), lambda e: self.stats_screen()),
                     icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: self.settings_screen())]),
             text(lang, t(lang, "tagline"), 14, color="#424242"),
@@ -86,11 +89,140 @@ class App:
 
     def _tile(self, game: str, buttons: list[ft.Control]) -> ft.Control:
         lang = self.lang
+        extra = [ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: self.learn_screen(game)),
+                 ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK, on_click=lambda e: self.rules_screen(game))]
         return ft.Card(content=ft.Container(padding=16, content=ft.Column([
             text(lang, t(lang, game), 22, True),
             text(lang, t(lang, f"{game}_blurb"), 14),
             ft.Row(buttons, wrap=True, spacing=8),
+            ft.Row(extra, wrap=True, spacing=0),
         ], spacing=8)))
+
+    # --- learning ---------------------------------------------------------------------------------
+
+    def learn_screen(self, focus: str | None = None) -> None:
+        """Every lesson per game with its progress; a finished game's lessons suggest a first real
+        game against the Beginner bot."""
+        self.table = None
+        lang = self.lang
+        progress = api.lesson_progress(self.storage)
+        cards: list[ft.Control] = []
+        games = [focus] if focus in lessons() else list(lessons())
+        games += [g for g in lessons() if g not in games]
+        for game in games:
+            group = lessons()[game]
+            done = sum(1 for x in group if progress.get(x.id, (0, False))[1])
+            rows: list[ft.Control] = []
+            for i, lesson in enumerate(group):
+                finished = progress.get(lesson.id, (0, False))[1]
+                rows.append(ft.Semantics(identifier=f"lesson-{lesson.id}", button=True, content=ft.ListTile(
+                    leading=ft.Icon(ft.Icons.CHECK_CIRCLE if finished else ft.Icons.PLAY_CIRCLE_OUTLINE,
+                                    color="#2E7D32" if finished else "#0B5D3B"),
+                    title=text(lang, f"{i + 1}. {lesson.title[lang]}", 15),
+                    on_click=lambda e, lid=lesson.id: self.open_lesson(lid))))
+            column: list[ft.Control] = [
+                ft.Row([ft.Container(text(lang, t(lang, game), 20, True), expand=True),
+                        ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK,
+                                      on_click=lambda e, g=game: self.rules_screen(g))]),
+                text(lang, t(lang, "lesson_progress", done=done, n=len(group)), 13, color="#424242"),
+                *rows,
+            ]
+            if group and done == len(group):
+                column.append(ft.Row([text(lang, t(lang, "lessons_done", game=t(lang, game)), 13, True, "#2E7D32"),
+                                      ft.FilledButton(t(lang, "play_beginner"),
+                                                      on_click=lambda e, g=game: self.start_game(g, "beginner"))],
+                                     wrap=True))
+            cards.append(ft.Card(content=ft.Container(ft.Column(column, spacing=4), padding=12)))
+        body = ft.Column([
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
+                    text(lang, t(lang, "lessons"), 20, True)]),
+            *cards,
+        ], spacing=10, scroll=ft.ScrollMode.AUTO)
+        self.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+    def open_lesson(self, lesson_id: str) -> None:
+        lesson = find(lesson_id)
+        if lesson is None:
+            self.learn_screen()
+            return
+        if lesson.game == "lanes":
+            self.table = LanesTable(self, LanesLesson(self.storage, lesson))
+            self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B")
+        elif lesson.game == "lopti":
+            table = LoptiTable(self, LoptiLesson(self.storage, lesson))
+            self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
+        else:
+            spit = SpitTable(self, SpitLesson(self.storage, lesson), time.monotonic())  # type: ignore[arg-type]
+            self.show(felt(spit.build(), self.page.width), bg="#0B5D3B")
+
+    def start_game(self, game: str, level: str) -> None:
+        if game == "lanes":
+            self.new_lanes(level)
+        elif game == "spit":
+            self.new_spit(level)
+        else:
+            self.new_lopti(3)
+
+    # --- rules pages ------------------------------------------------------------------------------
+
+    def rules_button(self, game: str) -> ft.Control:
+        return icon_button(ft.Icons.MENU_BOOK, t(self.lang, "rules"), lambda e: self.rules_dialog(game), "#FFFFFF")
+
+    def _rules_column(self, game: str, only: str | None = None) -> list[ft.Control]:
+        lang = self.lang
+        try:
+            rules = page(game)
+        except RulesPageError as exc:
+            return [text(lang, str(exc), 14, color="#B71C1C")]
+        out: list[ft.Control] = [] if only else [text(lang, rules.intro[lang], 14)]
+        for section in rules.sections:
+            items = [it for it in section.items if only is None or it.rule == only]
+            if not items:
+                continue
+            if only is None:
+                out.append(ft.Container(text(lang, section.title[lang], 17, True, "#0B5D3B"),
+                                        padding=ft.Padding.only(top=8)))
+            for it in items:
+                row: list[ft.Control] = [ft.Container(text(lang, it.rule, 11, True, "#616161"), width=46),
+                                         ft.Container(text(lang, it.text[lang], 14), expand=True)]
+                body: list[ft.Control] = [ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.START)]
+                if it.cards:
+                    body.append(ft.Row([ft.Container(width=46), *[card_face(c, 34, 48) for c in it.cards]],
+                                       spacing=3))
+                if it.tag == "friendly":
+                    body.append(ft.Row([ft.Container(width=46),
+                                        text(lang, t(lang, "friendly_badge"), 11, True, "#E65100")]))
+                out.append(ft.Column(body, spacing=2))
+        return out
+
+    def rules_screen(self, game: str) -> None:
+        lang = self.lang
+        try:
+            title = page(game).title[lang]
+        except RulesPageError:
+            title = t(lang, "rules")
+        body = ft.Column([
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
+                    ft.Container(text(lang, title, 20, True), expand=True),
+                    ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: self.learn_screen(game))]),
+            *self._rules_column(game),
+        ], spacing=6, scroll=ft.ScrollMode.AUTO)
+        self.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+    def rules_dialog(self, game: str, rule: str | None = None) -> None:
+        """The rules from inside a game: the whole page, or just the rule behind what was tapped
+        (e.g. the low marker explains the 7), without leaving the table."""
+        lang = self.lang
+        content = ft.Column(self._rules_column(game, rule), spacing=6, scroll=ft.ScrollMode.AUTO, tight=True)
+        actions: list[ft.Control] = [ft.TextButton(t(lang, "close"), on_click=lambda e: self.page.pop_dialog())]
+        if rule is not None:
+            actions.insert(0, ft.TextButton(t(lang, "all_rules"), on_click=lambda e: (
+                self.page.pop_dialog(), self.rules_dialog(game))))
+        self.page.show_dialog(ft.AlertDialog(
+            title=text(lang, t(lang, "rules") if rule is None else rule, 16, True),
+            content=ft.Container(content, width=min(520, (self.page.width or 400) - 40),
+                                 height=None if rule else min(560, (self.page.height or 700) - 160)),
+            actions=actions))
 
     def pick_level(self, game: str = "lanes") -> None:
         lang = self.lang

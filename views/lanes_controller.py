@@ -12,10 +12,10 @@ from typing import Any
 
 from engine.bots import decide
 from engine.cards import Card, parse_card
-from engine.core import Event
+from engine.core import BadRequest, Event, IllegalAction, Why
 from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
-from engine.lanes.state import LanesState
+from engine.lanes.state import LanesState, is_number
 from views.i18n import t
 
 
@@ -40,6 +40,8 @@ class LanesMatch:
         self.options = options or LanesOptions()
         self.selected: Card | None = None
         self.last_events: list[Event] = []
+        #: why the last tapped move was refused (shown translated; cleared by the next tap)
+        self.refusal: Why | None = None
         if game_id is None:
             self.state: LanesState = RULES.new_game(self.options, seed)
             seats = [{"kind": "person"}, {"kind": "person"} if self.pass_and_play else {"kind": "bot", "level": level}]
@@ -108,9 +110,29 @@ class LanesMatch:
     def select(self, card_text: str) -> None:
         card = parse_card(card_text)
         self.selected = None if self.selected == card else card
+        self.refusal = None
+
+    def play_at(self, owner: int, lane: int, stack: int | None = None) -> list[Event]:
+        """The selected card tapped onto a lane or a card of it, lit or not: a move the rules refuse
+        is not sent as a malformed action but explained (``refusal``) and nothing changes."""
+        card = self.selected
+        if card is None:
+            return []
+        if is_number(card):
+            return self._apply(Play(card, lane, None if owner == self.human else owner))
+        stacks = self.state.sides[owner].lanes[lane]
+        if not stacks:
+            self.refusal = Why("face_needs_card", "a face card goes on a number card")
+            return []
+        return self._apply(Play(card, lane, owner, len(stacks) - 1 if stack is None else stack))
 
     def _apply(self, action: LanesAction) -> list[Event]:
-        self.state, events = RULES.apply(self.state, action)
+        try:
+            self.state, events = RULES.apply(self.state, action)
+        except (IllegalAction, BadRequest) as exc:
+            self.refusal = exc.why  # the card stays selected: tap another target
+            return []
+        self.refusal = None
         self.api.append_action(self.storage, self.game_id, self.seq, RULES.action_to_json(action))
         self.seq += 1
         if self.state.over:

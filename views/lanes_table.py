@@ -9,7 +9,8 @@ from typing import Any
 
 import flet as ft
 
-from views.i18n import t
+from views.coach import coach_for, is_lesson
+from views.i18n import t, why_text
 from views.lanes_controller import LanesMatch
 from views.turn_table import TurnBasedTable
 from views.widgets import (
@@ -48,17 +49,25 @@ class LanesTable(TurnBasedTable):
         if selling:
             chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), 11, True, "#1B1B1F"),
                                       bgcolor="#FFD54F", border_radius=ft.BorderRadius.all(8),
-                                      padding=ft.Padding.symmetric(horizontal=5, vertical=0)))
-        return ft.Row(chips, spacing=4, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
+                                      padding=ft.Padding.symmetric(horizontal=5, vertical=0),
+                                      on_click=(lambda e: self.app.rules_dialog("lanes", "L-7.2"))
+                                      if self.match.selected is None else None))
+        # with no card selected, tapping a lane's value/direction/suit explains how they are worked out
+        # (with a card selected, the tap belongs to the lane: it plays there)
+        return ft.Container(ft.Row(chips, spacing=4, alignment=ft.MainAxisAlignment.CENTER, wrap=True),
+                            on_click=(lambda e: self.app.rules_dialog("lanes", "L-5.9"))
+                            if self.match.selected is None else None)
 
     def _lane(self, obs: dict[str, Any], owner: int, lane: int, targets: Any, disbandable: set[int]) -> ft.Control:
         stacks = obs["players"][owner]["lanes"][lane]
         children: list[ft.Control] = []
+        # with a card selected every lane and card answers a tap: lit ones play, the others say why not
+        armed = self.match.my_turn and self.match.selected is not None
         for si, stack in enumerate(stacks):
             card, attached = stack[0], stack[1:]
             is_target = (owner, lane, si) in targets.stacks
             face = card_face(card, 40, 54, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
-                             on_click=(lambda e, o=owner, ln=lane, s=si: self.on_stack(o, ln, s)) if is_target
+                             on_click=(lambda e, o=owner, ln=lane, s=si: self.on_stack(o, ln, s)) if armed
                              else None)
             row = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)], spacing=2,
                          vertical_alignment=ft.CrossAxisAlignment.START)
@@ -72,7 +81,7 @@ class LanesTable(TurnBasedTable):
                               horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, "#2E7D32"),
-            on_click=(lambda e, ln=lane: self.on_lane(ln)) if lane_target else None)
+            on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
         column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}", content=body)]
         if me and lane in disbandable and self.match.selected is None:
             column.append(ft.TextButton(t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
@@ -88,6 +97,8 @@ class LanesTable(TurnBasedTable):
     def _status(self, obs: dict[str, Any]) -> str:
         if self.status_override:
             return self.status_override
+        if self.match.refusal is not None:
+            return t(self.lang, "not_possible", why=why_text(self.lang, self.match.refusal))
         if obs["over"]:
             return t(self.lang, "won") if obs["winner"] == self.match.human else t(self.lang, "lost")
         if obs["to_move"] != self.match.human:
@@ -107,7 +118,8 @@ class LanesTable(TurnBasedTable):
         obs = m.observation
         me, opp = m.human, 1 - m.human
         playable = m.playable_cards()
-        hand = [card_face(c, 41, 60, selected=m.selected is not None and str(m.selected) == c,
+        coached = m.coach_cards() if is_lesson(m) else set()
+        hand = [card_face(c, 41, 60, selected=m.selected is not None and str(m.selected) == c, target=c in coached,
                           dim=m.my_turn and c not in {str(x) for x in playable}, ident=f"hand-{i}",
                           on_click=(lambda e, c=c: self.on_card(c)) if m.my_turn else None)
                 for i, c in enumerate(obs["hand"])]
@@ -115,17 +127,27 @@ class LanesTable(TurnBasedTable):
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         opp_info = obs["players"][opp]
         my_info = obs["players"][me]
-        header = table_header(self.lang, f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}",
-                              lambda e: self.app.home(), t(self.lang, "back"),
-                              ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign, disabled=obs["over"],
-                                            style=ft.ButtonStyle(color="#FFCDD2")))
+        lesson = is_lesson(m)
+        title = m.lesson.title[self.lang] if lesson else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
+        header = table_header(self.lang, title,
+                              lambda e: self.app.learn_screen("lanes") if lesson else self.app.home(),
+                              t(self.lang, "back"),
+                              self.app.rules_button("lanes") if lesson else
+                              ft.Row([self.app.rules_button("lanes"),
+                                      ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign,
+                                                    disabled=obs["over"], style=ft.ButtonStyle(color="#FFCDD2"))],
+                                     spacing=0, tight=True))
         opp_row = ft.Row([card_back(22, 30, str(opp_info["hand_size"])),
                           text(self.lang, t(self.lang, "hand", n=opp_info["hand_size"]) + " · " +
                                t(self.lang, "deck", n=opp_info["deck_size"]), 12, color="#C8E6C9")], spacing=6)
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
+        if lesson:
+            status = ft.Column([coach_for(self.app, m, self.refresh, self._lesson_hint),  # type: ignore[arg-type]
+                                status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
+                                else ft.Container()], spacing=4, tight=True)
         actions = ft.Row([
             ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
-            ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn,
+            ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn or lesson,
                           style=ft.ButtonStyle(color="#FFE082")),
             text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color="#C8E6C9"),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
@@ -138,7 +160,7 @@ class LanesTable(TurnBasedTable):
         ]
         if update:
             self.app.page.update()
-        if obs["over"] and not self.busy:
+        if obs["over"] and not self.busy and not lesson:
             self.show_result(obs)
 
     # --- events -------------------------------------------------------------------------------
@@ -168,6 +190,9 @@ class LanesTable(TurnBasedTable):
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)]
         self.app.page.update()
 
+    def _lesson_hint(self) -> None:
+        self.match.hint()  # the lesson's move: its card is selected so its target lights up
+
     def on_hint(self, e: Any) -> None:
         if self.busy:
             return
@@ -177,29 +202,31 @@ class LanesTable(TurnBasedTable):
         self.refresh()
         self.status_override = None
 
-    def on_lane(self, lane: int) -> None:
+    def on_lane(self, lane: int, owner: int | None = None) -> None:
         if self.busy or self.match.selected is None:
             return
-        self.match.play_on_lane(lane)
-        self._after_human()
+        self._played(self.match.play_at(self.match.human if owner is None else owner, lane))
 
     def on_stack(self, owner: int, lane: int, stack: int) -> None:
         if self.busy or self.match.selected is None:
             return
-        self.match.play_on_stack(owner, lane, stack)
-        self._after_human()
+        self._played(self.match.play_at(owner, lane, stack))
+
+    def _played(self, events: list[Any]) -> None:
+        if events:
+            self._after_human()
+        else:  # refused: the status says why, nothing changed
+            self.refresh()
 
     def on_discard(self, e: Any) -> None:
         if self.busy or self.match.selected is None:
             return
-        self.match.discard()
-        self._after_human()
+        self._played(self.match.discard())
 
     def on_disband(self, lane: int) -> None:
         if self.busy:
             return
-        self.match.disband(lane)
-        self._after_human()
+        self._played(self.match.disband(lane))
 
     def on_resign(self, e: Any) -> None:
         def confirm(ev: Any) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.bots import decide
 from engine.cards import Card, parse_card
-from engine.core import Event
+from engine.core import BadRequest, Event, IllegalAction, Why
 from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.state import LoptiState, order
@@ -29,6 +29,8 @@ class LoptiMatch:
         self.selected: list[Card] = []
         self.selected_up: Card | None = None
         self.last_events: list[Event] = []
+        #: why the last tapped move was refused (shown translated; cleared by the next tap)
+        self.refusal: Why | None = None
         if game_id is None:
             self.state: LoptiState = RULES.new_game(self.options, seed, self.players)
             seats = [{"kind": "person"}] + [{"kind": "bot", "level": lv} for lv in levels]
@@ -59,6 +61,7 @@ class LoptiMatch:
 
     # --- selection ------------------------------------------------------------------------------
     def tap_hand(self, card_text: str) -> None:
+        self.refusal = None
         card = parse_card(card_text)
         if card in self.selected:
             self.selected.remove(card)
@@ -96,7 +99,13 @@ class LoptiMatch:
 
     # --- actions ----------------------------------------------------------------------------------
     def _apply(self, action: LoptiAction) -> list[Event]:
-        self.state, events = RULES.apply(self.state, action)
+        try:
+            self.state, events = RULES.apply(self.state, action)
+        except (IllegalAction, BadRequest) as exc:
+            self.refusal = exc.why
+            self.selected, self.selected_up = [], None
+            return []
+        self.refusal = None
         self.api.append_action(self.storage, self.game_id, self.seq, RULES.action_to_json(action))
         self.seq += 1
         if self.state.over:

@@ -10,7 +10,8 @@ from typing import Any
 import flet as ft
 
 from engine.cards import parse_card
-from views.i18n import t
+from views.coach import coach_for, is_lesson
+from views.i18n import t, why_text
 from views.lopti_controller import LoptiMatch
 from views.turn_table import TurnBasedTable
 from views.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, status_box, table_header, text
@@ -47,27 +48,33 @@ class LoptiTable(TurnBasedTable):
             cards.append(ft.Row([card_face(c, 34, 48) for c in play], spacing=2))
         if not cards:
             cards = [text(self.lang, t(self.lang, "empty_pile"), 13, color="#C8E6C9")]
-        badges: list[ft.Control] = [text(self.lang, t(self.lang, "draw_pile", n=obs["draw_size"]), 12,
-                                         color="#C8E6C9")]
+        badges: list[ft.Control] = [ft.Container(
+            text(self.lang, t(self.lang, "draw_pile", n=obs["draw_size"]), 12, color="#C8E6C9"),
+            on_click=lambda e: self.app.rules_dialog("lopti", "P-3.5"))]
         if obs["threes"]:
-            badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"]), "#90CAF9"))
+            badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"]), "#90CAF9", "P-4.2"))
         if obs["low"]:
-            badges.append(self._badge(t(self.lang, "lp_low"), "#FFCC80"))
+            badges.append(self._badge(t(self.lang, "lp_low"), "#FFCC80", "P-4.4"))
         if obs["obligation"]:
-            badges.append(self._badge(t(self.lang, "lp_obligation"), "#EF9A9A"))
+            badges.append(self._badge(t(self.lang, "lp_obligation"), "#EF9A9A", "P-4.6"))
         return ft.Container(ft.Column([ft.Row(cards, spacing=8, alignment=ft.MainAxisAlignment.CENTER),
                                        ft.Row(badges, spacing=6, wrap=True,
                                               alignment=ft.MainAxisAlignment.CENTER)],
                                       horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6, tight=True),
                             padding=ft.Padding.all(8), bgcolor="#00000022", border_radius=ft.BorderRadius.all(10))
 
-    def _badge(self, label: str, color: str) -> ft.Control:
-        return ft.Container(text(self.lang, label, 11, True, "#1B1B1F"), bgcolor=color,
-                            border_radius=ft.BorderRadius.all(8),
-                            padding=ft.Padding.symmetric(horizontal=6, vertical=1))
+    def _badge(self, label: str, color: str, rule: str) -> ft.Control:
+        """A marker that explains itself: tapping it shows the rule behind it."""
+        return ft.Semantics(identifier=f"rule-{rule}", button=True, content=ft.Container(
+            ft.Row([text(self.lang, label, 11, True, "#1B1B1F"), ft.Icon(ft.Icons.INFO_OUTLINE, size=12,
+                                                                          color="#1B1B1F")], spacing=2, tight=True),
+            bgcolor=color, border_radius=ft.BorderRadius.all(8), padding=ft.Padding.symmetric(horizontal=6, vertical=1),
+            on_click=lambda e: self.app.rules_dialog("lopti", rule)))
 
     def _status(self, obs: dict[str, Any]) -> str:
         m = self.match
+        if m.refusal is not None:
+            return t(self.lang, "not_possible", why=why_text(self.lang, m.refusal))
         if obs["phase"] == "over":
             return t(self.lang, "lp_won") if obs["places"][:1] == [m.human] else t(
                 self.lang, "lp_deal_over", places=", ".join(m.who(s, self.lang) for s in obs["places"]))
@@ -88,11 +95,13 @@ class LoptiTable(TurnBasedTable):
         playable = m.playable_ranks()
         sel = {str(c) for c in m.selected}
         setup = obs["phase"] == "setup"
-        hand = [card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}",
+        lesson = is_lesson(m)
+        coached = m.coach_cards() if lesson else set()
+        hand = [card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}", target=c in coached,
                           dim=m.my_turn and not setup and parse_card(c).rank not in playable,
                           on_click=(lambda e, c=c: self.on_hand(c)) if m.my_turn else None)
                 for i, c in enumerate(m.sorted_hand())]
-        ups = [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c,
+        ups = [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c, target=c in coached,
                          ident=f"up-{i}", on_click=(lambda e, c=c: self.on_up(c)) if setup and m.my_turn else None)
                for i, c in enumerate(me["up"])]
         downs = [ft.Container(card_back(36, 50), on_click=(lambda e, i=i: self.on_flip(i)) if m.can_flip() else None,
@@ -101,22 +110,31 @@ class LoptiTable(TurnBasedTable):
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         buttons: list[ft.Control] = []
         if setup:
-            buttons += [ft.Button(t(self.lang, "swap"), on_click=self.on_swap, disabled=not m.can_swap()),
+            buttons += [ft.Button(t(self.lang, "swap"), on_click=self.on_swap,
+                                  disabled=not (m.my_turn and m.selected and m.selected_up is not None)),
                         ft.Button(t(self.lang, "keep"), on_click=self.on_keep, disabled=not m.can_keep())]
         else:
+            # enabled with any selection: a play the rules refuse is explained, not silently blocked
             buttons += [ft.FilledButton(t(self.lang, "play") + (f" ({len(sel)})" if sel else ""),
-                                        on_click=self.on_play, disabled=not m.can_play()),
+                                        on_click=self.on_play, disabled=not (m.my_turn and sel)),
                         ft.Button(t(self.lang, "take"), on_click=self.on_take, disabled=not m.can_take())]
             if m.can_flip():
                 buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
-        header = table_header(self.lang, f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=m.players)}",
-                              lambda e: self.app.home(), t(self.lang, "back"))
+        title = m.lesson.title[self.lang] if lesson else f"{t(self.lang, 'lopti')} · " \
+            f"{t(self.lang, 'players_n', n=m.players)}"
+        header = table_header(self.lang, title, lambda e: self.app.learn_screen("lopti") if lesson else self.app.home(),
+                              t(self.lang, "back"), self.app.rules_button("lopti"))
+        status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
+        if lesson:
+            status = ft.Column([coach_for(self.app, m, self.refresh),  # type: ignore[arg-type]
+                                status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
+                                else ft.Container()], spacing=4, tight=True)
         self.root.controls = [
             header,
             ft.Row(opponents, spacing=4, wrap=True, run_spacing=4),
             self._pile(obs),
-            status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else ""),
+            status,
             ft.Container(expand=True),
             ft.Row([*ups, ft.Container(width=8), *downs], spacing=4, wrap=True,
                    alignment=ft.MainAxisAlignment.CENTER),
@@ -144,8 +162,8 @@ class LoptiTable(TurnBasedTable):
             self.app.page.run_task(self.bot_turn)
 
     def on_play(self, e: Any) -> None:
-        if not self.busy and self.match.can_play():
-            self.match.play()
+        if not self.busy and self.match.my_turn and self.match.selected:
+            self.match.play()  # refused → match.refusal says why
             self._after()
 
     def on_take(self, e: Any) -> None:
@@ -159,7 +177,7 @@ class LoptiTable(TurnBasedTable):
             self._after()
 
     def on_swap(self, e: Any) -> None:
-        if not self.busy and self.match.can_swap():
+        if not self.busy and self.match.my_turn and self.match.selected and self.match.selected_up is not None:
             self.match.swap()
             self._after()
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.bots.spit_bots import SpitBot
-from engine.core import Event
+from engine.core import Event, Why
 from engine.spit import RULES, SpitOptions
 from engine.spit.actions import CallSpit, Fill, PlayCard, Slap
 from engine.spit.driver import SpitDriver
@@ -24,6 +24,8 @@ class SpitGame:
         self.level = level
         self.options = options or SpitOptions()
         self.selected: int | None = None
+        #: why the last tap was rejected (the pile changed under the finger, or it never fitted)
+        self.refusal: Why | None = None
         if game_id is None:
             state: SpitState = RULES.new_game(self.options, seed)
             self.game_id = api.new_game(storage, "spit", self.options.to_json(), seed, 2,
@@ -72,7 +74,12 @@ class SpitGame:
         events = self.driver.submit(action, now)
         self._save()
         self.selected = None
+        self.refusal = next((e["reason"] for e in events if e.type == "rejected" and e.get("player") == 0
+                             and isinstance(e.get("reason"), Why)), None)
         return events
+
+    def countdown_ends(self) -> float | None:
+        return self.driver.countdown_ends()
 
     # --- what the person can do -----------------------------------------------------------------
     def legal(self) -> list[Any]:

@@ -11,7 +11,8 @@ from typing import Any
 
 import flet as ft
 
-from views.i18n import t
+from views.coach import coach_for, is_lesson
+from views.i18n import t, why_text
 from views.spit_controller import SpitGame
 from views.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, table_header, text
 
@@ -61,6 +62,8 @@ class SpitTable:
 
     def _status(self, obs: dict[str, Any]) -> str:
         phase = obs["phase"]
+        if self.game.refusal is not None and phase == "play":
+            return t(self.lang, "not_possible", why=why_text(self.lang, self.game.refusal))
         if phase == "over":
             return t(self.lang, "sp_won") if obs["winner"] == 0 else t(self.lang, "sp_lost")
         if phase == "slap":
@@ -68,7 +71,7 @@ class SpitTable:
         if phase == "round_over":
             return t(self.lang, "sp_round")
         if phase == "stalled":
-            ends = self.game.driver.countdown_ends()
+            ends = self.game.countdown_ends()
             if ends is not None and ends > self.now():
                 return t(self.lang, "sp_countdown", s=f"{ends - self.now():.0f}")
             return t(self.lang, "sp_stalled") if self.game.can_spit() else t(self.lang, "sp_waiting")
@@ -76,14 +79,18 @@ class SpitTable:
 
     def build(self) -> ft.Control:
         self.refresh(update=False)
-        self.app.page.run_task(self.ticker)
+        if not is_lesson(self.game):  # a lesson has no clock: it moves only when the learner does
+            self.app.page.run_task(self.ticker)
         return self.root
 
     def refresh(self, update: bool = True) -> None:
         obs = self.game.observation
         me, bot = obs["players"][0], obs["players"][1]
-        header = table_header(self.lang, f"{t(self.lang, 'spit')} · {t(self.lang, self.game.level)}",
-                              lambda e: self.leave(), t(self.lang, "back"))
+        lesson = is_lesson(self.game)
+        title = self.game.lesson.title[self.lang] if lesson else f"{t(self.lang, 'spit')} · " \
+            f"{t(self.lang, self.game.level)}"
+        header = table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
+                              self.app.rules_button("spit"))
         bot_info = ft.Row([card_back(22, 30, str(bot["spit_count"])),
                            text(self.lang, t(self.lang, "sp_spit_cards", n=bot["spit_count"]) + " · " +
                                 t(self.lang, "sp_total", n=bot["total"]), 12, color="#C8E6C9")], spacing=6)
@@ -100,7 +107,7 @@ class SpitTable:
             ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
             ft.Container(height=8),
             ft.Row([self._pile(0, obs), self._pile(1, obs)], spacing=24, alignment=ft.MainAxisAlignment.CENTER),
-            self.status,
+            coach_for(self.app, self.game, self.refresh) if lesson else self.status,  # type: ignore[arg-type]
             spit_button if obs["phase"] == "stalled" else ft.Container(height=48),
             ft.Container(expand=True),
             ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
@@ -144,4 +151,7 @@ class SpitTable:
 
     def leave(self) -> None:
         self.active = False
-        self.app.home()
+        if is_lesson(self.game):
+            self.app.learn_screen("spit")
+        else:
+            self.app.home()

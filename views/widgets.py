@@ -128,3 +128,41 @@ def felt(content: ft.Control, page_width: float | None) -> ft.Control:
     row = ft.Row([inner], alignment=ft.MainAxisAlignment.CENTER, expand=True,
                  vertical_alignment=ft.CrossAxisAlignment.STRETCH)
     return ft.Container(row, bgcolor=FELT, expand=True)
+
+
+def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retry: Callable[[Any], Any],
+                on_continue: Callable[[Any], Any], on_next: Callable[[Any], Any] | None,
+                next_label: str, on_learn: Callable[[Any], Any]) -> ft.Control:
+    """The lesson coach above the learner's side of the table: step counter, the step's words, why
+    the last move was wrong, the hint once asked for, and Continue / Retry / Next lesson."""
+    from views.i18n import t
+
+    head = t(lang, "coach_done") if coach.done else t(lang, "coach_step", i=coach.step, n=coach.steps)
+    lines: list[ft.Control] = [
+        ft.Row([ft.Icon(ft.Icons.SCHOOL, size=18, color="#0B5D3B"),
+                ft.Container(text(lang, head, 12, True, "#0B5D3B"), expand=True),
+                *([] if coach.done else [ft.TextButton(t(lang, "hint"), on_click=on_hint),
+                                         ft.TextButton(t(lang, "retry"), on_click=on_retry)])],
+               spacing=4),
+        ft.Semantics(identifier="coach-text", content=text(lang, coach.text, 14, color=BLACK)),
+    ]
+    if coach.feedback:
+        lines.append(ft.Semantics(identifier="coach-feedback",
+                                  content=text(lang, coach.feedback, 13, True, "#B71C1C")))
+    if coach.hint:
+        lines.append(text(lang, coach.hint, 13, color="#0D47A1"))
+    buttons: list[ft.Control] = []
+    if coach.info:
+        buttons.append(ft.Semantics(identifier="coach-continue", button=True, content=ft.FilledButton(
+            t(lang, "continue_step"), on_click=on_continue)))
+    if coach.done:
+        if on_next is not None:
+            buttons.append(ft.Semantics(identifier="coach-next", button=True,
+                                        content=ft.FilledButton(next_label, on_click=on_next)))
+        buttons.append(ft.Button(t(lang, "learn"), on_click=on_learn))
+        buttons.append(ft.TextButton(t(lang, "retry"), on_click=on_retry))
+    if buttons:
+        lines.append(ft.Row(buttons, spacing=8, wrap=True))
+    return ft.Container(ft.Column(lines, spacing=4, tight=True), bgcolor="#FFF8E1",
+                        padding=ft.Padding.symmetric(horizontal=10, vertical=6),
+                        border_radius=ft.BorderRadius.all(10), border=ft.Border.all(2, HIGHLIGHT))

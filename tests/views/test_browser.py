@@ -105,3 +105,66 @@ def saved_actions(db: Path) -> int:
         return max((len(g.actions) for g in games), default=0)
     finally:
         st.close()
+
+
+def launch(p, width: int = 390, height: int = 844):  # type: ignore[no-untyped-def]
+    browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+        "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"])
+    return browser, browser.new_page(viewport={"width": width, "height": height})
+
+
+def open_app(page, url: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(url)
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
+    time.sleep(1.0)
+    page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+
+
+def tap_card(page, card: str) -> bool:  # type: ignore[no-untyped-def]
+    """Tap the hand card ``card`` (its semantics label is the card code)."""
+    for el in page.locator('[flt-semantics-identifier^="hand-"]').all():
+        if el.inner_text().split()[:1] == [card]:
+            return tap(page, f'[flt-semantics-identifier="{el.get_attribute("flt-semantics-identifier")}"]')
+    return False
+
+
+def coach_text(page) -> str:  # type: ignore[no-untyped-def]
+    loc = page.locator('[flt-semantics-identifier="coach-text"]')
+    return loc.first.inner_text() if loc.count() else ""
+
+
+def test_phone_completes_a_lanes_lesson_by_tapping(app_url) -> None:  # type: ignore[no-untyped-def]
+    """Learn → 'The suit exception': a wrong tap is explained by the engine's reason, the three
+    right moves finish the lesson, and the progress is stored."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = app_url
+    with sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="Learn").first.click(timeout=20_000)
+        assert tap(page, '[flt-semantics-identifier="lesson-lanes-3-suit"]')
+        page.wait_for_selector('[flt-semantics-identifier="coach-text"]', timeout=20_000)
+        assert "5♠" in coach_text(page)
+        # a wrong move first: the 2♦ on the ascending spade lane
+        assert tap_card(page, "2D") and tap(page, '[flt-semantics-identifier="lane-0-0"]')
+        feedback = page.locator('[flt-semantics-identifier="coach-feedback"]')
+        assert feedback.count() and "ascending" in feedback.first.inner_text()
+        for card, lane, expect in (("5S", 0, "2♦"), ("2D", 2, "9♠"), ("9S", 0, "")):
+            assert tap_card(page, card), card
+            assert tap(page, f'[flt-semantics-identifier="lane-0-{lane}"]')
+            time.sleep(0.8)
+            if expect:
+                assert expect in coach_text(page), coach_text(page)
+        page.wait_for_selector('[flt-semantics-identifier="coach-next"]', timeout=10_000)
+        page.screenshot(path=str(db.parent / "lesson-done.png"))
+        browser.close()
+    from storage import api
+    from storage.db import open_storage
+
+    st = open_storage(db)
+    try:
+        assert api.lesson_progress(st)["lanes-3-suit"][1] is True
+    finally:
+        st.close()
