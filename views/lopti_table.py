@@ -104,9 +104,10 @@ class LoptiTable(TurnBasedTable):
         ups = [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c, target=c in coached,
                          ident=f"up-{i}", on_click=(lambda e, c=c: self.on_up(c)) if setup and m.my_turn else None)
                for i, c in enumerate(me["up"])]
-        downs = [ft.Container(card_back(36, 50), on_click=(lambda e, i=i: self.on_flip(i)) if m.can_flip() else None,
-                              border=ft.Border.all(2, HIGHLIGHT) if m.can_flip() else None,
-                              border_radius=ft.BorderRadius.all(8)) for i in range(me["down_count"])]
+        downs = [ft.Semantics(identifier=f"down-{i}", content=ft.Container(
+            card_back(36, 50), on_click=(lambda e, i=i: self.on_flip(i)) if m.can_flip() else None,
+            border=ft.Border.all(2, HIGHLIGHT) if m.can_flip() else None, border_radius=ft.BorderRadius.all(8)))
+            for i in range(me["down_count"])]
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         buttons: list[ft.Control] = []
         if setup:

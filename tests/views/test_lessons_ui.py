@@ -1,0 +1,155 @@
+"""Lessons on the real tables' controllers (views/lessons.py), the rules pages, and refused taps in
+ordinary games — all without Flet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.cards import parse_card
+from storage import api
+from storage.db import open_storage
+from views.i18n import LANGS, why_text
+from views.lanes_controller import LanesMatch
+from views.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons, next_lesson
+from views.lopti_controller import LoptiMatch
+from views.rules_pages import RulesPageError, page, parse
+
+
+@pytest.fixture
+def st(tmp_path: Path):  # type: ignore[no-untyped-def]
+    s = open_storage(tmp_path / "ui.sqlite")
+    yield s
+    s.close()
+
+
+def test_lesson_catalogue_has_the_required_lessons_per_game() -> None:
+    """#8: Lanes 7, Lopti 8, Spit 3 — and they chain to each other in order."""
+    counts = {g: len(group) for g, group in lessons().items()}
+    assert counts["lanes"] >= 7 and counts["lopti"] >= 8 and counts["spit"] >= 3
+    first = lessons()["lanes"][0]
+    assert next_lesson(first) is lessons()["lanes"][1]
+    assert next_lesson(lessons()["spit"][-1]) is None
+    assert find("no-such-lesson") is None
+
+
+def test_lanes_lesson_through_the_table_controller_saves_progress(st) -> None:  # type: ignore[no-untyped-def]
+    lesson = find("lanes-3-suit")
+    assert lesson is not None
+    m = LanesLesson(st, lesson)
+    assert m.my_turn and m.coach("en").step == 1 and not m.coach("en").done
+    m.select("2D")
+    assert m.play_at(0, 0) == [] and m.selected is not None  # refused: the card stays selected
+    coach = m.coach("vi")
+    assert coach.feedback and coach.feedback == why_text("vi", m.feedback.why)  # type: ignore[union-attr]
+    assert m.coach_cards() == set()
+    m.hint()  # the lesson's own move: its card gets selected and highlighted
+    assert str(m.selected) == "5S" and m.coach_cards() == {"5S"} and m.coach("en").hint
+    assert m.play_at(0, 0)  # 5♠ on lane 1
+    assert api.lesson_progress(st)["lanes-3-suit"] == (1, False)
+    for card, lane in (("2D", 2), ("9S", 0)):
+        m.select(card)
+        assert m.play_at(0, lane)
+    assert m.coach("ar").done and api.lesson_progress(st)["lanes-3-suit"] == (3, True)
+    m.resign()  # "retry" on a lesson starts it over instead of losing a game
+    assert m.coach("en").step == 1 and m.state.sides[0].hand[0] == parse_card("5S")
+
+
+def test_text_only_steps_continue_and_guided_match_ends(st) -> None:  # type: ignore[no-untyped-def]
+    lesson = find("lanes-6-selling")
+    assert lesson is not None
+    m = LanesLesson(st, lesson)
+    assert m.coach("en").info
+    m.advance()
+    assert not m.coach("en").info and m.coach("en").step == 2
+    guided = LanesLesson(st, find("lanes-7-guided-match"))  # type: ignore[arg-type]
+    moves = 0
+    while not guided.coach("en").done:
+        action = guided.hint()
+        assert action is not None
+        before = guided.run.step
+        if guided.selected is not None:
+            tg = guided.targets()
+            if tg.lanes:
+                guided.play_at(0, min(tg.lanes))
+            elif tg.stacks:
+                guided.play_at(*min(tg.stacks))
+            else:
+                guided.discard()
+        else:
+            guided.disband(action.lane)  # type: ignore[union-attr]
+        moves += 1
+        assert moves < 200 and (guided.run.step >= before)
+    assert guided.state.over
+
+
+def test_lopti_and_spit_lessons_through_their_controllers(st) -> None:  # type: ignore[no-untyped-def]
+    m = LoptiLesson(st, find("lopti-6-seven-low"))  # type: ignore[arg-type]
+    m.tap_hand("KH")
+    assert m.play() == [] and m.refusal is None and m.feedback is not None and not m.feedback.ok
+    m.tap_hand("7C")
+    assert m.play()
+    m.tap_hand("10S")  # a 10 right after a 7: the engine's reason, in Arabic too
+    m.play()
+    assert m.feedback is not None and m.feedback.why is not None and m.feedback.why.key == "ten_after_low"
+    assert why_text("ar", m.feedback.why) != why_text("en", m.feedback.why)
+    s = SpitLesson(st, find("spit-3-slap"))  # type: ignore[arg-type]
+    s.tap_stock(0, 0.0)
+    s.tap_pile(1, 0.0)  # the 8♣ does not fit on the Q♥
+    assert s.feedback is not None and s.feedback.why is not None and s.feedback.why.key == "no_fit"
+    s.tap_stock(0, 0.0)
+    assert s.tap_pile(0, 0.0) and s.state.phase == "slap"
+    assert s.tap_pile(1, 0.0) and s.coach("en").done
+
+
+def test_refused_taps_in_a_real_game_are_explained_and_change_nothing(st) -> None:  # type: ignore[no-untyped-def]
+    m = LanesMatch(st, "beginner", 7)
+    if not m.my_turn:
+        m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    face = next((c for c in m.state.sides[m.human].hand if c.rank > 10), None)
+    number = next(c for c in m.state.sides[m.human].hand if c.rank <= 10)
+    before = m.state
+    m.select(str(number))
+    assert m.play_at(1 - m.human, 0) == [] and m.refusal is not None  # not on the opponent's lane
+    assert m.refusal.key in ("own_lanes", "opening_lane") and m.state is before
+    if face is not None:
+        m.select(str(face))
+        assert m.play_at(m.human, 0) == [] and m.refusal is not None \
+            and m.refusal.key in ("opening_no_face", "face_needs_card")
+    for lang in LANGS:
+        assert why_text(lang, m.refusal)
+    lp = LoptiMatch(st, ["beginner"], 3)
+    while not lp.my_turn:
+        lp.apply_bot(lp.bot_choice())  # type: ignore[arg-type]
+    if lp.state.phase == "setup":
+        lp.keep()
+    while not lp.my_turn:
+        lp.apply_bot(lp.bot_choice())  # type: ignore[arg-type]
+    cards = lp.sorted_hand()
+    lp.tap_hand(cards[0])
+    lp.tap_hand(cards[-1])
+    if parse_card(cards[0]).rank != parse_card(cards[-1]).rank:
+        lp.selected = [parse_card(cards[0]), parse_card(cards[-1])]  # two ranks at once
+        assert lp.play() == [] and lp.refusal is not None and lp.refusal.key == "mixed_ranks"
+
+
+def test_rules_pages_load_in_three_languages_with_card_illustrations() -> None:
+    for game, prefix in (("lanes", "L-"), ("lopti", "P-"), ("spit", "S-")):
+        rules = page(game)
+        items = [it for sec in rules.sections for it in sec.items]
+        assert len(rules.sections) >= 5 and len(items) >= 18
+        assert all(it.rule.startswith(prefix) for it in items)
+        assert any(it.cards for it in items)
+        for lang in LANGS:
+            assert rules.title[lang] and rules.intro[lang] and all(it.text[lang] for it in items)
+    lanes = page("lanes")
+    assert {f"L-9.{i}" for i in range(1, 13)} <= {it.rule for it in lanes.sections[-2].items}
+    assert all(it.tag == "friendly" for sec in lanes.sections if sec.id == "variants" for it in sec.items)
+    assert page("lopti").find("P-4.4") is not None  # the low marker's explanation
+    with pytest.raises(RulesPageError):
+        parse({"title": {"en": "x"}, "intro": {}, "sections": []})
+    with pytest.raises(ValueError):
+        parse({"title": {lang: "x" for lang in LANGS}, "intro": {lang: "x" for lang in LANGS},
+               "sections": [{"id": "a", "title": {lang: "x" for lang in LANGS},
+                             "items": [{"rule": "L-1", "text": {lang: "x" for lang in LANGS}, "cards": ["ZZ"]}]}]})
