@@ -213,7 +213,8 @@ class App:
         """The rules from inside a game: the whole page, or just the rule behind what was tapped
         (e.g. the low marker explains the 7), without leaving the table."""
         lang = self.lang
-        content = ft.Column(self._rules_column(game, rule), spacing=6, scroll=ft.ScrollMode.AUTO, tight=True)
+        content = ft.Column(self._rules_column(game, rule), spacing=6, tight=True,
+                            scroll=ft.ScrollMode.AUTO if rule is None else None)
         actions: list[ft.Control] = [ft.TextButton(t(lang, "close"), on_click=lambda e: self.page.pop_dialog())]
         if rule is not None:
             actions.insert(0, ft.TextButton(t(lang, "all_rules"), on_click=lambda e: (

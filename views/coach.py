@@ -42,6 +42,9 @@ def coach_for(app: Any, match: LessonMixin, refresh: Callable[[], None],
 
     label = t(lang, "next_lesson") if following is not None else t(lang, "play_beginner")
     coach = match.coach(lang)
+    state = match.run.state
+    if coach.done and getattr(state, "over", False) and getattr(state, "winner", None) is not None:
+        coach.text = t(lang, "won" if state.winner == lesson.learner else "lost") + " " + coach.text
     if match.refusal is not None and not coach.done:
         from views.i18n import why_text
 

@@ -29,6 +29,13 @@ def t(lang: str, key: str, **kw: Any) -> str:
         return text
 
 
+def said(lang: str, key: str, you: bool, **kw: Any) -> str:
+    """An event sentence; languages whose verbs agree with "you" (Arabic) have a ``key_you`` form."""
+    if you and f"{key}_you" in (table(lang if lang in LANGS else "en")) | table("en"):
+        return t(lang, f"{key}_you", **kw)
+    return t(lang, key, **kw)
+
+
 SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 

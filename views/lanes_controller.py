@@ -16,7 +16,7 @@ from engine.core import BadRequest, Event, IllegalAction, Why
 from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
 from engine.lanes.state import LanesState, is_number
-from views.i18n import t
+from views.i18n import said, t
 
 
 @dataclass
@@ -181,15 +181,15 @@ class LanesMatch:
 
         if isinstance(action, Play):
             if action.owner is None:
-                return t(lang, "ev_play_number", who=t(lang, "you"), card=card_label(str(action.card)),
+                return said(lang, "ev_play_number", True, who=t(lang, "you"), card=card_label(str(action.card)),
                          lane=action.lane + 1)
             owner = t(lang, "your") if action.owner == self.human else t(lang, "their")
-            return t(lang, "ev_play_face", who=t(lang, "you"), card=card_label(str(action.card)), owner=owner,
+            return said(lang, "ev_play_face", True, who=t(lang, "you"), card=card_label(str(action.card)), owner=owner,
                      lane=action.lane + 1)
         if isinstance(action, Discard):
-            return t(lang, "ev_discard", who=t(lang, "you"), card=card_label(str(action.card)))
+            return said(lang, "ev_discard", True, who=t(lang, "you"), card=card_label(str(action.card)))
         if isinstance(action, Disband):
-            return t(lang, "ev_disband", who=t(lang, "you"), lane=action.lane + 1)
+            return said(lang, "ev_disband", True, who=t(lang, "you"), lane=action.lane + 1)
         return ""
 
     def bot_choice(self) -> LanesAction | None:
@@ -211,22 +211,24 @@ class LanesMatch:
 
         parts = []
         for e in events:
-            who = t(lang, "you") if e.get("player") == self.human else t(lang, "opponent")
+            mine = e.get("player") == self.human
+            who = t(lang, "you") if mine else t(lang, "opponent")
             if e.type == "play":
                 if e["owner"] == e["player"] and parse_card(e["card"]).rank <= 10:
-                    parts.append(t(lang, "ev_play_number", who=who, card=e["card"], lane=e["lane"] + 1))
+                    parts.append(said(lang, "ev_play_number", mine, who=who, card=card_label(e["card"]),
+                                      lane=e["lane"] + 1))
                 else:
                     owner = t(lang, "your") if e["owner"] == self.human else t(lang, "their")
-                    parts.append(t(lang, "ev_play_face", who=who, card=card_label(e["card"]), owner=owner,
-                                   lane=e["lane"] + 1))
+                    parts.append(said(lang, "ev_play_face", mine, who=who, card=card_label(e["card"]), owner=owner,
+                                      lane=e["lane"] + 1))
             elif e.type == "discard":
-                parts.append(t(lang, "ev_discard", who=who, card=card_label(e["card"])))
+                parts.append(said(lang, "ev_discard", mine, who=who, card=card_label(e["card"])))
             elif e.type == "disband":
-                parts.append(t(lang, "ev_disband", who=who, lane=e["lane"] + 1))
+                parts.append(said(lang, "ev_disband", mine, who=who, lane=e["lane"] + 1))
             elif e.type == "remove":
                 owner = t(lang, "your") if e["owner"] == self.human else t(lang, "their")
                 parts.append(t(lang, "ev_remove", cards=" ".join(map(card_label, e["cards"])), owner=owner,
                                lane=e["lane"] + 1))
             elif e.type == "sold":
-                parts.append(t(lang, "ev_sold", who=who, pair=e["pair"] + 1))
+                parts.append(said(lang, "ev_sold", mine, who=who, pair=e["pair"] + 1))
         return "; ".join(parts)

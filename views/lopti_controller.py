@@ -12,7 +12,7 @@ from engine.core import BadRequest, Event, IllegalAction, Why
 from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.state import LoptiState, order
-from views.i18n import card_label, t
+from views.i18n import card_label, said, t
 
 
 class LoptiMatch:
@@ -152,16 +152,17 @@ class LoptiMatch:
         parts = []
         for e in events:
             w = self.who(e.get("player"), lang)
+            mine = e.get("player") == self.human
             if e.type == "play":
-                parts.append(t(lang, "lp_play", who=w, cards=" ".join(card_label(c) for c in e["cards"])))
+                parts.append(said(lang, "lp_play", mine, who=w, cards=" ".join(card_label(c) for c in e["cards"])))
             elif e.type == "take":
-                parts.append(t(lang, "lp_take", who=w, n=e["count"]))
+                parts.append(said(lang, "lp_take", mine, who=w, n=e["count"]))
             elif e.type == "clear":
-                parts.append(t(lang, "lp_clear", who=w))
+                parts.append(said(lang, "lp_clear", mine, who=w))
             elif e.type == "flip":
-                parts.append(t(lang, "lp_flip", who=w, card=card_label(e["card"])))
+                parts.append(said(lang, "lp_flip", mine, who=w, card=card_label(e["card"])))
             elif e.type == "out":
-                parts.append(t(lang, "lp_out", who=w, place=e["place"]))
+                parts.append(said(lang, "lp_out", mine, who=w, place=e["place"]))
             elif e.type == "swap":
-                parts.append(t(lang, "lp_swap", who=w))
+                parts.append(said(lang, "lp_swap", mine, who=w))
         return "; ".join(parts)
