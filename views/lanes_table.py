@@ -10,7 +10,7 @@ from typing import Any
 import flet as ft
 
 from views.coach import coach_for, is_lesson
-from views.i18n import t, why_text
+from views.i18n import RTL, t, why_text
 from views.lanes_controller import LanesMatch
 from views.turn_table import TurnBasedTable
 from views.widgets import (
@@ -71,7 +71,10 @@ class LanesTable(TurnBasedTable):
                              else None)
             row = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)], spacing=2,
                          vertical_alignment=ft.CrossAxisAlignment.START)
-            children.append(ft.Container(row, top=si * STEP, left=0))
+            # a Stack positions absolutely: in right-to-left layouts the cards hang from the right edge
+            # (the row of card + attachments is mirrored), so that number cards stay in one column
+            rtl = self.lang in RTL
+            children.append(ft.Container(row, top=si * STEP, left=None if rtl else 0, right=0 if rtl else None))
         height = 54 + STEP * max(0, len(stacks) - 1) + 4
         me = owner == self.match.human
         lane_target = me and lane in targets.lanes
