@@ -236,7 +236,8 @@ class App:
             buttons.insert(0, self._variant_picker())  # choose the rules first, then the opponent
         body = ft.Column([
             ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
-                    text(lang, t(lang, "choose_level"), 20, True)]),
+                    ft.Container(text(lang, t(lang, "choose_level"), 20, True), expand=True),
+                    icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: self.rules_dialog(game))]),
             *buttons,
         ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
         self.show(ft.Container(body, padding=ft.Padding.all(16)))
