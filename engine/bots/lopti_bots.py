@@ -24,6 +24,7 @@ from engine.lopti.state import PLAY, LoptiState, Seat, order
 
 WORK_PER_MS = 24
 ROLLOUT_DEPTH = 40
+EXPERT_MARGIN = 0.01
 
 
 def determinise(obs: dict[str, Any], rng: Rng) -> LoptiState:
@@ -116,22 +117,52 @@ def skilled_policy(s: LoptiState, legal: list[LoptiAction] | None = None) -> Lop
     return min(plays, key=cost)
 
 
+def _weight(card: Card, low: int) -> float:
+    """How much a held card still costs at the rollout horizon: specials are tempo in hand (a 10
+    or a 2 is played on anything, a 3 passes), so holding them is nearly free."""
+    if card.rank in (10, 2):
+        return 0.3
+    if card.rank == 3:
+        return 0.5
+    if card.rank == low:
+        return 0.8
+    return 1.0
+
+
+def _load(s: LoptiState, i: int) -> float:
+    seat = s.seats[i]
+    low = s.options.params.low_rank
+    return sum(_weight(c, low) for c in seat.hand) + sum(_weight(c, low) for c in seat.up) + len(seat.down)
+
+
 def _score(s: LoptiState, p: int) -> float:
     """Outcome of a (possibly unfinished) deal for seat ``p`` in [0, 1]: 1 = first out. An
     unfinished deal is scored by the place ``p`` is heading for: everyone already out is ahead, then
-    the players still in with fewer cards."""
+    the players still in with a lighter load (cards left, specials counting less)."""
     n = len(s.seats)
     if n < 2:
         return 1.0
     if p in s.places:
         return 1.0 - s.places.index(p) / (n - 1)
-    mine = s.seats[p].card_count()
-    others = [s.seats[i].card_count() for i in range(n) if i != p and not s.seats[i].out]
+    mine = _load(s, p)
+    others = [_load(s, i) for i in range(n) if i != p and not s.seats[i].out]
     place = len(s.places) + sum(1 for o in others if o < mine) + 0.5 * sum(1 for o in others if o == mine)
-    return 0.9 * (1.0 - place / (n - 1)) - 0.005 * mine
+    return 0.9 * (1.0 - place / (n - 1)) - 0.01 * mine
 
 
-def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LoptiAction:
+def _rollout(t: LoptiState, p: int, depth: int) -> tuple[LoptiState, int]:
+    steps = 0
+    while not t.over and steps < depth and p not in t.places:
+        t, _ = RULES.apply(t, _plain(t, []) if t.phase == PLAY else Keep())
+        steps += 1
+    return t, steps
+
+
+def _search(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None,
+            margin: float) -> LoptiAction:
+    """Flat Monte Carlo over sampled worlds with common random numbers: every candidate is played
+    out in the *same* worlds, so candidates are compared on equal luck (far less noise than one
+    world per trial). The plain choice wins unless a candidate beats it by ``margin`` on average."""
     rng = Rng(seed)
     p = obs["player"]
     world = determinise(obs, Rng(rng.next_u64()))
@@ -146,26 +177,27 @@ def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callabl
     candidates = list(seen.values())
     prior = skilled_policy(world, legal)
     totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
     work = budget_ms * WORK_PER_MS
-    i = 0
+    worlds = 0
     while work > 0:
         if should_stop is not None and should_stop():
             break
-        k = i % len(candidates)
-        i += 1
         w = determinise(obs, Rng(rng.next_u64()))
-        t, _ = RULES.apply(w, candidates[k])
-        steps = 0
-        while not t.over and steps < ROLLOUT_DEPTH and p not in t.places:
-            t, _ = RULES.apply(t, _plain(t, []) if t.phase == PLAY else Keep())
-            steps += 1
-        work -= 2 * (steps + 1)
-        totals[k] += _score(t, p)
-        counts[k] += 1
-    means = [totals[k] / counts[k] if counts[k] else 0.0 for k in range(len(candidates))]
-    best = max(range(len(candidates)), key=lambda k: (means[k] + (0.02 if candidates[k] == prior else 0.0), -k))
-    return candidates[best]
+        for k, a in enumerate(candidates):
+            t, steps = _rollout(RULES.apply(w, a)[0], p, ROLLOUT_DEPTH)
+            work -= 2 * (steps + 1)
+            totals[k] += _score(t, p)
+        worlds += 1
+    if not worlds:
+        return prior
+    means = [x / worlds for x in totals]
+    base = next((means[k] for k, a in enumerate(candidates) if a == prior), max(means))
+    best = max(range(len(candidates)), key=lambda k: (means[k], -k))
+    return candidates[best] if means[best] > base + margin else prior
+
+
+def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LoptiAction:
+    return _search(obs, seed, budget_ms, should_stop, EXPERT_MARGIN)
 
 
 def decide(obs: dict[str, Any], level: str, seed: int, budget_ms: int,

@@ -245,3 +245,131 @@ def test_lessons_play_through_on_a_phone_in_each_language(tmp_path: Path, lesson
         assert api.lesson_progress(st)[lesson_id][1] is True
     finally:
         st.close()
+
+
+def latest_game(db: Path, game: str):  # type: ignore[no-untyped-def]
+    """(state, event types so far) of the newest saved game of ``game``, replayed from storage."""
+    from engine.games import rules_for
+    from storage import api
+    from storage.db import open_storage
+
+    if not db.exists():
+        return None, []
+    st = open_storage(db)
+    try:
+        games = [g for g in api.games_in_progress(st) + api.history(st) if g.game == game]
+        if not games:
+            return None, []
+        info = max(games, key=lambda g: g.id)
+    finally:
+        st.close()
+    rules = rules_for(game)
+    state = rules.new_game(rules.parse_options(info.options), info.seed, info.players)
+    types: list[str] = []
+    for raw in info.actions:
+        state, events = rules.apply(state, rules.parse_action(raw, state))
+        types += [e.type for e in events]
+    return state, types
+
+
+def press(page, name: str) -> bool:  # type: ignore[no-untyped-def]
+    import re
+
+    loc = page.get_by_role("button", name=re.compile("^" + re.escape(name) + r"( \(\d+\))?$"))
+    if loc.count() == 0:
+        return False
+    loc.first.click(timeout=5_000)
+    time.sleep(0.4)
+    return True
+
+
+def test_phone_plays_a_three_seat_lopti_deal_through_a_take_and_a_clear(app_url) -> None:  # type: ignore[no-untyped-def]
+    """#7: a person and two bots; the person taps cards and buttons (moves chosen by the plain
+    policy from the saved game) until the deal has seen a take and a clear."""
+    from playwright.sync_api import sync_playwright
+
+    from engine.lopti.actions import Flip, Keep, Play, Swap, Take
+    from engine.lopti.dryrun import simple_policy
+
+    url, db = app_url
+    with sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="3 players").first.click(timeout=20_000)
+        deadline = time.monotonic() + 240
+        types: list[str] = []
+        while time.monotonic() < deadline:
+            state, types = latest_game(db, "lopti")
+            if state is None or ("take" in types and "clear" in types) or state.over:
+                if state is not None and state.over and not ("take" in types and "clear" in types):
+                    page.get_by_role("button", name="Back").first.click()  # a new deal
+                    page.get_by_role("button", name="3 players").first.click(timeout=20_000)
+                time.sleep(0.5)
+                if state is not None and "take" in types and "clear" in types:
+                    break
+                continue
+            if state.to_move != 0:
+                time.sleep(0.5)
+                continue
+            action = simple_policy(state) if state.phase == "play" else Keep()
+            if isinstance(action, Keep) or isinstance(action, Swap):
+                press(page, "Keep")
+            elif isinstance(action, Take):
+                press(page, "Take the pile")
+            elif isinstance(action, Flip):
+                tap(page, f'[flt-semantics-identifier="down-{action.index or 0}"]')
+            elif isinstance(action, Play):
+                rank, count = action.key
+                cards = [str(c) for c in state.seats[0].hand if c.rank == rank][:count]
+                for c in cards:
+                    tap_card(page, c)
+                press(page, "Play")
+            time.sleep(0.6)
+        page.screenshot(path=str(db.parent / "lopti.png"))
+        assert "Error running app" not in page.content()
+        browser.close()
+    assert "take" in types and "clear" in types, types
+
+
+def test_phone_plays_a_spit_round_to_its_slap(app_url) -> None:  # type: ignore[no-untyped-def]
+    """#7: real time against the Beginner bot: tap stocks onto piles, call Spit when stuck, and slap."""
+    from playwright.sync_api import sync_playwright
+
+    from engine.spit import RULES as SPIT
+    from engine.spit.actions import CallSpit, Fill, PlayCard
+
+    url, db = app_url
+    with sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="Play against a bot").nth(1).click(timeout=20_000)
+        page.get_by_role("button", name="Beginner").click(timeout=20_000)
+        deadline = time.monotonic() + 180
+        types: list[str] = []
+        while time.monotonic() < deadline:
+            state, types = latest_game(db, "spit")
+            if "slap" in types or "round_end" in types and state is not None and state.phase != "slap":
+                break
+            if state is None:
+                time.sleep(0.3)
+                continue
+            if state.phase == "slap":
+                sizes = [len(x) for x in state.piles]
+                tap(page, f'[flt-semantics-identifier="pile-{sizes.index(min(sizes))}"]')
+                continue
+            legal = SPIT.legal_actions(state, 0)
+            move = next((a for a in legal if isinstance(a, PlayCard)), None) or \
+                next((a for a in legal if isinstance(a, Fill)), None)
+            if isinstance(move, PlayCard):
+                tap(page, f'[flt-semantics-identifier="stock-0-{move.stock}"]')
+                tap(page, f'[flt-semantics-identifier="pile-{move.pile}"]')
+            elif isinstance(move, Fill):
+                tap(page, f'[flt-semantics-identifier="stock-0-{move.source}"]')
+                tap(page, f'[flt-semantics-identifier="stock-0-{move.slot}"]')
+            elif any(isinstance(a, CallSpit) for a in legal):
+                press(page, "Spit!")
+            else:
+                time.sleep(0.3)
+        page.screenshot(path=str(db.parent / "spit.png"))
+        browser.close()
+    assert "round_end" in types, types
