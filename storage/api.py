@@ -134,6 +134,25 @@ def append_action(st: Storage, game_id: int, seq: int, action: Any) -> None:
         s.add(row)
 
 
+def truncate_actions(st: Storage, game_id: int, keep: int) -> None:
+    """Undo against bots: keep the first ``keep`` actions and forget the rest, in one transaction
+    (a crash leaves either the old record or the shortened one, never a gap). Only unfinished
+    offline games can be shortened; online and finished games are history."""
+    with st.session() as s:
+        row = s.get(SavedGame, game_id)
+        if row is None:
+            raise KeyError(f"no saved game {game_id}")
+        if row.mode not in ("bots", "pass_and_play") or row.finished_at is not None:
+            raise ValueError(f"game {game_id} cannot be undone")
+        if not 0 <= keep <= row.action_count:
+            raise ValueError(f"game {game_id} has {row.action_count} actions, cannot keep {keep}")
+        for act in s.exec(select(GameAction).where(GameAction.game_id == game_id, GameAction.seq >= keep)).all():
+            s.delete(act)
+        row.action_count = keep
+        row.updated_at = _now()
+        s.add(row)
+
+
 def finish_game(st: Storage, game_id: int, winner: int | None, reason: str, places: list[int] | None = None) -> None:
     with st.session() as s:
         row = s.get(SavedGame, game_id)

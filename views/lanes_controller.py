@@ -156,6 +156,21 @@ class LanesMatch:
     def disband(self, lane: int) -> list[Event]:
         return self._apply(Disband(lane))
 
+    def can_undo(self) -> bool:
+        from views.undo import UNDO_LEVELS
+
+        return (not self.pass_and_play and self.level in UNDO_LEVELS and not self.state.over
+                and self.seq > 0 and self.game_id is not None)
+
+    def undo(self) -> bool:
+        """Take back my last move and the bot's reply (Beginner/Casual only, see views/undo.py)."""
+        from views.undo import undo
+
+        if not self.can_undo():
+            return False
+        self.selected = None
+        return undo(self, RULES, self.human)
+
     def resign(self) -> list[Event]:
         self.state, events = RULES.apply(self.state, RULES.parse_action({"resign": True, "player": self.human}))
         self.api.append_action(self.storage, self.game_id, self.seq, {"resign": True, "player": self.human})

@@ -152,6 +152,9 @@ class LanesTable(TurnBasedTable):
             ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
             ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn or lesson,
                           style=ft.ButtonStyle(color="#FFE082")),
+            *([ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
+                             disabled=not m.my_turn, style=ft.ButtonStyle(color="#FFFFFF"))]
+              if m.can_undo() else []),
             text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color="#C8E6C9"),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
         self.root.controls = [
@@ -192,6 +195,10 @@ class LanesTable(TurnBasedTable):
             ft.FilledButton(t(self.lang, "ready", n=n), on_click=lambda e: self.refresh()),
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)]
         self.app.page.update()
+
+    def on_undo(self, e: Any) -> None:
+        if not self.busy and self.match.undo():
+            self.refresh()
 
     def _lesson_hint(self) -> None:
         self.match.hint()  # the lesson's move: its card is selected so its target lights up

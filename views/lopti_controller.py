@@ -130,6 +130,22 @@ class LoptiMatch:
     def keep(self) -> list[Event]:
         return self._apply(Keep())
 
+    def can_undo(self) -> bool:
+        from views.undo import UNDO_LEVELS
+
+        bots = [lv for lv in self.levels if lv != "person"]
+        return (bool(bots) and all(lv in UNDO_LEVELS for lv in bots) and not self.state.over and self.seq > 0
+                and self.game_id is not None)
+
+    def undo(self) -> bool:
+        """Take back my last move and the bots' replies (only against Beginner/Casual bots)."""
+        from views.undo import undo
+
+        if not self.can_undo():
+            return False
+        self.selected, self.selected_up = [], None
+        return undo(self, RULES, self.human)
+
     def bot_choice(self) -> LoptiAction | None:
         if self.state.over or self.state.to_move == self.human:
             return None

@@ -121,6 +121,9 @@ class LoptiTable(TurnBasedTable):
                         ft.Button(t(self.lang, "take"), on_click=self.on_take, disabled=not m.can_take())]
             if m.can_flip():
                 buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
+        if m.can_undo():
+            buttons.append(ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
+                                         disabled=not m.my_turn, style=ft.ButtonStyle(color="#FFFFFF")))
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
         title = m.lesson.title[self.lang] if lesson else f"{t(self.lang, 'lopti')} · " \
             f"{t(self.lang, 'players_n', n=m.players)}"
@@ -161,6 +164,10 @@ class LoptiTable(TurnBasedTable):
         self.refresh()
         if not self.match.state.over and not self.match.my_turn:
             self.app.page.run_task(self.bot_turn)
+
+    def on_undo(self, e: Any) -> None:
+        if not self.busy and self.match.undo():
+            self.refresh()
 
     def on_play(self, e: Any) -> None:
         if not self.busy and self.match.my_turn and self.match.selected:

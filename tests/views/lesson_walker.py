@@ -56,7 +56,8 @@ def play_move(page: Any, game: str, move: dict[str, Any], learner: int, lang: st
             assert tap_labelled(page, "hand", move["play"]), move
             owner = move.get("owner", learner)
             ident = f"lane-{owner}-{move['lane']}" + (f"-{move['stack']}" if "stack" in move else "")
-            assert tap_id(page, ident, None if "stack" in move else 8), ident
+            # a stack is covered by the next one 20 px below its top: tap its visible strip
+            assert tap_id(page, ident, 10 if "stack" in move else 8), ident
         elif "discard" in move:
             assert tap_labelled(page, "hand", move["discard"])
             press(page, t(lang, "discard"))

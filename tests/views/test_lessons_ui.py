@@ -153,3 +153,37 @@ def test_rules_pages_load_in_three_languages_with_card_illustrations() -> None:
         parse({"title": {lang: "x" for lang in LANGS}, "intro": {lang: "x" for lang in LANGS},
                "sections": [{"id": "a", "title": {lang: "x" for lang in LANGS},
                              "items": [{"rule": "L-1", "text": {lang: "x" for lang in LANGS}, "cards": ["ZZ"]}]}]})
+
+
+def test_undo_against_learning_bots_takes_back_my_move_and_the_reply(st) -> None:  # type: ignore[no-untyped-def]
+    """Undo (Beginner/Casual bots only): storage and state go back to just before my last move, and
+    the bot, seeded by the move number, answers the same way again."""
+    m = LanesMatch(st, "casual", 11)
+    if not m.my_turn:
+        m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    assert not m.can_undo() or m.seq > 0
+    before_seq, before = m.seq, m.state
+    card = sorted(m.playable_cards(), key=str)[0]
+    m.select(str(card))
+    m.play_at(m.human, min(m.targets().lanes))
+    reply = m.bot_choice()
+    m.apply_bot(reply)  # type: ignore[arg-type]
+    assert m.can_undo() and m.undo()
+    assert m.seq == before_seq and m.state.sides[m.human].hand == before.sides[m.human].hand
+    assert len(api.load_game(st, m.game_id).actions) == before_seq  # type: ignore[arg-type]
+    m.select(str(card))
+    m.play_at(m.human, min(m.targets().lanes))
+    assert m.bot_choice() == reply
+    strong = LanesMatch(st, "expert", 11)
+    assert not strong.can_undo() and not strong.undo()
+    lp = LoptiMatch(st, ["casual", "beginner"], 5)
+    while not lp.my_turn:
+        lp.apply_bot(lp.bot_choice())  # type: ignore[arg-type]
+    assert lp.state.phase == "setup"
+    lp.keep()
+    while not lp.my_turn:
+        lp.apply_bot(lp.bot_choice())  # type: ignore[arg-type]
+    seq = lp.seq
+    assert lp.undo() and lp.seq < seq and lp.state.phase == "setup" and lp.my_turn
+    with pytest.raises(ValueError):
+        api.truncate_actions(st, lp.game_id, 999)  # type: ignore[arg-type]
