@@ -61,9 +61,12 @@ class App:
         if in_progress:
             gid = in_progress[0].id
             lanes_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume(gid)))
-        lopti_progress = [g for g in api.games_in_progress(self.storage) if g.game == "lopti" and g.mode == "bots"]
+        lopti_progress = [g for g in api.games_in_progress(self.storage)
+                          if g.game == "lopti" and g.mode in ("bots", "pass_and_play")]
         lopti_buttons: list[ft.Control] = [
             ft.Button(t(lang, "players_n", n=n), on_click=lambda e, n=n: self.new_lopti(n)) for n in (2, 3, 4, 5)]
+        lopti_buttons.append(ft.OutlinedButton(t(lang, "lopti_table_setup"), icon=ft.Icons.GROUPS,
+                                               on_click=lambda e: self.lopti_setup()))
         if lopti_progress:
             lid = lopti_progress[0].id
             lopti_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume_lopti(lid)))
@@ -293,10 +296,54 @@ class App:
         table = SpitTable(self, game, t0)
         self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
 
-    def new_lopti(self, players: int) -> None:
+    def new_lopti(self, players: int, levels: list[str] | None = None) -> None:
         seed = int(time.time() * 1000) & 0xFFFFFFFF
-        levels = ["expert", "casual", "skilled", "beginner"][: players - 1]
+        levels = levels or ["expert", "casual", "skilled", "beginner"][: players - 1]
         self.open_lopti(LoptiMatch(self.storage, levels, seed))
+
+    def lopti_setup(self) -> None:
+        """A Lopti table of 2–5 seats: seat 1 is you; every other seat is a person on this device
+        (pass-and-play, with a privacy screen between people) or a bot of any level."""
+        lang = self.lang
+        choices = ["person", *LEVELS]
+        seats = ["casual", "casual"]
+
+        def seat_row(i: int) -> ft.Control:
+            dd = ft.Dropdown(value=seats[i], width=200, label=t(lang, "player_n", n=i + 2),
+                             options=[ft.DropdownOption(key=c, text=t(lang, "person" if c == "person" else c))
+                                      for c in choices])
+
+            def changed(e: Any, i: int = i) -> None:
+                seats[i] = e.control.value or "casual"
+
+            dd.on_select = changed
+            return ft.Semantics(identifier=f"seat-{i + 2}", content=dd)
+
+        rows = ft.Column(spacing=8)
+
+        def redraw() -> None:
+            rows.controls = [text(lang, t(lang, "player_n", n=1) + " — " + t(lang, "you"), 15, True),
+                             *[seat_row(i) for i in range(len(seats))]]
+
+        def count(n: int) -> None:
+            while len(seats) < n - 1:
+                seats.append("casual")
+            del seats[n - 1:]
+            redraw()
+            self.page.update()
+
+        redraw()
+        body = ft.Column([
+            ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
+                    ft.Container(text(lang, t(lang, "lopti_table_setup"), 20, True), expand=True),
+                    icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: self.rules_dialog("lopti"))]),
+            ft.Row([ft.OutlinedButton(t(lang, "players_n", n=n), on_click=lambda e, n=n: count(n))
+                    for n in (2, 3, 4, 5)], wrap=True),
+            rows,
+            text(lang, t(lang, "lopti_pass_note"), 13, color="#424242"),
+            ft.FilledButton(t(lang, "start"), on_click=lambda e: self.new_lopti(len(seats) + 1, list(seats))),
+        ], spacing=12, scroll=ft.ScrollMode.AUTO)
+        self.show(ft.Container(body, padding=ft.Padding.all(16)))
 
     def resume_lopti(self, game_id: int) -> None:
         self.open_lopti(LoptiMatch.resume(self.storage, game_id))

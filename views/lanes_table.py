@@ -185,16 +185,9 @@ class LanesTable(TurnBasedTable):
         if not self.match.state.over:
             self.app.page.run_task(self.bot_turn)
 
-    def privacy_screen(self) -> None:
-        """Pass-and-play: hide the hand that just played until the next player is holding the device."""
-        n = self.match.human + 1
-        self.root.controls = [ft.Container(expand=True), ft.Column([
-            ft.Icon(ft.Icons.SWAP_HORIZ, size=64, color="#FFFFFF"),
-            text(self.lang, t(self.lang, "pass_to", n=n), 22, True, "#FFFFFF", align=ft.TextAlign.CENTER),
-            text(self.lang, t(self.lang, "pass_hint", n=n), 14, color="#C8E6C9", align=ft.TextAlign.CENTER),
-            ft.FilledButton(t(self.lang, "ready", n=n), on_click=lambda e: self.refresh()),
-        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)]
-        self.app.page.update()
+    def privacy_screen(self) -> None:  # type: ignore[override]
+        """Pass-and-play: hide the hand that just played until the next player holds the device."""
+        self.show_privacy(self.match.human + 1, self.refresh)
 
     def on_undo(self, e: Any) -> None:
         if not self.busy and self.match.undo():

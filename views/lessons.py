@@ -201,9 +201,12 @@ class LoptiLesson(LessonMixin, LoptiMatch):
     def __init__(self, storage: Any, lesson: Lesson) -> None:
         self._start_lesson(lesson, storage)
         self.api = None
-        self.human = lesson.learner
         self.players = len(self.run.state.seats)
-        self.levels = ["person"] + ["beginner"] * (self.players - 1)
+        self.levels = ["person" if i == lesson.learner else "beginner" for i in range(self.players)]
+        self.people = [lesson.learner]
+        self.pass_and_play = False
+        self.viewer = lesson.learner
+        self.handover_pending = False
         self.options = self.run.options
         self.selected: list[Card] = []
         self.selected_up: Card | None = None

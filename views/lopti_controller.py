@@ -22,9 +22,14 @@ class LoptiMatch:
 
         self.api = api
         self.storage = storage
-        self.human = 0
         self.levels = ["person", *levels]
         self.players = len(self.levels)
+        #: seats played by people on this device (seat 0 always; pass-and-play adds more)
+        self.people = [i for i, lv in enumerate(self.levels) if lv == "person"]
+        self.pass_and_play = len(self.people) > 1
+        #: whose cards are shown: the person to move, else the person who moved last
+        self.viewer = 0
+        self.handover_pending = False
         self.options = options or LoptiOptions()
         self.selected: list[Card] = []
         self.selected_up: Card | None = None
@@ -33,8 +38,9 @@ class LoptiMatch:
         self.refusal: Why | None = None
         if game_id is None:
             self.state: LoptiState = RULES.new_game(self.options, seed, self.players)
-            seats = [{"kind": "person"}] + [{"kind": "bot", "level": lv} for lv in levels]
-            self.game_id = api.new_game(storage, "lopti", self.options.to_json(), seed, self.players, seats)
+            seats = [{"kind": "person"} if lv == "person" else {"kind": "bot", "level": lv} for lv in self.levels]
+            self.game_id = api.new_game(storage, "lopti", self.options.to_json(), seed, self.players, seats,
+                                        mode="pass_and_play" if self.pass_and_play else "bots")
             self.seq = 0
         else:
             info, self.state = api.resume_game(storage, game_id)
@@ -45,8 +51,19 @@ class LoptiMatch:
         from storage import api
 
         info = api.load_game(storage, game_id)
-        levels = [s.get("level", "casual") for s in info.seats[1:]]
-        return cls(storage, levels, info.seed, game_id, RULES.parse_options(info.options))
+        levels = ["person" if s.get("kind") == "person" else s.get("level", "casual") for s in info.seats[1:]]
+        match = cls(storage, levels, info.seed, game_id, RULES.parse_options(info.options))
+        match.viewer = match.human
+        match.handover_pending = match.pass_and_play  # whoever holds the device now must say who they are
+        return match
+
+    @property
+    def human(self) -> int:
+        """The seat whose view is shown: the person to move, or the last person who was."""
+        to_move = self.state.to_move
+        if not self.state.over and to_move in self.people:
+            return int(to_move)
+        return self.viewer
 
     @property
     def observation(self) -> dict[str, Any]:
@@ -54,7 +71,15 @@ class LoptiMatch:
 
     @property
     def my_turn(self) -> bool:
-        return not self.state.over and self.state.to_move == self.human
+        return not self.state.over and self.state.to_move in self.people
+
+    def needs_handover(self) -> bool:
+        """Pass-and-play: the device must go to another person before their cards are shown."""
+        return self.pass_and_play and self.my_turn and (self.state.to_move != self.viewer or self.handover_pending)
+
+    def hand_over(self) -> None:
+        self.viewer = int(self.state.to_move)
+        self.handover_pending = False
 
     def legal(self) -> list[LoptiAction]:
         return RULES.legal_actions(self.state) if self.my_turn else []
@@ -134,8 +159,8 @@ class LoptiMatch:
         from views.undo import UNDO_LEVELS
 
         bots = [lv for lv in self.levels if lv != "person"]
-        return (bool(bots) and all(lv in UNDO_LEVELS for lv in bots) and not self.state.over and self.seq > 0
-                and self.game_id is not None)
+        return (not self.pass_and_play and bool(bots) and all(lv in UNDO_LEVELS for lv in bots)
+                and not self.state.over and self.seq > 0 and self.game_id is not None)
 
     def undo(self) -> bool:
         """Take back my last move and the bots' replies (only against Beginner/Casual bots)."""
@@ -147,7 +172,7 @@ class LoptiMatch:
         return undo(self, RULES, self.human)
 
     def bot_choice(self) -> LoptiAction | None:
-        if self.state.over or self.state.to_move == self.human:
+        if self.state.over or self.state.to_move in self.people:
             return None
         seat = self.state.to_move
         return decide("lopti", RULES.observe(self.state, seat), self.levels[seat], self.seq, 300)
@@ -162,6 +187,8 @@ class LoptiMatch:
     def who(self, seat: int | None, lang: str) -> str:
         if seat == self.human:
             return t(lang, "you")
+        if seat is not None and self.levels[seat] == "person":
+            return t(lang, "player_n", n=seat + 1)
         return t(lang, "seat_name", n=(seat or 0) + 1, level=t(lang, self.levels[seat or 0]))
 
     def explain(self, events: list[Event], lang: str) -> str:

@@ -90,6 +90,14 @@ class LoptiTable(TurnBasedTable):
 
     def refresh(self, update: bool = True) -> None:
         m = self.match
+        if m.needs_handover() and not self.busy:  # pass-and-play: another person's turn
+
+            def ready() -> None:
+                m.hand_over()
+                self.refresh()
+
+            self.show_privacy(int(m.state.to_move) + 1, ready, update)
+            return
         obs = m.observation
         me = obs["players"][m.human]
         playable = m.playable_ranks()

@@ -9,6 +9,9 @@ from typing import Any
 
 import flet as ft
 
+from views.i18n import t
+from views.widgets import text
+
 
 class TurnBasedTable:
     bot_delay = 0.4  # seconds between a bot's decision and showing it
@@ -25,6 +28,19 @@ class TurnBasedTable:
 
     def refresh(self, update: bool = True) -> None:
         raise NotImplementedError
+
+    def show_privacy(self, n: int, ready: Any, update: bool = True) -> None:
+        """Pass-and-play: nobody's cards are on screen until player ``n`` says they hold the device."""
+        lang = self.lang
+        self.root.controls = [ft.Container(expand=True), ft.Column([
+            ft.Icon(ft.Icons.SWAP_HORIZ, size=64, color="#FFFFFF"),
+            text(lang, t(lang, "pass_to", n=n), 22, True, "#FFFFFF", align=ft.TextAlign.CENTER),
+            text(lang, t(lang, "pass_hint", n=n), 14, color="#C8E6C9", align=ft.TextAlign.CENTER),
+            ft.Semantics(identifier="privacy-ready", button=True, content=ft.FilledButton(
+                t(lang, "ready", n=n), on_click=lambda e: ready())),
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)]
+        if update:
+            self.app.page.update()
 
     def build(self) -> ft.Control:
         self.refresh(update=False)

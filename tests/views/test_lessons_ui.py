@@ -187,3 +187,35 @@ def test_undo_against_learning_bots_takes_back_my_move_and_the_reply(st) -> None
     assert lp.undo() and lp.seq < seq and lp.state.phase == "setup" and lp.my_turn
     with pytest.raises(ValueError):
         api.truncate_actions(st, lp.game_id, 999)  # type: ignore[arg-type]
+
+
+def test_lopti_pass_and_play_shows_only_the_person_to_move_and_asks_for_handovers(st) -> None:  # type: ignore[no-untyped-def]
+    """Two people and a bot on one device: each person sees only their own hand, a handover is
+    needed whenever the device goes to the other person, and the game resumes behind a handover."""
+    m = LoptiMatch(st, ["person", "casual"], 21)
+    assert m.people == [0, 1] and m.pass_and_play and not m.can_undo()
+    seen_people = set()
+    for _ in range(60):
+        if m.state.over:
+            break
+        if not m.my_turn:
+            m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+            continue
+        if m.needs_handover():
+            m.hand_over()
+        assert m.human == m.state.to_move and m.observation["player"] == m.human
+        assert m.observation["hand"] == [str(c) for c in m.state.seats[m.human].hand]
+        seen_people.add(m.human)
+        if m.state.phase == "setup":
+            m.keep()
+        else:
+            from engine.lopti.dryrun import simple_policy
+
+            m._apply(simple_policy(m.state))
+        if m.my_turn and m.state.to_move != m.viewer:
+            assert m.needs_handover()
+    assert seen_people == {0, 1}
+    again = LoptiMatch.resume(st, m.game_id)  # type: ignore[arg-type]
+    assert again.levels == ["person", "person", "casual"]
+    if again.my_turn:
+        assert again.needs_handover()  # nobody's hand is shown until they say who holds the device
