@@ -43,7 +43,8 @@ class SpitTable:
         else:
             face = ft.Container(width=56, height=78, border=ft.Border.all(2, HIGHLIGHT if target else "#2E7D32"),
                                 border_radius=ft.BorderRadius.all(6))
-        under = text(self.lang, "+" + str(size - 1) if size > 1 else " ", 11, color="#C8E6C9")
+        # "+3" cards beneath; the left-to-right mark keeps the sign in front in Arabic too
+        under = text(self.lang, "\u200e+" + str(size - 1) if size > 1 else " ", 11, color="#C8E6C9")
         body = ft.Container(ft.Column([face, under], spacing=2, tight=True,
                                       horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=(lambda e, s=slot: self.on_stock(s)) if mine else None)

@@ -55,8 +55,8 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
         small = ft.Container(
             width=width, height=height, bgcolor="#FFFFFF", border=border, border_radius=ft.BorderRadius.all(4),
             alignment=ft.Alignment.CENTER, on_click=on_click,
-            content=ft.Text(rank + glyph if rank != "JK" else "★", size=11, weight=ft.FontWeight.BOLD, color=color,
-                            style=ft.TextStyle(font_family=CARD_FONT)))
+            content=ft.Text(rank + glyph if rank != "JK" else "★", size=11 if len(rank) == 1 else 9.5, no_wrap=True,
+                            weight=ft.FontWeight.BOLD, color=color, style=ft.TextStyle(font_family=CARD_FONT)))
         return ft.Semantics(identifier=ident, label=card, content=small) if ident else small
     body = ft.Container(
         width=width, height=height, bgcolor="#FFFFFF" if not dim else "#E0E0E0", border=border,

@@ -373,3 +373,51 @@ def test_phone_plays_a_spit_round_to_its_slap(app_url) -> None:  # type: ignore[
         page.screenshot(path=str(db.parent / "spit.png"))
         browser.close()
     assert "round_end" in types, types
+
+
+VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 800)}
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_every_table_on_phone_and_desktop_with_a_reload_that_resumes(tmp_path: Path, lang: str) -> None:
+    """Screenshots of the three tables on a phone and a desktop viewport (artefacts to look at), in
+    each language; reloading the page in the middle of a game brings the same game back."""
+    from playwright.sync_api import sync_playwright
+
+    from storage import api
+    from storage.db import open_storage
+    from views.i18n import t
+
+    db = tmp_path / "app.sqlite"
+    st = open_storage(db)
+    api.update_profile(st, display_name="Tester", language=lang)
+    st.close()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with serve(db) as url, sync_playwright() as p:
+        for view, (w, h) in VIEWPORTS.items():
+            browser, page = launch(p, w, h)
+            open_app(page, url)
+            page.screenshot(path=str(ARTIFACTS / f"{view}-{lang}-home.png"))
+            for game, start in (("lanes", 0), ("lopti", None), ("spit", 1)):
+                if start is None:
+                    page.get_by_role("button", name=t(lang, "players_n", n=3)).first.click(timeout=20_000)
+                else:
+                    page.get_by_role("button", name=t(lang, "play_vs_bot")).nth(start).click(timeout=20_000)
+                    page.get_by_role("button", name=t(lang, "beginner")).click(timeout=20_000)
+                page.wait_for_selector('[flt-semantics-identifier^="hand-"], [flt-semantics-identifier^="stock-0-"]',
+                                       timeout=20_000)
+                time.sleep(2.0)
+                page.screenshot(path=str(ARTIFACTS / f"{view}-{lang}-{game}.png"))
+                back = page.get_by_role("button", name=t(lang, "back")).first.bounding_box()
+                assert back is not None and (back["x"] > w / 2) == (lang == "ar")  # Arabic mirrors
+                page.get_by_role("button", name=t(lang, "back")).first.click()
+                time.sleep(0.8)
+            # reload in the middle of games: every game is still there to continue
+            page.reload()
+            page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
+            time.sleep(1.0)
+            page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
+            assert page.get_by_role("button", name=t(lang, "continue")).count() >= 3
+            page.get_by_role("button", name=t(lang, "continue")).first.click(timeout=20_000)
+            page.wait_for_selector('[flt-semantics-identifier^="hand-"]', timeout=20_000)
+            browser.close()
