@@ -70,7 +70,8 @@ class App:
         if lopti_progress:
             lid = lopti_progress[0].id
             lopti_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume_lopti(lid)))
-        spit_progress = [g for g in api.games_in_progress(self.storage) if g.game == "spit" and g.mode == "bots"]
+        spit_progress = [g for g in api.games_in_progress(self.storage)
+                         if g.game == "spit" and g.mode in ("bots", "pass_and_play")]
         spit_buttons: list[ft.Control] = [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: self.pick_level("spit"))]
         if spit_progress:
             sid = spit_progress[0].id
@@ -236,6 +237,9 @@ class App:
         if game == "lanes":
             buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
                                              on_click=lambda e: self.new_lanes("person")))
+        else:
+            buttons.append(ft.OutlinedButton(t(lang, "sp_split"), width=260, icon=ft.Icons.PEOPLE,
+                                             on_click=lambda e: self.new_spit("person")))
             buttons.insert(0, self._variant_picker())  # choose the rules first, then the opponent
         body = ft.Column([
             ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),

@@ -238,8 +238,10 @@ class SpitLesson(LessonMixin, SpitGame):
         self._start_lesson(lesson, storage)
         self.api = None
         self.level = "beginner"
+        self.split = False
         self.options = self.run.options
-        self.selected: int | None = None
+        self.picked: dict[int, int | None] = {0: None, 1: None}
+        self._picked_order: list[int] = []
         self.refusal = None
         self.game_id = None
         self.seq = 0
@@ -256,5 +258,5 @@ class SpitLesson(LessonMixin, SpitGame):
 
     def _submit(self, action: Any, now: float) -> list[Event]:
         fb = self._attempt(SPIT.action_to_json(action))
-        self.selected = None
+        self.picked = {0: None, 1: None}
         return fb.events if fb.ok else []

@@ -22,19 +22,25 @@ class SpitGame:
         self.api = api
         self.storage = storage
         self.level = level
+        #: split screen: two people on one device, player 1 across the table (its half is turned)
+        self.split = level == "person"
         self.options = options or SpitOptions()
-        self.selected: int | None = None
+        #: the stock each player has picked up (player 0 is ``selected``, kept for the one-person table)
+        self.picked: dict[int, int | None] = {0: None, 1: None}
+        self._picked_order: list[int] = []
         #: why the last tap was rejected (the pile changed under the finger, or it never fitted)
         self.refusal: Why | None = None
         if game_id is None:
             state: SpitState = RULES.new_game(self.options, seed)
-            self.game_id = api.new_game(storage, "spit", self.options.to_json(), seed, 2,
-                                        [{"kind": "person"}, {"kind": "bot", "level": level}])
+            seats = [{"kind": "person"}, {"kind": "person"} if self.split else {"kind": "bot", "level": level}]
+            self.game_id = api.new_game(storage, "spit", self.options.to_json(), seed, 2, seats,
+                                        mode="pass_and_play" if self.split else "bots")
             self.seq = 0
         else:
             info, state = api.resume_game(storage, game_id)
             self.game_id, self.seq = game_id, len(info.actions)
-        self.driver = SpitDriver(state, {1: SpitBot(level, seed)}, seed=seed + self.seq, now=now,
+        bots = {} if self.split else {1: SpitBot(level, seed)}
+        self.driver = SpitDriver(state, bots, seed=seed + self.seq, now=now,
                                  spit_countdown=1.2, round_pause=2.5, auto_spit=False)
         self.saved_log = len(self.driver.log)
 
@@ -43,7 +49,7 @@ class SpitGame:
         from storage import api
 
         info = api.load_game(storage, game_id)
-        level = next((s.get("level", "casual") for s in info.seats if s.get("kind") == "bot"), "casual")
+        level = next((s.get("level", "casual") for s in info.seats if s.get("kind") == "bot"), "person")
         return cls(storage, level, info.seed, now, game_id, RULES.parse_options(info.options))
 
     @property
@@ -70,48 +76,75 @@ class SpitGame:
             self._save()
         return events
 
+    @property
+    def selected(self) -> int | None:
+        return self.picked[0]
+
+    @selected.setter
+    def selected(self, slot: int | None) -> None:
+        self.picked[0] = slot
+
     def _submit(self, action: Any, now: float) -> list[Event]:
         events = self.driver.submit(action, now)
         self._save()
-        self.selected = None
-        self.refusal = next((e["reason"] for e in events if e.type == "rejected" and e.get("player") == 0
+        player = getattr(action, "player", 0)
+        self.picked[player] = None
+        self.refusal = next((e["reason"] for e in events if e.type == "rejected" and e.get("player") == player
                              and isinstance(e.get("reason"), Why)), None)
         return events
 
     def countdown_ends(self) -> float | None:
         return self.driver.countdown_ends()
 
-    # --- what the person can do -----------------------------------------------------------------
-    def legal(self) -> list[Any]:
-        return RULES.legal_actions(self.state, 0)
+    # --- what a person can do -------------------------------------------------------------------
+    def legal(self, player: int = 0) -> list[Any]:
+        return RULES.legal_actions(self.state, player)
 
-    def tap_stock(self, slot: int, now: float) -> list[Event]:
-        """Select a stock; tapping an empty slot with a stock selected fills it."""
-        if self.selected is not None and Fill(0, self.selected, slot) in self.legal():
-            return self._submit(Fill(0, self.selected, slot), now)
-        self.selected = None if self.selected == slot else (slot if self.state.players[0].stocks[slot] else None)
+    def tap_stock(self, slot: int, now: float, player: int = 0) -> list[Event]:
+        """Pick up a stock; tapping an empty slot with a stock picked up fills it."""
+        picked = self.picked[player]
+        if picked is not None and Fill(player, picked, slot) in self.legal(player):
+            return self._submit(Fill(player, picked, slot), now)
+        self.picked[player] = None if picked == slot else (slot if self.state.players[player].stocks[slot] else None)
+        if self.picked[player] is not None:
+            self._picked_order = [p for p in self._picked_order if p != player] + [player]
         return []
 
-    def target_piles(self) -> set[int]:
-        if self.selected is None:
+    def target_piles(self, player: int = 0) -> set[int]:
+        picked = self.picked[player]
+        if picked is None:
             return set()
-        return {a.pile for a in self.legal() if isinstance(a, PlayCard) and a.stock == self.selected}
+        return {a.pile for a in self.legal(player) if isinstance(a, PlayCard) and a.stock == picked}
 
-    def target_slots(self) -> set[int]:
-        if self.selected is None:
+    def target_slots(self, player: int = 0) -> set[int]:
+        picked = self.picked[player]
+        if picked is None:
             return set()
-        return {a.slot for a in self.legal() if isinstance(a, Fill) and a.source == self.selected}
+        return {a.slot for a in self.legal(player) if isinstance(a, Fill) and a.source == picked}
 
-    def tap_pile(self, pile: int, now: float) -> list[Event]:
-        if self.state.phase == "slap" and Slap(0, pile) in self.legal():
-            return self._submit(Slap(0, pile), now)
-        if self.selected is not None:
+    def pile_player(self, pile: int) -> int:
+        """Split screen: whose card a tap on a shared pile moves — the one player holding a card, or
+        the one whose card fits there, or the one who picked up last."""
+        holding = [p for p in (0, 1) if self.picked[p] is not None]
+        if len(holding) == 1:
+            return holding[0]
+        fitting = [p for p in holding if pile in self.target_piles(p)]
+        if len(fitting) == 1:
+            return fitting[0]
+        return self._picked_order[-1] if self._picked_order else 0
+
+    def tap_pile(self, pile: int, now: float, player: int | None = None) -> list[Event]:
+        if player is None:
+            player = self.pile_player(pile) if self.split else 0
+        if self.state.phase == "slap" and Slap(player, pile) in self.legal(player):
+            return self._submit(Slap(player, pile), now)
+        if self.picked[player] is not None:
             # sent even if the pile changed under the finger: the engine answers 'rejected'
-            return self._submit(PlayCard(0, self.selected, pile), now)
+            return self._submit(PlayCard(player, self.picked[player], pile), now)
         return []
 
-    def can_spit(self) -> bool:
-        return CallSpit(0) in self.legal()
+    def can_spit(self, player: int = 0) -> bool:
+        return CallSpit(player) in self.legal(player)
 
-    def spit(self, now: float) -> list[Event]:
-        return self._submit(CallSpit(0), now)
+    def spit(self, now: float, player: int = 0) -> list[Event]:
+        return self._submit(CallSpit(player), now)

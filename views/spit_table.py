@@ -6,6 +6,7 @@ the driver, which plays the bot at its own human-like speed."""
 from __future__ import annotations
 
 import asyncio
+import math
 import time
 from typing import Any
 
@@ -35,9 +36,9 @@ class SpitTable:
     def _stock(self, player: int, slot: int, obs: dict[str, Any]) -> ft.Control:
         p = obs["players"][player]
         top, size = p["stock_tops"][slot], p["stock_sizes"][slot]
-        mine = player == 0
-        selected = mine and self.game.selected == slot
-        target = mine and slot in self.game.target_slots()
+        mine = player == 0 or self.game.split  # split screen: both rows answer taps
+        selected = mine and self.game.picked[player] == slot
+        target = mine and slot in self.game.target_slots(player)
         if top:
             face = card_face(top, 56, 78, selected=selected, target=target)
         else:
@@ -47,12 +48,13 @@ class SpitTable:
         under = text(self.lang, "\u200e+" + str(size - 1) if size > 1 else " ", 11, color="#C8E6C9")
         body = ft.Container(ft.Column([face, under], spacing=2, tight=True,
                                       horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                            on_click=(lambda e, s=slot: self.on_stock(s)) if mine else None)
+                            on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
         return ft.Semantics(identifier=f"stock-{player}-{slot}", content=body)
 
     def _pile(self, i: int, obs: dict[str, Any]) -> ft.Control:
         top = obs["pile_tops"][i]
-        target = i in self.game.target_piles() or (obs["phase"] == "slap" and i in obs["piles_in_use"])
+        target = (i in self.game.target_piles(0) or (self.game.split and i in self.game.target_piles(1))
+                  or (obs["phase"] == "slap" and i in obs["piles_in_use"]))
         face = card_face(top, 84, 118, target=target) if top else ft.Container(
             width=84, height=118, border=ft.Border.all(2, "#2E7D32"), border_radius=ft.BorderRadius.all(8))
         body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), 12, color="#C8E6C9")],
@@ -89,9 +91,16 @@ class SpitTable:
         me, bot = obs["players"][0], obs["players"][1]
         lesson = is_lesson(self.game)
         title = self.game.lesson.title[self.lang] if lesson else f"{t(self.lang, 'spit')} · " \
-            f"{t(self.lang, self.game.level)}"
+            f"{t(self.lang, 'sp_two_players' if self.game.split else self.game.level)}"
         header = table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
                               self.app.rules_button("spit"))
+        def info(p: int) -> ft.Control:
+            d = obs["players"][p]
+            return ft.Row([card_back(22, 30, str(d["spit_count"])), text(
+                self.lang, t(self.lang, "player_n", n=p + 1) + " · " + t(self.lang, "sp_spit_cards", n=d["spit_count"])
+                + " · " + t(self.lang, "sp_total", n=d["total"]), 12, color="#C8E6C9")], spacing=6,
+                alignment=ft.MainAxisAlignment.CENTER)
+
         bot_info = ft.Row([card_back(22, 30, str(bot["spit_count"])),
                            text(self.lang, t(self.lang, "sp_spit_cards", n=bot["spit_count"]) + " · " +
                                 t(self.lang, "sp_total", n=bot["total"]), 12, color="#C8E6C9")], spacing=6)
@@ -103,6 +112,11 @@ class SpitTable:
             t(self.lang, "spit_call"), on_click=self.on_spit, disabled=not self.game.can_spit(),
             style=ft.ButtonStyle(bgcolor=SELECTED if self.game.can_spit() else None, padding=ft.Padding.symmetric(
                 horizontal=28, vertical=14)))
+        if self.game.split:
+            self.root.controls = self._split_rows(obs, header, info)
+            if update:
+                self.app.page.update()
+            return
         self.root.controls = [
             header, bot_info,
             ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
@@ -137,18 +151,54 @@ class SpitTable:
                 break
             await asyncio.sleep(0.05)
 
-    def on_stock(self, slot: int) -> None:
-        self.game.tap_stock(slot, self.now())
+    def on_stock(self, slot: int, player: int = 0) -> None:
+        self.game.tap_stock(slot, self.now(), player)
         self.refresh()
 
     def on_pile(self, pile: int) -> None:
         self.game.tap_pile(pile, self.now())
         self.refresh()
 
-    def on_spit(self, e: Any) -> None:
-        if self.game.can_spit():
-            self.game.spit(self.now())
+    def on_spit(self, e: Any, player: int = 0) -> None:
+        if self.game.can_spit(player):
+            self.game.spit(self.now(), player)
             self.refresh()
+
+    def on_slap(self, pile: int, player: int) -> None:
+        self.game.tap_pile(pile, self.now(), player)
+        self.refresh()
+
+    def _controls(self, player: int, obs: dict[str, Any]) -> ft.Control:
+        """Split screen: one person's own buttons (Spit!, and the two slap targets when a round ends)."""
+        lang = self.lang
+        if obs["phase"] == "slap":
+            return ft.Row([ft.Semantics(identifier=f"slap-{player}-{i}", button=True, content=ft.FilledButton(
+                t(lang, "sp_slap_pile", n=i + 1, size=obs["pile_sizes"][i]),
+                on_click=lambda e, i=i: self.on_slap(i, player))) for i in obs["piles_in_use"]],
+                spacing=12, alignment=ft.MainAxisAlignment.CENTER)
+        if obs["phase"] == "stalled":
+            return ft.Semantics(identifier=f"spit-{player}", button=True, content=ft.FilledButton(
+                t(lang, "spit_call"), on_click=lambda e: self.on_spit(e, player),
+                disabled=not self.game.can_spit(player),
+                style=ft.ButtonStyle(bgcolor=SELECTED if self.game.can_spit(player) else None,
+                                     padding=ft.Padding.symmetric(horizontal=28, vertical=12))))
+        return ft.Container(height=44)
+
+    def _split_rows(self, obs: dict[str, Any], header: ft.Control, info: Any) -> list[ft.Control]:
+        """Two people on one device: player 2's half is turned to face them across the table."""
+        top = ft.Container(ft.Column([
+            ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+            info(1), self._controls(1, obs)], spacing=6, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            rotate=math.pi)
+        return [
+            header, top,
+            ft.Row([self._pile(0, obs), self._pile(1, obs)], spacing=24, alignment=ft.MainAxisAlignment.CENTER),
+            self.status,
+            ft.Container(expand=True),
+            self._controls(0, obs),
+            ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+            info(0),
+        ]
 
     def leave(self) -> None:
         self.active = False

@@ -58,3 +58,54 @@ def test_fill_by_tapping_an_empty_slot(tmp_path: Path) -> None:
     g.tap_stock(fills[0].slot, 1.1)
     assert g.state.players[0].stocks[fills[0].slot]
     st.close()
+
+
+def test_split_screen_two_people_share_the_piles(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """#7 split screen: both rows answer taps; a pile tap moves the card of whoever holds one (the
+    one whose card fits, or who picked up last); each person calls Spit and slaps for themselves."""
+    from engine.spit.actions import Fill, PlayCard
+    from storage import api
+    from storage.db import open_storage
+    from views.spit_controller import SpitGame
+
+    st = open_storage(tmp_path / "s.sqlite")
+    g = SpitGame(st, "person", 4, 0.0)
+    assert g.split and api.load_game(st, g.game_id).mode == "pass_and_play"
+    now = 0.0
+    assert g.can_spit(0) and g.can_spit(1)
+    g.spit(now, 0)
+    g.spit(now, 1)
+    now += 3.0
+    g.tick(now)
+    moved = 0
+    for _ in range(200):
+        if g.state.phase == "stalled":
+            for player in (0, 1):
+                if g.can_spit(player):
+                    g.spit(now, player)
+            now += 3.0
+            g.tick(now)
+            continue
+        if g.state.phase != "play":
+            break
+        for player in (0, 1):
+            move = next((a for a in g.legal(player) if isinstance(a, PlayCard)), None)
+            fill = next((a for a in g.legal(player) if isinstance(a, Fill)), None)
+            if move is None and fill is not None:
+                g.tap_stock(fill.source, now, player)
+                g.tap_stock(fill.slot, now, player)  # into the empty slot
+                continue
+            if move is None:
+                continue
+            g.tap_stock(move.stock, now, player)
+            assert g.pile_player(move.pile) == player
+            g.tap_pile(move.pile, now)
+            moved += 1
+            now += 0.3
+        now += 0.1
+        g.tick(now)
+    assert moved > 5
+    info = api.load_game(st, g.game_id)
+    players = {a.get("player") for a in info.actions if isinstance(a, dict)}
+    assert players == {0, 1}  # both people's moves are in the record
+    st.close()
