@@ -42,7 +42,9 @@ def make_engine(url: str) -> Engine:
         def _on_begin(conn: Any) -> None:
             conn.exec_driver_sql("BEGIN IMMEDIATE")  # one writer at a time; others wait, never fail
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    if url.startswith(("postgresql://", "postgres://")):  # the installed driver is psycopg 3
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
 
 
 class RateLimiter:
@@ -129,8 +131,15 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             await asyncio.sleep(1.0)
 
     def sweep_once() -> None:
+        """One short transaction per match, so a sweep never holds many match locks at once."""
         with transaction() as db:
-            svc.sweep(db, clk)
+            ids = svc.running_ids(db)
+        for mid in ids:
+            with transaction() as db:
+                svc.sweep_match(db, clk, mid)
+        with transaction() as db:
+            svc.pair_seeks(db, clk)
+            svc.mark_alive(db, clk)
 
     app = FastAPI(title="Card Table lobby", version="1.0", lifespan=lifespan,
                   description="Online rated, timed Lanes matches. Every match response is the viewer's own view.")
@@ -240,9 +249,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         return svc.view_for(db, clk, m, svc.seat_of(m, player))
 
     def _match_for(db: Session, match_id: str, player: models.Player) -> tuple[Match, int]:
-        m = db.get(Match, match_id)
-        if m is None:
-            raise svc.LobbyError(404, "no such match")
+        m = svc._match(db, match_id)  # locked: a view also touches and enforces
         seat = svc.seat_of(m, player)
         svc.touch(db, clk, m, seat)
         svc.enforce(db, clk, m)

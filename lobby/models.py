@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from sqlalchemy import BigInteger
 from sqlmodel import Field, SQLModel, UniqueConstraint
 
 
@@ -42,7 +43,7 @@ class Challenge(SQLModel, table=True):
 
 class Match(SQLModel, table=True):
     id: str = Field(primary_key=True)
-    seed: int  # secret: never sent until the match is over
+    seed: int = Field(sa_type=BigInteger)  # 63 bits; secret: never sent until the match is over
     options: str = "{}"
     player0: str = Field(index=True)
     player1: str = Field(index=True)

@@ -126,7 +126,9 @@ def create_seek(db: Session, clock: Clock, player: Player, rated: bool, time_con
 def pair_seeks(db: Session, clock: Clock) -> int:
     """Pair open seeks: same terms, closest rating within a window that widens while waiting."""
     now = clock.now()
-    opened = list(db.exec(select(Seek).where(Seek.status == "open").order_by(col(Seek.created_at))).all())
+    # SKIP LOCKED: two workers' sweepers pair disjoint sets of seeks, never one seek twice
+    opened = list(db.exec(select(Seek).where(Seek.status == "open").order_by(col(Seek.created_at))
+                          .with_for_update(skip_locked=True)).all())
     made = 0
     used: set[str] = set()
     for s in opened:
@@ -164,7 +166,7 @@ def create_challenge(db: Session, clock: Clock, player: Player, rated: bool, tim
 
 
 def accept_challenge(db: Session, clock: Clock, player: Player, code: str) -> Match:
-    c = db.get(Challenge, code.upper())
+    c = db.get(Challenge, code.upper(), with_for_update=True)  # two accepts: one match
     if c is None:
         raise LobbyError(404, "no challenge with that code")
     if c.match_id:
@@ -252,6 +254,9 @@ def _finish(db: Session, clock: Clock, m: Match, winner: int | None, reason: str
 
 
 def _rate(db: Session, clock: Clock, m: Match) -> dict[str, Any]:
+    # lock both players in a fixed order (two of a player's matches may end at the same moment)
+    for pid in sorted((m.player0, m.player1)):
+        db.get(Player, pid, with_for_update=True)
     p0, p1 = db.get(Player, m.player0), db.get(Player, m.player1)
     assert p0 is not None and p1 is not None
     now = clock.now()
@@ -402,7 +407,10 @@ def resign(db: Session, clock: Clock, player: Player, match_id: str) -> dict[str
 
 
 def _match(db: Session, match_id: str) -> Match:
-    m = db.get(Match, match_id)
+    """The match, row-locked until the transaction ends (PostgreSQL ``FOR UPDATE``; SQLite has one
+    writer anyway): moves, resignations, touches and the sweeper of several workers serialise per
+    match, so a move and a flag can never both win."""
+    m = db.get(Match, match_id, with_for_update=True)
     if m is None:
         raise LobbyError(404, "no such match")
     return m
@@ -456,30 +464,48 @@ def replay_record(m: Match) -> dict[str, Any]:
             "actions": json.loads(m.actions), "winner": m.winner, "reason": m.reason}
 
 
-def sweep(db: Session, clock: Clock) -> int:
-    """Enforce time rules on every running match (the sweeper calls this every second)."""
-    n = 0
-    for m in db.exec(select(Match).where(Match.status == "running")).all():
-        before = m.status
-        enforce(db, clock, m)
-        n += m.status != before
-    pair_seeks(db, clock)
-    st = db.get(ServerState, 1) or ServerState(id=1)
+def running_ids(db: Session) -> list[str]:
+    return list(db.exec(select(Match.id).where(Match.status == "running")).all())
+
+
+def sweep_match(db: Session, clock: Clock, match_id: str) -> bool:
+    """Enforce the time rules on one match; True if it ended. A match locked by a move or by another
+    worker's sweeper is skipped (``SKIP LOCKED``): whoever holds the lock enforces the clock itself."""
+    m = db.exec(select(Match).where(Match.id == match_id, Match.status == "running")
+                .with_for_update(skip_locked=True)).first()
+    if m is None:
+        return False
+    enforce(db, clock, m)
+    return m.status != "running"
+
+
+def mark_alive(db: Session, clock: Clock) -> None:
+    st = db.get(ServerState, 1, with_for_update=True) or ServerState(id=1)
     st.last_alive = clock.now()
     db.add(st)
+
+
+def sweep(db: Session, clock: Clock) -> int:
+    """Enforce time rules on every running match, pair seeks, and note that the server is alive
+    (the app's sweeper does the same with one short transaction per match)."""
+    n = sum(sweep_match(db, clock, mid) for mid in running_ids(db))
+    pair_seeks(db, clock)
+    mark_alive(db, clock)
     return n
 
 
 def resume_after_restart(db: Session, clock: Clock) -> float:
     """After downtime, shift every running match's timestamps by the downtime, so nobody is flagged,
     aborted or marked away for the time the server was gone. Returns the downtime in seconds."""
-    st = db.get(ServerState, 1)
+    # several workers start at once: the first to lock the server row shifts the clocks and moves
+    # last_alive to now, so the others see no downtime and shift nothing
+    st = db.get(ServerState, 1, with_for_update=True)
     if st is None or not st.last_alive:
         return 0.0
     down = max(0.0, clock.now() - st.last_alive)
     if down < 1.0:
         return down
-    for m in db.exec(select(Match).where(Match.status == "running")).all():
+    for m in db.exec(select(Match).where(Match.status == "running").with_for_update()).all():
         m.turn_started_at += down
         m.last_seen0 += down
         m.last_seen1 += down

@@ -33,10 +33,27 @@ def ensure_chromium() -> None:
         print("== chromium not installed: browser tests will be skipped", flush=True)
 
 
+def ensure_postgres() -> None:
+    """The lobby's PostgreSQL tests start a throwaway server from Debian's packages (tests/pg.py).
+    Install it when missing and we may (root with apt, as in CI); otherwise those tests skip."""
+    import glob
+
+    if glob.glob("/usr/lib/postgresql/*/bin/initdb"):
+        return
+    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        print("== installing Debian postgresql for the lobby's PostgreSQL tests", flush=True)
+        subprocess.call(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
+        subprocess.call(["apt-get", "install", "-y", "-qq", "postgresql"], env=env, stdout=subprocess.DEVNULL)
+    else:
+        print("== postgresql not installed: the lobby's PostgreSQL tests will be skipped", flush=True)
+
+
 def main(argv: list[str]) -> int:
     py = sys.executable
     failures = 0
     ensure_chromium()
+    ensure_postgres()
     failures += step("ruff", [py, "-m", "ruff", "check", "."]) != 0
     failures += step("mypy", [py, "-m", "mypy"]) != 0
     rc = step("pytest", [py, "-m", "pytest", *argv])

@@ -54,9 +54,50 @@ class Lobby:
         return (a, b) if v["clock"]["to_move"] == v["seat"] else (b, a)
 
 
+_PG: dict[str, Any] = {}
+
+
+def postgres_url() -> str:
+    """A fresh database on the session's throwaway PostgreSQL server (tests/pg.py). Without the
+    server binaries the PostgreSQL half is skipped — except under CI=true, where it must run."""
+    import contextlib
+    import os
+
+    from tests.pg import pg_bin, postgres
+
+    if "stack" not in _PG:
+        if pg_bin() is None:
+            if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+                raise RuntimeError("CI=true but PostgreSQL is missing: tests/run.py installs it as root")
+            pytest.skip("PostgreSQL server not installed (apt-get install postgresql)")
+        stack = contextlib.ExitStack()
+        _PG["base"] = stack.enter_context(postgres())
+        _PG["stack"], _PG["n"] = stack, 0
+        import atexit
+
+        atexit.register(stack.close)
+    import sqlalchemy
+
+    _PG["n"] += 1
+    name = f"t{_PG['n']}"
+    eng = sqlalchemy.create_engine(_PG["base"], isolation_level="AUTOCOMMIT")
+    with eng.connect() as c:
+        c.execute(sqlalchemy.text(f"CREATE DATABASE {name}"))
+    eng.dispose()
+    return str(_PG["base"]).rsplit("/", 1)[0] + "/" + name
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Every lobby test runs on both storage paths: SQLite (one worker) and PostgreSQL (several)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'lobby.sqlite'}"
+    return postgres_url()
+
+
 @pytest.fixture
-def lobby(tmp_path: Path) -> Iterator[Lobby]:
+def lobby(db_url: str) -> Iterator[Lobby]:
     clock = FakeClock()
-    app = create_app(f"sqlite:///{tmp_path / 'lobby.sqlite'}", clock=clock, run_sweeper=False, rate=1000, burst=5000)
+    app = create_app(db_url, clock=clock, run_sweeper=False, rate=1000, burst=5000)
     with TestClient(app) as client:
         yield Lobby(client, clock, app)
