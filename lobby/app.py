@@ -242,6 +242,14 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         c = svc.create_challenge(db, clk, player, body.rated, body.time_control, body.variants)
         return {"code": c.code, "rated": c.rated, "time_control": c.time_control, "variants": json.loads(c.variants)}
 
+    @app.get("/challenges/{code}")
+    def challenge_status(code: str, player: Me, db: DB) -> dict[str, Any]:
+        """The challenger waits here for a friend to accept (only the challenger may look)."""
+        c = db.get(models.Challenge, code.upper())
+        if c is None or c.player_id != player.id:
+            raise svc.LobbyError(404, "no challenge with that code")
+        return {"code": c.code, "match_id": c.match_id}
+
     @app.post("/challenges/{code}/accept")
     def accept(code: str, player: Me, db: DB) -> dict[str, Any]:
         m = svc.accept_challenge(db, clk, player, code)

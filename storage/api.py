@@ -314,6 +314,14 @@ def set_account(st: Storage, lobby_url: str, player_id: str, token: str, display
         s.add(row)
 
 
+def clear_account(st: Storage) -> None:
+    """Sign out: forget the online account (the lobby keeps the player; the token is gone here)."""
+    with st.session() as s:
+        row = s.get(Account, 1)
+        if row is not None:
+            s.delete(row)
+
+
 def get_account(st: Storage) -> Account | None:
     with st.session() as s:
         return s.get(Account, 1)

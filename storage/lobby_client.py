@@ -77,9 +77,15 @@ class LobbyClient:
     def seek_status(self, seek_id: str) -> dict[str, Any]:
         return dict(self._call("GET", f"/seeks/{seek_id}"))
 
+    def cancel_seek(self, seek_id: str) -> None:
+        self._call("DELETE", f"/seeks/{seek_id}")
+
     def challenge(self, rated: bool = False, time_control: str = "10+5", variants: list[str] | None = None) -> str:
         return str(self._call("POST", "/challenges", json={"rated": rated, "time_control": time_control,
                                                            "variants": variants or []})["code"])
+
+    def challenge_status(self, code: str) -> dict[str, Any]:
+        return dict(self._call("GET", f"/challenges/{code}"))
 
     def accept(self, code: str) -> dict[str, Any]:
         return dict(self._call("POST", f"/challenges/{code}/accept"))

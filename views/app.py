@@ -30,8 +30,10 @@ class App:
         self.page = page
         self.storage = storage
         self.name, self.settings = api.get_profile(storage)
-        self.table: LanesTable | None = None
+        self.table: Any = None
         self.lanes_variants: set[str] = set()
+        #: which screen owns the background tasks now (an online wait loop stops when it changes)
+        self.screen_token = "home"
 
     @property
     def lang(self) -> str:
@@ -54,6 +56,7 @@ class App:
 
     def home(self) -> None:
         self.table = None
+        self.screen_token = "home"
         lang = self.lang
         in_progress = [g for g in api.games_in_progress(self.storage)
                        if g.game == "lanes" and g.mode in ("bots", "pass_and_play")]
@@ -84,6 +87,7 @@ class App:
         body = ft.Column([
             ft.Row([ft.Container(text(lang, t(lang, "app_title"), 28, True), expand=True),
                     icon_button(ft.Icons.SCHOOL, t(lang, "learn"), lambda e: self.learn_screen()),
+                    icon_button(ft.Icons.PUBLIC, t(lang, "online"), lambda e: self.online()),
                     icon_button(ft.Icons.BAR_CHART, t(lang, "stats"), lambda e: self.stats_screen()),
                     icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: self.settings_screen())]),
             text(lang, t(lang, "tagline"), 14, color="#424242"),
@@ -158,6 +162,13 @@ class App:
         else:
             spit = SpitTable(self, SpitLesson(self.storage, lesson), time.monotonic())  # type: ignore[arg-type]
             self.show(felt(spit.build(), self.page.width), bg="#0B5D3B")
+
+    def online(self) -> None:
+        from views.online_ui import online_home
+
+        self.table = None
+        self.screen_token = "online"
+        online_home(self)
 
     def start_game(self, game: str, level: str) -> None:
         if game == "lanes":

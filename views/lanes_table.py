@@ -150,7 +150,8 @@ class LanesTable(TurnBasedTable):
                                 else ft.Container()], spacing=4, tight=True)
         actions = ft.Row([
             ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
-            ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn or lesson,
+            ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint,
+                          disabled=not m.my_turn or lesson or m.level == "online",
                           style=ft.ButtonStyle(color="#FFE082")),
             *([ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                              disabled=not m.my_turn, style=ft.ButtonStyle(color="#FFFFFF"))]

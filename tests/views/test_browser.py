@@ -421,3 +421,86 @@ def test_every_table_on_phone_and_desktop_with_a_reload_that_resumes(tmp_path: P
             page.get_by_role("button", name=t(lang, "continue")).first.click(timeout=20_000)
             page.wait_for_selector('[flt-semantics-identifier^="hand-"]', timeout=20_000)
             browser.close()
+
+
+def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) -> None:
+    """#9 client: sign in as a guest, find a rated game, play the opening by tapping while another
+    client answers through the lobby, see both clocks, resign and see the rating change."""
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    from engine.bots import decide
+    from engine.lanes import RULES
+    from storage.lobby_client import LobbyClient
+    from tests.lobby.test_e2e import start as start_lobby
+
+    lport = free_port()
+    lobby = start_lobby(tmp_path / "lobby.sqlite", lport)
+    lurl = f"http://127.0.0.1:{lport}"
+    info: dict[str, object] = {}
+    stop = threading.Event()
+
+    def opponent() -> None:
+        c = LobbyClient(lurl)
+        c.sign_up("Bob")
+        seek = c.seek(rated=True, time_control="5+3")
+        while not stop.is_set():
+            st = c.seek_status(seek["id"])
+            if st["match_id"]:
+                break
+            time.sleep(0.3)
+        mid = str(st["match_id"])
+        info["mid"], info["client"] = mid, c
+        while not stop.is_set():
+            v = c.view(mid)
+            info["seat"] = v["seat"]
+            if v["status"] != "running":
+                break
+            if v["clock"]["to_move"] == v["seat"]:
+                a = decide("lanes", v["observation"], "beginner", v["move_count"])
+                c.move(mid, v["move_count"], RULES.action_to_json(a))
+            time.sleep(0.4)
+
+    th = threading.Thread(target=opponent, daemon=True)
+    th.start()
+    try:
+        with serve(tmp_path / "app.sqlite") as url, sync_playwright() as p:
+            browser, page = launch(p)
+            open_app(page, url)
+            page.get_by_role("button", name="Online").click(timeout=20_000)
+            page.get_by_label("Lobby address").fill(lurl)
+            page.get_by_role("button", name="Sign in as guest").click()
+            page.get_by_role("button", name="Find a rated game").click(timeout=20_000)
+            page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=30_000)
+            assert "5:00" in page.inner_text("body") or "4:" in page.inner_text("body")  # both clocks shown
+            c: LobbyClient = info["client"]  # type: ignore[assignment]
+            mine = 1 - int(info["seat"])  # type: ignore[call-overload]
+            mid = str(info["mid"])
+            deadline = time.monotonic() + 60
+            while c.view(mid)["observation"]["players"][mine]["lanes"].count([]) > 0 and time.monotonic() < deadline:
+                if c.view(mid)["clock"]["to_move"] != mine:
+                    time.sleep(0.5)
+                    continue
+                for k in range(8):
+                    if not tap(page, f'[flt-semantics-identifier="hand-{k}"]'):
+                        continue
+                    lanes = c.view(mid)["observation"]["players"][mine]["lanes"]
+                    empty = next(i for i, ln in enumerate(lanes) if not ln)
+                    box = page.locator(f'[flt-semantics-identifier="lane-{mine}-{empty}"]').first.bounding_box()
+                    assert box is not None
+                    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] - 10)
+                    time.sleep(1.5)
+                    break
+            assert c.view(mid)["observation"]["players"][mine]["lanes"].count([]) == 0  # my opening, by tapping
+            page.get_by_role("button", name="Resign").click()
+            page.get_by_role("button", name="Resign").last.click()
+            page.wait_for_selector("text=Rating", timeout=20_000)
+            page.screenshot(path=str(tmp_path / "online.png"))
+            browser.close()
+        v = c.view(mid)
+        assert v["status"] == "finished" and v["reason"] == "resigned" and v["rating_change"]
+    finally:
+        stop.set()
+        lobby.terminate()
+        lobby.wait(timeout=10)

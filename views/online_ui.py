@@ -1,0 +1,379 @@
+"""Online screens: sign in as a guest, the lobby address, finding a game (rated or casual, a time
+control, a waiting indicator), challenges by code, leaderboard and profile, and the Lanes table
+against a person with both clocks and the opponent's connection state.
+
+Offline first: nothing here runs unless the player opens Online; an unreachable lobby is said in
+words and the rest of the app is untouched. Network calls run off the UI loop (``asyncio.to_thread``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import flet as ft
+
+from storage import api
+from storage.lobby_client import DEFAULT_URL, LobbyClient, LobbyRefused, LobbyUnavailable
+from views.i18n import t
+from views.lanes_table import LanesTable
+from views.online import OnlineLanesMatch
+from views.widgets import felt, icon_button, text
+
+TIME_CONTROLS = ("3+2", "5+3", "10+5", "1+0", "untimed")
+
+
+def client_for(app: Any) -> LobbyClient | None:
+    acc = api.get_account(app.storage)
+    if acc is None:
+        return None
+    return LobbyClient(acc.lobby_url, acc.token, timeout=8.0)
+
+
+def _screen(app: Any, title: str, controls: list[ft.Control], back: Any = None) -> None:
+    lang = app.lang
+    body = ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), back or (lambda e: app.home())),
+                ft.Container(text(lang, title, 20, True), expand=True)]),
+        *controls,
+    ], spacing=12, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+
+def _problem(app: Any, exc: Exception) -> str:
+    lang = app.lang
+    if isinstance(exc, LobbyUnavailable):
+        return t(lang, "ol_unreachable")
+    if isinstance(exc, LobbyRefused):
+        return t(lang, "ol_refused", why=exc.message)
+    return str(exc)
+
+
+def online_home(app: Any, notice: str = "") -> None:
+    """Sign in (guest) or, when signed in, the lobby: find a game, challenge, leaderboard, profile."""
+    lang = app.lang
+    acc = api.get_account(app.storage)
+    status = text(lang, notice, 13, True, "#B71C1C")
+    if acc is None:
+        url = ft.TextField(label=t(lang, "ol_url"), value=DEFAULT_URL, width=320)
+        name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, width=320)
+
+        async def sign_in(e: Any) -> None:
+            status.value = t(lang, "ol_connecting")
+            app.page.update()
+            client = LobbyClient((url.value or DEFAULT_URL).strip(), timeout=8.0)
+            try:
+                body = await asyncio.to_thread(client.sign_up, (name.value or "Player").strip())
+            except (LobbyUnavailable, LobbyRefused) as exc:
+                status.value = _problem(app, exc)
+                app.page.update()
+                return
+            finally:
+                client.close()
+            assert client.token is not None
+            api.set_account(app.storage, client.url, body["id"], client.token, body["name"])
+            online_home(app)
+
+        _screen(app, t(lang, "online"), [text(lang, t(lang, "ol_intro"), 14), url, name,
+                                         ft.FilledButton(t(lang, "ol_sign_in"), on_click=sign_in), status])
+        return
+    tc = ft.Dropdown(label=t(lang, "ol_time_control"), value="5+3", width=200,
+                     options=[ft.DropdownOption(key=k, text=t(lang, "ol_untimed") if k == "untimed" else k)
+                              for k in TIME_CONTROLS])
+    code = ft.TextField(label=t(lang, "ol_code"), width=160, max_length=6,
+                        capitalization=ft.TextCapitalization.CHARACTERS)
+    me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", 13, color="#424242")
+
+    async def load_me() -> None:
+        client = client_for(app)
+        if client is None:
+            return
+        try:
+            me = await asyncio.to_thread(client.me)
+            me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],
+                              games=me.get("rated_games", 0)) + " · " + acc.lobby_url
+        except (LobbyUnavailable, LobbyRefused) as exc:
+            status.value = _problem(app, exc)
+        finally:
+            client.close()
+        app.page.update()
+
+    def sign_out(e: Any) -> None:
+        api.clear_account(app.storage)
+        online_home(app)
+
+    async def challenge(e: Any) -> None:
+        client = client_for(app)
+        assert client is not None
+        try:
+            c = await asyncio.to_thread(client.challenge, False, tc.value or "5+3")
+        except (LobbyUnavailable, LobbyRefused) as exc:
+            status.value = _problem(app, exc)
+            app.page.update()
+            return
+        finally:
+            client.close()
+        status.value = t(lang, "ol_your_code", code=c)
+        status.color = "#0B5D3B"
+        app.page.update()
+        await wait_for_challenge(app, c)
+
+    async def accept(e: Any) -> None:
+        client = client_for(app)
+        assert client is not None
+        try:
+            view = await asyncio.to_thread(client.accept, (code.value or "").strip().upper())
+        except (LobbyUnavailable, LobbyRefused) as exc:
+            status.value = _problem(app, exc)
+            app.page.update()
+            client.close()
+            return
+        open_online_table(app, client, view)
+
+    _screen(app, t(lang, "online"), [
+        me_line,
+        ft.Row([tc], wrap=True),
+        ft.Row([ft.FilledButton(t(lang, "ol_find_rated"), on_click=lambda e: find_game(app, True, tc.value or "5+3")),
+                ft.Button(t(lang, "ol_find_casual"), on_click=lambda e: find_game(app, False, tc.value or "5+3"))],
+               wrap=True),
+        text(lang, t(lang, "ol_rated_note"), 12, color="#424242"),
+        ft.Row([ft.OutlinedButton(t(lang, "ol_challenge"), on_click=challenge), code,
+                ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True),
+        ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: leaderboard(app)),
+                ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: profile(app)),
+                ft.TextButton(t(lang, "ol_sign_out"), on_click=sign_out)], wrap=True),
+        status,
+    ])
+    app.page.run_task(load_me)
+
+
+async def wait_for_challenge(app: Any, code: str) -> None:
+    """The challenger waits until a friend accepts the code, then the table opens."""
+    client = client_for(app)
+    assert client is not None
+    for _ in range(600):
+        await asyncio.sleep(1.0)
+        if app.screen_token != "online":
+            client.close()
+            return
+        try:
+            status = await asyncio.to_thread(client.challenge_status, code)
+        except (LobbyUnavailable, LobbyRefused):
+            continue
+        mid = status.get("match_id")
+        if mid:
+            view = await asyncio.to_thread(client.view, mid)
+            open_online_table(app, client, view)
+            return
+    client.close()
+
+
+def find_game(app: Any, rated: bool, time_control: str) -> None:
+    """A seek with a waiting indicator; the lobby pairs by rating with a window that widens."""
+    lang = app.lang
+    client = client_for(app)
+    if client is None:
+        online_home(app)
+        return
+    app.screen_token = "seek"
+    info = text(lang, t(lang, "ol_waiting", tc=time_control), 15)
+    state: dict[str, Any] = {"seek": None}
+
+    def cancel(e: Any) -> None:
+        app.screen_token = "online"
+        if state["seek"]:
+            try:
+                client.cancel_seek(state["seek"])
+            except (LobbyUnavailable, LobbyRefused):
+                pass
+        online_home(app)
+
+    _screen(app, t(lang, "ol_find_rated") if rated else t(lang, "ol_find_casual"), [
+        ft.Row([ft.ProgressRing(width=28, height=28), info], spacing=12),
+        ft.Button(t(lang, "cancel"), on_click=cancel)], back=cancel)
+
+    async def wait() -> None:
+        try:
+            seek = await asyncio.to_thread(client.seek, rated, time_control)
+        except (LobbyUnavailable, LobbyRefused) as exc:
+            online_home(app, _problem(app, exc))
+            return
+        state["seek"] = seek["id"]
+        started = time.monotonic()
+        while app.screen_token == "seek":
+            await asyncio.sleep(1.0)
+            try:
+                s = await asyncio.to_thread(client.seek_status, seek["id"])
+            except LobbyUnavailable:
+                info.value = t(lang, "ol_lost")
+                app.page.update()
+                continue
+            if s.get("match_id"):
+                view = await asyncio.to_thread(client.view, s["match_id"])
+                open_online_table(app, client, view)
+                return
+            info.value = t(lang, "ol_waiting_for", tc=time_control, s=int(time.monotonic() - started))
+            app.page.update()
+
+    app.page.run_task(wait)
+
+
+def leaderboard(app: Any) -> None:
+    lang = app.lang
+    client = client_for(app) or LobbyClient()
+    try:
+        rows = client.leaderboard()
+    except (LobbyUnavailable, LobbyRefused) as exc:
+        online_home(app, _problem(app, exc))
+        return
+    finally:
+        client.close()
+    items = [text(lang, f"{i + 1}. {r['name']} — {r['rating']}" + (" ?" if r.get("provisional") else ""), 15)
+             for i, r in enumerate(rows)]
+    _screen(app, t(lang, "ol_leaderboard"), items or [text(lang, t(lang, "ol_nobody"), 14)],
+            back=lambda e: online_home(app))
+
+
+def profile(app: Any) -> None:
+    lang = app.lang
+    acc = api.get_account(app.storage)
+    client = client_for(app)
+    if acc is None or client is None:
+        online_home(app)
+        return
+    try:
+        p = client.profile(acc.player_id)
+    except (LobbyUnavailable, LobbyRefused) as exc:
+        online_home(app, _problem(app, exc))
+        return
+    finally:
+        client.close()
+    lines: list[ft.Control] = [text(lang, t(lang, "ol_me", name=p.get("name", ""), rating=p.get("rating", ""),
+                                             games=p.get("rated_games", 0)), 16, True)]
+    hist = p.get("history", [])
+    if hist:
+        lines.append(text(lang, t(lang, "ol_history") + ": " + " → ".join(str(h["rating"]) for h in hist[-12:]), 13))
+    for m in p.get("recent", [])[:15]:
+        res = "result_none" if m.get("winner") is None else (
+            "result_won" if m.get("winner") == m.get("seat") else "result_lost")
+        lines.append(text(lang, f"{t(lang, res)} · {t(lang, 'reason_' + str(m.get('reason')))} · "
+                                f"{t(lang, 'ol_rated' if m.get('rated') else 'ol_casual')}", 13))
+    _screen(app, t(lang, "ol_profile"), lines, back=lambda e: online_home(app))
+
+
+def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> None:
+    app.screen_token = "table"
+    match = OnlineLanesMatch(client, view, time.monotonic())
+    table = OnlineLanesTable(app, match)
+    app.table = table
+    app.show(felt(table.build(), app.page.width), bg="#0B5D3B")
+
+
+class OnlineLanesTable(LanesTable):
+    """The Lanes table against a person: both clocks (ticking locally, corrected by every server
+    answer), the opponent's connection state, a clear banner while the lobby cannot be reached, and
+    catch-up from the last event number when it comes back."""
+
+    def __init__(self, app: Any, match: OnlineLanesMatch) -> None:
+        super().__init__(app, match)
+        self.online: OnlineLanesMatch = match
+        self.active = True
+        self.clocks = text(app.lang, "", 15, True, "#FFFFFF", align=ft.TextAlign.CENTER)
+        self.shown_result = False
+
+    def _clock_text(self) -> str:
+        m, lang = self.online, self.lang
+        rem = m.remaining(time.monotonic())
+        names = [p["name"] if p else "?" for p in m.view.get("players", [None, None])]
+        me, opp = m.seat, 1 - m.seat
+
+        def fmt(ms: int) -> str:
+            return f"{ms // 60000}:{ms // 1000 % 60:02d}"
+
+        if rem is None:
+            line = f"{names[opp]} · {names[me]} ({t(lang, 'ol_untimed')})"
+        else:
+            line = f"{names[opp]} {fmt(rem[opp])}  ·  {fmt(rem[me])} {t(lang, 'you')}"
+        if m.connection == "lost":
+            line += "  ·  " + t(lang, "ol_lost")
+        elif m.view.get("opponent_loses_in_s") is not None:
+            line += "  ·  " + t(lang, "ol_opponent_away", s=int(m.view["opponent_loses_in_s"]))
+        return line
+
+    def refresh(self, update: bool = True) -> None:
+        super().refresh(update=False)
+        self.clocks.value = self._clock_text()
+        self.root.controls.insert(1, self.clocks)
+        if update:
+            self.app.page.update()
+
+    def build(self) -> ft.Control:
+        ctl = super().build()
+        self.app.page.run_task(self.follow)
+        self.app.page.run_task(self.tick)
+        return ctl
+
+    def _home(self) -> None:
+        self.active = False
+        self.app.page.pop_dialog()
+        self.app.home()
+
+    def _again(self) -> None:
+        self.active = False
+        self.app.page.pop_dialog()
+        online_home(self.app)
+
+    def show_result(self, obs: dict[str, Any]) -> None:
+        if self.shown_result:
+            return
+        self.shown_result = True
+        v, lang = self.online.view, self.lang
+        won = v.get("winner") == self.online.seat
+        change = (v.get("rating_change") or {}).get(str(self.online.seat))
+        lines = [t(lang, f"reason_{v.get('reason')}")]
+        if change:
+            lines.append(t(lang, "ol_rating_change", before=change["before"], after=change["after"]))
+        elif not v.get("rated"):
+            lines.append(t(lang, "ol_unrated"))
+        self.app.page.show_dialog(ft.AlertDialog(
+            modal=True, title=text(lang, t(lang, "won") if won else t(lang, "lost") if v.get("winner") is not None
+                                   else t(lang, "ol_aborted"), 20, True),
+            content=text(lang, "\n".join(lines), 14),
+            actions=[ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
+                     ft.TextButton(t(lang, "home"), on_click=lambda e: self._home())]))
+
+    async def follow(self) -> None:
+        """The opponent's moves: long polls from the last event number (so a lost connection catches
+        up on return); backs off while the lobby is unreachable."""
+        backoff = 1.0
+        while self.active and self.app.table is self:
+            changed = await asyncio.to_thread(self.online.sync, time.monotonic(), 10.0)
+            if self.online.connection == "lost":
+                self.refresh()
+                await asyncio.sleep(backoff)
+                backoff = min(10.0, backoff * 2)
+                continue
+            backoff = 1.0
+            if changed:
+                self.refresh()
+            if self.online.state.over:
+                break
+
+    async def tick(self) -> None:
+        """The clocks tick locally twice a second (one text changed in place)."""
+        while self.active and self.app.table is self and not self.online.state.over:
+            self.clocks.value = self._clock_text()
+            try:
+                self.clocks.update()
+            except (AssertionError, RuntimeError):
+                pass  # the table was rebuilt this instant: the next tick finds the new text
+            await asyncio.sleep(0.5)
+
+    def _after_human(self) -> None:
+        self.refresh()
+
+    def resync(self) -> None:
+        """Back from the background: fetch what happened meanwhile."""
+        self.online.sync(time.monotonic())
+        self.refresh()
