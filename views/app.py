@@ -34,6 +34,8 @@ class App:
         self.lanes_variants: set[str] = set()
         #: which screen owns the background tasks now (an online wait loop stops when it changes)
         self.screen_token = "home"
+        #: the app is in the background (lifecycle): the Spit clock and bots are paused
+        self.paused = False
 
     @property
     def lang(self) -> str:
@@ -309,6 +311,7 @@ class App:
 
     def open_spit(self, game: SpitGame, t0: float) -> None:
         table = SpitTable(self, game, t0)
+        self.table = table
         self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
 
     def new_lopti(self, players: int, levels: list[str] | None = None) -> None:
@@ -420,12 +423,32 @@ class App:
         self.show(ft.Container(body, padding=ft.Padding.all(16)))
 
 
+PAUSING = {"hide", "pause", "inactive", "detach"}
+
+
+def lifecycle(app: App, state: str) -> None:
+    """Going to the background pauses the Spit clock and the bots; coming back resumes them and
+    re-syncs an online match (whatever happened meanwhile is fetched from the last event seen)."""
+    table = app.table
+    if state in PAUSING:
+        app.paused = True
+        if hasattr(table, "pause"):
+            table.pause()
+    elif state in ("show", "resume"):
+        app.paused = False
+        if hasattr(table, "resume"):
+            table.resume()
+        if hasattr(table, "resync"):
+            app.page.run_thread(table.resync)
+
+
 def start(page: ft.Page, db: str | None = None) -> App:
     page.fonts = dict(FONTS)
     page.padding = 0
     storage = open_storage(db)
     app = App(page, storage)
     app.apply_language()
+    page.on_app_lifecycle_state_change = lambda e: lifecycle(app, getattr(e.state, "value", str(e.state)))
     app.home()
     if storage.notice:
         page.show_dialog(ft.AlertDialog(title=text(app.lang, t(app.lang, "notice"), 16, True),

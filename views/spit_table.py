@@ -23,6 +23,7 @@ class SpitTable:
         self.app = app
         self.game = game
         self.t0 = t0
+        self.paused_at: float | None = None
         self.root = ft.Column(expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
         self.active = True
 
@@ -31,7 +32,20 @@ class SpitTable:
         return str(self.app.lang)
 
     def now(self) -> float:
+        """Game time: wall time since the table opened, minus the time the app spent in the
+        background (the Spit clock and the bot are paused there)."""
+        if self.paused_at is not None:
+            return self.paused_at - self.t0
         return time.monotonic() - self.t0
+
+    def pause(self) -> None:
+        if self.paused_at is None:
+            self.paused_at = time.monotonic()
+
+    def resume(self) -> None:
+        if self.paused_at is not None:
+            self.t0 += time.monotonic() - self.paused_at  # the pause never happened, for the game
+            self.paused_at = None
 
     def _stock(self, player: int, slot: int, obs: dict[str, Any]) -> ft.Control:
         p = obs["players"][player]
@@ -136,6 +150,9 @@ class SpitTable:
         last_phase = None
         last_status = ""
         while self.active:
+            if self.paused_at is not None:  # in the background: nothing moves, the bot waits
+                await asyncio.sleep(0.2)
+                continue
             events = self.game.tick(self.now())
             phase = self.game.state.phase
             if events or phase != last_phase:

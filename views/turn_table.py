@@ -53,6 +53,8 @@ class TurnBasedTable:
         self.busy = True
         try:
             while not self.match.state.over and not self.match.my_turn:
+                while getattr(self.app, "paused", False):  # in the background: bots wait
+                    await asyncio.sleep(0.2)
                 action = await asyncio.to_thread(self.match.bot_choice)
                 await asyncio.sleep(self.bot_delay)
                 if action is None:

@@ -109,3 +109,25 @@ def test_split_screen_two_people_share_the_piles(tmp_path) -> None:  # type: ign
     players = {a.get("player") for a in info.actions if isinstance(a, dict)}
     assert players == {0, 1}  # both people's moves are in the record
     st.close()
+
+
+def test_background_pauses_the_spit_clock_and_bots_and_resume_continues() -> None:
+    """#7: the app going to the background freezes Spit's game time (no move falls due, the bot
+    waits); coming back resumes exactly where it stopped."""
+    import time as _time
+    from types import SimpleNamespace
+
+    from views.app import lifecycle
+    from views.spit_table import SpitTable
+
+    app = SimpleNamespace(paused=False, table=None, lang="en", page=SimpleNamespace(run_thread=lambda f: f()))
+    table = SpitTable(app, SimpleNamespace(), _time.monotonic() - 10.0)
+    app.table = table
+    lifecycle(app, "hide")  # type: ignore[arg-type]
+    assert app.paused and table.paused_at is not None
+    frozen = table.now()
+    _time.sleep(0.05)
+    assert table.now() == frozen
+    lifecycle(app, "resume")  # type: ignore[arg-type]
+    assert not app.paused and table.paused_at is None
+    assert frozen <= table.now() < frozen + 0.04  # the background time is not game time
