@@ -128,9 +128,7 @@ class LessonMixin:
         api.set_lesson(self.storage, self.lesson.id, self.run.step, self.run.finished)
 
     def coach_cards(self) -> set[str]:
-        """Cards the current step is about (highlighted on the table once the learner asks for a hint)."""
-        if not self.hint_shown:
-            return set()
+        """Cards the current step is about (the coach highlights them on the table)."""
         out: set[str] = set()
         for action in self.run.targets():
             play = action.get("play") if isinstance(action, dict) else None

@@ -43,7 +43,7 @@ def test_lanes_lesson_through_the_table_controller_saves_progress(st) -> None:  
     assert m.play_at(0, 0) == [] and m.selected is not None  # refused: the card stays selected
     coach = m.coach("vi")
     assert coach.feedback and coach.feedback == why_text("vi", m.feedback.why)  # type: ignore[union-attr]
-    assert m.coach_cards() == set()
+    assert m.coach_cards() == {"5S"}  # the coach highlights the card the step is about
     m.hint()  # the lesson's own move: its card gets selected and highlighted
     assert str(m.selected) == "5S" and m.coach_cards() == {"5S"} and m.coach("en").hint
     assert m.play_at(0, 0)  # 5♠ on lane 1
