@@ -60,16 +60,30 @@ def app_url(tmp_path: Path):  # type: ignore[no-untyped-def]
         yield url, tmp_path / "app.sqlite"
 
 
-def tap(page, selector: str) -> bool:  # type: ignore[no-untyped-def]
+def tap(page, selector: str, dy: float | None = None) -> bool:  # type: ignore[no-untyped-def]
     loc = page.locator(selector)
     if loc.count() == 0:
         return False
     box = loc.first.bounding_box()
     if not box:
         return False
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + min(box["height"] / 2, 30))
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + (min(box["height"] / 2, 30) if dy is None else dy))
     time.sleep(0.5)
     return True
+
+
+def wait_until(cond, seconds: float) -> bool:  # type: ignore[no-untyped-def]
+    """Poll ``cond`` (the app answers in its own time on a loaded machine: wait for what it shows)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if cond():
+            return True
+        time.sleep(0.2)
+    return bool(cond())
+
+
+def wait_text(page, text: str, seconds: float) -> bool:  # type: ignore[no-untyped-def]
+    return wait_until(lambda: text in page.inner_text("body"), seconds)
 
 
 def test_phone_plays_the_opening_of_a_lanes_match(app_url) -> None:  # type: ignore[no-untyped-def]
@@ -88,24 +102,24 @@ def test_phone_plays_the_opening_of_a_lanes_match(app_url) -> None:  # type: ign
         page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
         page.get_by_role("button", name="Beginner").click(timeout=20_000)
         page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + 150
         i = 0
         while saved_actions(db) < 3 and time.monotonic() < deadline:
-            # pick a card, then try each of my lanes (only lit ones react); then the next card
+            # my turn: pick a card (the status asks for a target), then try my lanes until one takes it
+            if not wait_until(lambda: any(x in page.inner_text("body") for x in
+                                          ("Opening:", "Not possible", "Tap a highlighted")), 10):
+                continue  # the bot is still thinking
             before = saved_actions(db)
-            if tap(page, f'[flt-semantics-identifier="hand-{i % 8}"]'):
-                for lane in range(3):  # lit lanes play; the others explain why not
-                    tap(page, f'[flt-semantics-identifier="lane-0-{lane}"]')
-                    if saved_actions(db) > before:
-                        break
-                if saved_actions(db) == before:
-                    tap(page, f'[flt-semantics-identifier="hand-{i % 8}"]')  # nothing lit: deselect
-                    i += 1
-                else:
-                    time.sleep(2.0)  # the bot answers
-            else:
+            if not tap(page, f'[flt-semantics-identifier="hand-{i % 8}"]') or \
+                    not wait_text(page, "Tap a highlighted lane", 5):
                 i += 1
-                time.sleep(0.5)
+                continue
+            for lane in range(3):  # lit lanes play; the others explain why not
+                tap(page, f'[flt-semantics-identifier="lane-0-{lane}"]', dy=40)
+                if wait_until(lambda b=before: saved_actions(db) > b, 4):
+                    break
+            if saved_actions(db) == before:
+                i += 1  # no lane took this card (a face card in the opening): try the next one
         assert "Error running app" not in page.content()
         page.screenshot(path=str(db.parent / "phone.png"))
         browser.close()
@@ -469,29 +483,39 @@ def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) ->
             browser, page = launch(p)
             open_app(page, url)
             page.get_by_role("button", name="Online").click(timeout=20_000)
-            page.get_by_label("Lobby address").fill(lurl)
+            field = page.get_by_label("Lobby address")
+            field.click(timeout=20_000)  # focus first: the web client creates its input on focus
+            time.sleep(0.5)
+            page.keyboard.press("Control+A")
+            page.keyboard.type(lurl)
+            time.sleep(1.0)  # the field's new value reaches the app by its change event
             page.get_by_role("button", name="Sign in as guest").click()
+            if not wait_until(lambda: page.get_by_role("button", name="Find a rated game").count() > 0, 15):
+                page.get_by_role("button", name="Sign in as guest").click()  # a slow field sync: again
+            if not wait_until(lambda: page.get_by_role("button", name="Find a rated game").count() > 0, 20):
+                page.screenshot(path="/tmp/online-fail.png")
+                raise AssertionError(page.inner_text("body"))
             page.get_by_role("button", name="Find a rated game").click(timeout=20_000)
             page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=30_000)
             assert "5:00" in page.inner_text("body") or "4:" in page.inner_text("body")  # both clocks shown
             c: LobbyClient = info["client"]  # type: ignore[assignment]
             mine = 1 - int(info["seat"])  # type: ignore[call-overload]
             mid = str(info["mid"])
-            deadline = time.monotonic() + 60
+            deadline = time.monotonic() + 120
             while c.view(mid)["observation"]["players"][mine]["lanes"].count([]) > 0 and time.monotonic() < deadline:
                 if c.view(mid)["clock"]["to_move"] != mine:
                     time.sleep(0.5)
                     continue
+                before = c.view(mid)["move_count"]
                 for k in range(8):
-                    if not tap(page, f'[flt-semantics-identifier="hand-{k}"]'):
+                    if not tap(page, f'[flt-semantics-identifier="hand-{k}"]') or \
+                            not wait_text(page, "Tap a highlighted lane", 5):
                         continue
                     lanes = c.view(mid)["observation"]["players"][mine]["lanes"]
                     empty = next(i for i, ln in enumerate(lanes) if not ln)
-                    box = page.locator(f'[flt-semantics-identifier="lane-{mine}-{empty}"]').first.bounding_box()
-                    assert box is not None
-                    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] - 10)
-                    time.sleep(1.5)
-                    break
+                    tap(page, f'[flt-semantics-identifier="lane-{mine}-{empty}"]', dy=40)
+                    if wait_until(lambda b=before: c.view(mid)["move_count"] > b, 5):
+                        break
             assert c.view(mid)["observation"]["players"][mine]["lanes"].count([]) == 0  # my opening, by tapping
             page.get_by_role("button", name="Resign").click()
             page.get_by_role("button", name="Resign").last.click()
