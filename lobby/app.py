@@ -93,9 +93,16 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     # SQLite's busy handler sleep-and-retry (which adds tens of milliseconds under load).
     serial = threading.Lock() if url.startswith("sqlite") else None
 
+    # Requests queue on an asyncio lock *before* they take a worker thread: a thread-level lock held
+    # across a request's dependency and endpoint let 40 waiting requests fill the thread pool while
+    # the holder waited for a thread to run its endpoint — a deadlock under load (found by the
+    # load benchmark). Background work (sweeper, polls) uses the thread lock; the two meet in
+    # SQLite's own busy wait, which is correct, just slower, and rare.
+    aserial = asyncio.Lock() if serial is not None else None
+
     @contextmanager
-    def transaction() -> Iterator[Session]:
-        if serial is not None:
+    def transaction(locked: bool = True) -> Iterator[Session]:
+        if serial is not None and locked:
             serial.acquire()
         try:
             with Session(engine, expire_on_commit=False) as db:
@@ -106,7 +113,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
                     db.rollback()
                     raise
         finally:
-            if serial is not None:
+            if serial is not None and locked:
                 serial.release()
     limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)))
 
@@ -159,8 +166,15 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
                                 headers={"Retry-After": "1"})
         return await call_next(request)
 
-    def get_db() -> Iterator[Session]:
-        with transaction() as db:
+    async def request_slot() -> AsyncIterator[None]:
+        if aserial is None:  # PostgreSQL: row locks do the work, requests run in parallel
+            yield
+            return
+        async with aserial:
+            yield
+
+    def get_db(_slot: Annotated[None, Depends(request_slot)]) -> Iterator[Session]:
+        with transaction(locked=False) as db:
             yield db
 
     DB = Annotated[Session, Depends(get_db)]
