@@ -55,7 +55,13 @@ async def main() -> None:
             async def call(method: str, path: str, token: str | None = None, **kw: object) -> httpx.Response:
                 async with sem:
                     headers = {"Authorization": f"Bearer {token}"} if token else {}
-                    return await http.request(method, path, headers=headers, **kw)  # type: ignore[arg-type]
+                    for attempt in range(3):  # a kept-alive connection the server just closed: retry
+                        try:
+                            return await http.request(method, path, headers=headers, **kw)  # type: ignore[arg-type]
+                        except httpx.TransportError:
+                            if attempt == 2:
+                                raise
+                    raise AssertionError("unreachable")
 
             t0 = time.perf_counter()
 
