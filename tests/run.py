@@ -19,41 +19,31 @@ def step(title: str, cmd: list[str]) -> int:
     return subprocess.call(cmd, cwd=ROOT)
 
 
-def ensure_chromium() -> None:
-    """Browser tests use Debian's chromium (never a downloaded browser). Install it when missing
-    and we may (root with apt, as in CI); otherwise those tests skip and say so."""
-    if shutil.which("chromium") or Path("/usr/bin/chromium").exists():
+def ensure_debian(package: str, present: bool, purpose: str) -> None:
+    """Install a Debian package the tests need when it is missing and we may (root with apt, as in
+    CI); otherwise say which tests will skip (under CI=true those tests fail instead)."""
+    if present:
         return
     if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
         env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        print("== installing Debian chromium for the browser tests", flush=True)
+        print(f"== installing Debian {package} for {purpose}", flush=True)
         subprocess.call(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
-        subprocess.call(["apt-get", "install", "-y", "-qq", "chromium"], env=env, stdout=subprocess.DEVNULL)
+        subprocess.call(["apt-get", "install", "-y", "-qq", package], env=env, stdout=subprocess.DEVNULL)
     else:
-        print("== chromium not installed: browser tests will be skipped", flush=True)
-
-
-def ensure_postgres() -> None:
-    """The lobby's PostgreSQL tests start a throwaway server from Debian's packages (tests/pg.py).
-    Install it when missing and we may (root with apt, as in CI); otherwise those tests skip."""
-    import glob
-
-    if glob.glob("/usr/lib/postgresql/*/bin/initdb"):
-        return
-    if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        print("== installing Debian postgresql for the lobby's PostgreSQL tests", flush=True)
-        subprocess.call(["apt-get", "update", "-qq"], env=env, stdout=subprocess.DEVNULL)
-        subprocess.call(["apt-get", "install", "-y", "-qq", "postgresql"], env=env, stdout=subprocess.DEVNULL)
-    else:
-        print("== postgresql not installed: the lobby's PostgreSQL tests will be skipped", flush=True)
+        print(f"== {package} not installed: {purpose} will be skipped", flush=True)
 
 
 def main(argv: list[str]) -> int:
     py = sys.executable
     failures = 0
-    ensure_chromium()
-    ensure_postgres()
+    import glob
+
+    # browser tests use Debian's chromium (never a downloaded browser); the lobby's PostgreSQL tests
+    # start a throwaway server from Debian's postgresql (tests/pg.py)
+    ensure_debian("chromium", bool(shutil.which("chromium") or Path("/usr/bin/chromium").exists()),
+                  "the browser tests")
+    ensure_debian("postgresql", bool(glob.glob("/usr/lib/postgresql/*/bin/initdb")),
+                  "the lobby's PostgreSQL tests")
     failures += step("ruff", [py, "-m", "ruff", "check", "."]) != 0
     failures += step("mypy", [py, "-m", "mypy"]) != 0
     rc = step("pytest", [py, "-m", "pytest", *argv])

@@ -75,9 +75,8 @@ def step(a: LobbyClient, b: LobbyClient, mid: str) -> dict[str, object]:
     return c.move(mid, v["move_count"], RULES.action_to_json(act))
 
 
-def test_two_clients_play_a_rated_timed_match_and_see_new_ratings(server) -> None:  # type: ignore[no-untyped-def]
-    url = server[0]
-    a, b, mid = find_each_other(url)
+def play_rated_match_and_check_ratings(a: LobbyClient, b: LobbyClient, mid: str) -> None:
+    """Play to the end with casual moves; both new ratings are Glicko-2's for that result."""
     for _ in range(300):
         if a.view(mid)["status"] != "running":
             break
@@ -86,6 +85,12 @@ def test_two_clients_play_a_rated_timed_match_and_see_new_ratings(server) -> Non
     assert va["status"] == "finished" and va["rating_change"]
     ra, rb = after_game(Rating(), Rating(), 1.0 if va["winner"] == va["seat"] else 0.0)
     assert a.me()["rating"] == round(ra.rating) and b.me()["rating"] == round(rb.rating)
+
+
+def test_two_clients_play_a_rated_timed_match_and_see_new_ratings(server) -> None:  # type: ignore[no-untyped-def]
+    url = server[0]
+    a, b, mid = find_each_other(url)
+    play_rated_match_and_check_ratings(a, b, mid)
     assert {p["name"] for p in a.leaderboard()} == {"Ann", "Bob"}
     code = a.challenge(rated=False, variants=["king_adds"])
     vb = b.accept(code)

@@ -18,12 +18,11 @@ from engine.lanes import RULES
 from lobby import service as svc
 from lobby.app import create_app
 from lobby.clock import FakeClock
-from lobby.glicko2 import Rating, after_game
 from lobby.models import Match, MatchEvent, Player, ServerState
 from storage.lobby_client import LobbyClient
 from tests.conftest import ROOT
 from tests.lobby.conftest import postgres_url
-from tests.lobby.test_e2e import find_each_other, free_port, step
+from tests.lobby.test_e2e import find_each_other, free_port, play_rated_match_and_check_ratings
 
 
 @pytest.fixture
@@ -47,14 +46,7 @@ def test_two_workers_play_a_rated_match_and_both_ratings_change(pg: str) -> None
                 time.sleep(0.2)
         url = f"http://127.0.0.1:{port}"
         a, b, mid = find_each_other(url)
-        for _ in range(300):
-            if a.view(mid)["status"] != "running":
-                break
-            step(a, b, mid)
-        va = a.view(mid)
-        assert va["status"] == "finished" and va["rating_change"]
-        ra, rb = after_game(Rating(), Rating(), 1.0 if va["winner"] == va["seat"] else 0.0)
-        assert a.me()["rating"] == round(ra.rating) and b.me()["rating"] == round(rb.rating)
+        play_rated_match_and_check_ratings(a, b, mid)
         # the same move sent many times at once, spread over both workers: applied exactly once
         code = a.challenge(rated=False)
         vb = b.accept(code)
