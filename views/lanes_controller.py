@@ -157,10 +157,10 @@ class LanesMatch:
         return self._apply(Disband(lane))
 
     def can_undo(self) -> bool:
-        from views.undo import UNDO_LEVELS
+        from views.undo import UNDO_LEVELS, has_moved
 
         return (not self.pass_and_play and self.level in UNDO_LEVELS and not self.state.over
-                and self.seq > 0 and self.game_id is not None)
+                and self.seq > 0 and self.game_id is not None and has_moved(self, RULES, self.human))
 
     def undo(self) -> bool:
         """Take back my last move and the bot's reply (Beginner/Casual only, see views/undo.py)."""

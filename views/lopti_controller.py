@@ -156,11 +156,12 @@ class LoptiMatch:
         return self._apply(Keep())
 
     def can_undo(self) -> bool:
-        from views.undo import UNDO_LEVELS
+        from views.undo import UNDO_LEVELS, has_moved
 
         bots = [lv for lv in self.levels if lv != "person"]
         return (not self.pass_and_play and bool(bots) and all(lv in UNDO_LEVELS for lv in bots)
-                and not self.state.over and self.seq > 0 and self.game_id is not None)
+                and not self.state.over and self.seq > 0 and self.game_id is not None
+                and has_moved(self, RULES, self.human))
 
     def undo(self) -> bool:
         """Take back my last move and the bots' replies (only against Beginner/Casual bots)."""

@@ -39,3 +39,16 @@ def undo(match: Any, rules: Any, seat: int) -> bool:
     match.last_events = []
     match.refusal = None
     return True
+
+
+def has_moved(match: Any, rules: Any, seat: int) -> bool:
+    """Whether ``seat`` has an action in the saved record (memoised by the record's length, so the
+    table can ask on every refresh)."""
+    cache = getattr(match, "_moved_cache", None)
+    if cache is not None and cache[0] == match.seq:
+        return bool(cache[1])
+    info = match.api.load_game(match.storage, match.game_id)
+    start = rules.new_game(rules.parse_options(info.options), info.seed, info.players)
+    moved = undo_point(rules, start, info.actions, seat) is not None
+    match._moved_cache = (match.seq, moved)
+    return moved
