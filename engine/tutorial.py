@@ -164,8 +164,7 @@ class LessonRun:
         self.step = 0
         self.mistakes = 0
         #: what the bots did before the learner's first move (a fresh deal may start with the bot)
-        self.opening_events: list[Event] = []
-        self.opening_events = self._enter_step()
+        self.opening_events: list[Event] = self._enter_step()
 
     def _enter_step(self) -> list[Event]:
         """A step played against a bot starts with the bot's moves when the learner is not to move."""
