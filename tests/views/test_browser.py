@@ -431,7 +431,7 @@ def test_every_table_on_phone_and_desktop_with_a_reload_that_resumes(tmp_path: P
             page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
             time.sleep(1.0)
             page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-            assert page.get_by_role("button", name=t(lang, "continue")).count() >= 3
+            assert wait_until(lambda pg=page: pg.get_by_role("button", name=t(lang, "continue")).count() >= 3, 30)
             page.get_by_role("button", name=t(lang, "continue")).first.click(timeout=20_000)
             page.wait_for_selector('[flt-semantics-identifier^="hand-"]', timeout=20_000)
             browser.close()
