@@ -85,6 +85,24 @@ class LessonMixin:
         self.run = LessonRun(lesson)
         self.feedback = None
         self.hint_shown = False
+        # what the game controllers keep for a stored game (a lesson is not one)
+        self.api = None
+        self.game_id = None
+        self.seq = 0
+        self.refusal = None
+        self.options = self.run.options
+        self.last_events: list[Event] = list(self.run.opening_events)
+
+    @property
+    def state(self) -> Any:
+        """The position is the runner's: the tables read it through the controller as usual."""
+        return self.run.state
+
+    def bot_choice(self) -> Any:
+        return None  # the lesson runner plays the other seats
+
+    def _clear_selection(self) -> None:
+        self.selected = None
 
     def coach(self, lang: str) -> Coach:
         run = self.run
@@ -116,9 +134,10 @@ class LessonMixin:
     def restart(self) -> None:
         self.run = LessonRun(self.lesson)
         self.refusal = None
-        self.selected = type(self.selected)() if isinstance(self.selected, list) else None
+        self._clear_selection()
         self.feedback = None
         self.hint_shown = False
+        self.last_events = list(self.run.opening_events)
 
     def _save_progress(self) -> None:
         if self.storage is None:
@@ -131,12 +150,7 @@ class LessonMixin:
         """Cards the current step is about (the coach highlights them on the table)."""
         out: set[str] = set()
         for action in self.run.targets():
-            play = action.get("play") if isinstance(action, dict) else None
-            if isinstance(play, str):
-                out.add(play)
-            elif isinstance(play, list):
-                out.update(str(c) for c in play)
-            for key in ("discard", "swap"):
+            for key in ("play", "discard", "swap"):  # a card, or a list of cards (Spit's play is a place)
                 value = action.get(key) if isinstance(action, dict) else None
                 if isinstance(value, str):
                     out.add(value)
@@ -150,20 +164,10 @@ class LanesLesson(LessonMixin, LanesMatch):
 
     def __init__(self, storage: Any, lesson: Lesson) -> None:  # no game row: lessons are not games
         self._start_lesson(lesson, storage)
-        self.api = None
         self.level = "beginner"
         self.seat = lesson.learner
         self.pass_and_play = False
-        self.options = self.run.options
         self.selected: Card | None = None
-        self.last_events: list[Event] = list(self.run.opening_events)
-        self.refusal = None
-        self.game_id = None
-        self.seq = 0
-
-    @property  # type: ignore[override]
-    def state(self) -> Any:
-        return self.run.state
 
     def _apply(self, action: LanesAction) -> list[Event]:
         fb = self._attempt(LANES.action_to_json(action))
@@ -175,8 +179,7 @@ class LanesLesson(LessonMixin, LanesMatch):
         return []
 
     def resign(self) -> list[Event]:
-        self.restart()
-        self.last_events = list(self.run.opening_events)
+        self.restart()  # "giving up" a lesson starts it over
         return []
 
     def hint(self) -> LanesAction | None:
@@ -189,44 +192,31 @@ class LanesLesson(LessonMixin, LanesMatch):
             self.selected = action.card
         return action
 
-    def bot_choice(self) -> LanesAction | None:
-        return None  # the lesson runner plays the opponent
-
 
 class LoptiLesson(LessonMixin, LoptiMatch):
     """A Lopti lesson on the Lopti table."""
 
     def __init__(self, storage: Any, lesson: Lesson) -> None:
         self._start_lesson(lesson, storage)
-        self.api = None
         self.players = len(self.run.state.seats)
         self.levels = ["person" if i == lesson.learner else "beginner" for i in range(self.players)]
         self.people = [lesson.learner]
         self.pass_and_play = False
         self.viewer = lesson.learner
         self.handover_pending = False
-        self.options = self.run.options
         self.selected: list[Card] = []
         self.selected_up: Card | None = None
-        self.last_events: list[Event] = list(self.run.opening_events)
-        self.refusal = None
-        self.game_id = None
-        self.seq = 0
 
-    @property  # type: ignore[override]
-    def state(self) -> Any:
-        return self.run.state
+    def _clear_selection(self) -> None:
+        self.selected, self.selected_up = [], None
 
     def _apply(self, action: LoptiAction) -> list[Event]:
         fb = self._attempt(LOPTI.action_to_json(action))
-        self.selected, self.selected_up = [], None
+        self._clear_selection()
         if fb.ok:
             self.last_events = fb.events
             return fb.events
         return []
-
-    def bot_choice(self) -> LoptiAction | None:
-        return None
 
 
 class SpitLesson(LessonMixin, SpitGame):
@@ -234,19 +224,13 @@ class SpitLesson(LessonMixin, SpitGame):
 
     def __init__(self, storage: Any, lesson: Lesson) -> None:
         self._start_lesson(lesson, storage)
-        self.api = None
         self.level = "beginner"
         self.split = False
-        self.options = self.run.options
         self.picked: dict[int, int | None] = {0: None, 1: None}
         self._picked_order: list[int] = []
-        self.refusal = None
-        self.game_id = None
-        self.seq = 0
 
-    @property  # type: ignore[override]
-    def state(self) -> Any:
-        return self.run.state
+    def _clear_selection(self) -> None:
+        self.picked = {0: None, 1: None}
 
     def countdown_ends(self) -> float | None:
         return None
@@ -256,5 +240,5 @@ class SpitLesson(LessonMixin, SpitGame):
 
     def _submit(self, action: Any, now: float) -> list[Event]:
         fb = self._attempt(SPIT.action_to_json(action))
-        self.picked = {0: None, 1: None}
+        self._clear_selection()
         return fb.events if fb.ok else []
