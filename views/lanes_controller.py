@@ -17,6 +17,8 @@ from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
 from engine.lanes.state import LanesState, is_number
 from views.i18n import said, t
+from views.undo import UNDO_LEVELS, undo_point
+from views.undo import undo as take_back
 
 
 @dataclass
@@ -50,10 +52,13 @@ class LanesMatch:
             self.game_id = api.new_game(storage, "lanes", self.options.to_json(), seed, 2, seats,
                                         mode="pass_and_play" if self.pass_and_play else "bots")
             self.seq = 0
+            #: the index of my last action in the record (what undo takes back), kept as I play
+            self.own_last: int | None = None
         else:
             info, self.state = api.resume_game(storage, game_id)
             self.game_id = game_id
             self.seq = len(info.actions)
+            self.own_last = undo_point(RULES, RULES.new_game(self.options, seed), info.actions, human)
 
     @classmethod
     def resume(cls, storage: Any, game_id: int) -> LanesMatch:
@@ -127,12 +132,15 @@ class LanesMatch:
         return self._apply(Play(card, lane, owner, len(stacks) - 1 if stack is None else stack))
 
     def _apply(self, action: LanesAction) -> list[Event]:
+        mine = self.state.to_move == self.human
         try:
             self.state, events = RULES.apply(self.state, action)
         except (IllegalAction, BadRequest) as exc:
             self.refusal = exc.why  # the card stays selected: tap another target
             return []
         self.refusal = None
+        if mine:
+            self.own_last = self.seq
         self.api.append_action(self.storage, self.game_id, self.seq, RULES.action_to_json(action))
         self.seq += 1
         if self.state.over:
@@ -157,19 +165,15 @@ class LanesMatch:
         return self._apply(Disband(lane))
 
     def can_undo(self) -> bool:
-        from views.undo import UNDO_LEVELS, has_moved
-
         return (not self.pass_and_play and self.level in UNDO_LEVELS and not self.state.over
-                and self.seq > 0 and self.game_id is not None and has_moved(self, RULES, self.human))
+                and self.game_id is not None and self.own_last is not None)
 
     def undo(self) -> bool:
         """Take back my last move and the bot's reply (Beginner/Casual only, see views/undo.py)."""
-        from views.undo import undo
-
         if not self.can_undo():
             return False
         self.selected = None
-        return undo(self, RULES, self.human)
+        return take_back(self, RULES, self.human)
 
     def resign(self) -> list[Event]:
         self.state, events = RULES.apply(self.state, RULES.parse_action({"resign": True, "player": self.human}))

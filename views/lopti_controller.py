@@ -13,6 +13,8 @@ from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.state import LoptiState, order
 from views.i18n import card_label, said, t
+from views.undo import UNDO_LEVELS, undo_point
+from views.undo import undo as take_back
 
 
 class LoptiMatch:
@@ -42,9 +44,13 @@ class LoptiMatch:
             self.game_id = api.new_game(storage, "lopti", self.options.to_json(), seed, self.players, seats,
                                         mode="pass_and_play" if self.pass_and_play else "bots")
             self.seq = 0
+            #: the index of my last action in the record (what undo takes back), kept as I play
+            self.own_last: int | None = None
         else:
             info, self.state = api.resume_game(storage, game_id)
             self.game_id, self.seq = game_id, len(info.actions)
+            start = RULES.new_game(self.options, seed, self.players)
+            self.own_last = undo_point(RULES, start, info.actions, self.people[0])
 
     @classmethod
     def resume(cls, storage: Any, game_id: int) -> LoptiMatch:
@@ -124,6 +130,7 @@ class LoptiMatch:
 
     # --- actions ----------------------------------------------------------------------------------
     def _apply(self, action: LoptiAction) -> list[Event]:
+        mine = self.state.to_move == self.human
         try:
             self.state, events = RULES.apply(self.state, action)
         except (IllegalAction, BadRequest) as exc:
@@ -131,6 +138,8 @@ class LoptiMatch:
             self.selected, self.selected_up = [], None
             return []
         self.refusal = None
+        if mine:
+            self.own_last = self.seq
         self.api.append_action(self.storage, self.game_id, self.seq, RULES.action_to_json(action))
         self.seq += 1
         if self.state.over:
@@ -156,21 +165,16 @@ class LoptiMatch:
         return self._apply(Keep())
 
     def can_undo(self) -> bool:
-        from views.undo import UNDO_LEVELS, has_moved
-
         bots = [lv for lv in self.levels if lv != "person"]
         return (not self.pass_and_play and bool(bots) and all(lv in UNDO_LEVELS for lv in bots)
-                and not self.state.over and self.seq > 0 and self.game_id is not None
-                and has_moved(self, RULES, self.human))
+                and not self.state.over and self.game_id is not None and self.own_last is not None)
 
     def undo(self) -> bool:
         """Take back my last move and the bots' replies (only against Beginner/Casual bots)."""
-        from views.undo import undo
-
         if not self.can_undo():
             return False
         self.selected, self.selected_up = [], None
-        return undo(self, RULES, self.human)
+        return take_back(self, RULES, self.human)
 
     def bot_choice(self) -> LoptiAction | None:
         if self.state.over or self.state.to_move in self.people:

@@ -32,23 +32,13 @@ def undo(match: Any, rules: Any, seat: int) -> bool:
     if keep is None:
         return False
     api.truncate_actions(st, match.game_id, keep)
-    state = start
-    for raw in info.actions[:keep]:
+    state, own_last = start, None
+    for i, raw in enumerate(info.actions[:keep]):
+        if rules.to_move(state) == seat:
+            own_last = i
         state, _ = rules.apply(state, rules.parse_action(raw, state))
-    match.state, match.seq = state, keep
+    match.state, match.seq, match.own_last = state, keep, own_last
     match.last_events = []
     match.refusal = None
     return True
 
-
-def has_moved(match: Any, rules: Any, seat: int) -> bool:
-    """Whether ``seat`` has an action in the saved record (memoised by the record's length, so the
-    table can ask on every refresh)."""
-    cache = getattr(match, "_moved_cache", None)
-    if cache is not None and cache[0] == match.seq:
-        return bool(cache[1])
-    info = match.api.load_game(match.storage, match.game_id)
-    start = rules.new_game(rules.parse_options(info.options), info.seed, info.players)
-    moved = undo_point(rules, start, info.actions, seat) is not None
-    match._moved_cache = (match.seq, moved)
-    return moved
