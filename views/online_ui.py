@@ -50,6 +50,19 @@ def _problem(app: Any, exc: Exception) -> str:
     return str(exc)
 
 
+FAILED = object()
+
+
+async def _ask(app: Any, status: ft.Text, call: Any, *args: Any) -> Any:
+    """One lobby call off the UI loop; when it fails, ``status`` says why and FAILED is returned."""
+    try:
+        return await asyncio.to_thread(call, *args)
+    except (LobbyUnavailable, LobbyRefused) as exc:
+        status.value = _problem(app, exc)
+        app.page.update()
+        return FAILED
+
+
 def online_home(app: Any, notice: str = "") -> None:
     """Sign in (guest) or, when signed in, the lobby: find a game, challenge, leaderboard, profile."""
     lang = app.lang
@@ -63,14 +76,10 @@ def online_home(app: Any, notice: str = "") -> None:
             status.value = t(lang, "ol_connecting")
             app.page.update()
             client = LobbyClient((url.value or DEFAULT_URL).strip(), timeout=8.0)
-            try:
-                body = await asyncio.to_thread(client.sign_up, (name.value or "Player").strip())
-            except (LobbyUnavailable, LobbyRefused) as exc:
-                status.value = _problem(app, exc)
-                app.page.update()
+            body = await _ask(app, status, client.sign_up, (name.value or "Player").strip())
+            client.close()
+            if body is FAILED:
                 return
-            finally:
-                client.close()
             assert client.token is not None
             api.set_account(app.storage, client.url, body["id"], client.token, body["name"])
             online_home(app)
@@ -89,15 +98,12 @@ def online_home(app: Any, notice: str = "") -> None:
         client = client_for(app)
         if client is None:
             return
-        try:
-            me = await asyncio.to_thread(client.me)
+        me = await _ask(app, status, client.me)
+        client.close()
+        if me is not FAILED:
             me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],
                               games=me.get("rated_games", 0)) + " · " + acc.lobby_url
-        except (LobbyUnavailable, LobbyRefused) as exc:
-            status.value = _problem(app, exc)
-        finally:
-            client.close()
-        app.page.update()
+            app.page.update()
 
     def sign_out(e: Any) -> None:
         api.clear_account(app.storage)
@@ -106,14 +112,10 @@ def online_home(app: Any, notice: str = "") -> None:
     async def challenge(e: Any) -> None:
         client = client_for(app)
         assert client is not None
-        try:
-            c = await asyncio.to_thread(client.challenge, False, tc.value or "5+3")
-        except (LobbyUnavailable, LobbyRefused) as exc:
-            status.value = _problem(app, exc)
-            app.page.update()
+        c = await _ask(app, status, client.challenge, False, tc.value or "5+3")
+        client.close()
+        if c is FAILED:
             return
-        finally:
-            client.close()
         status.value = t(lang, "ol_your_code", code=c)
         status.color = "#0B5D3B"
         app.page.update()
@@ -122,14 +124,11 @@ def online_home(app: Any, notice: str = "") -> None:
     async def accept(e: Any) -> None:
         client = client_for(app)
         assert client is not None
-        try:
-            view = await asyncio.to_thread(client.accept, (code.value or "").strip().upper())
-        except (LobbyUnavailable, LobbyRefused) as exc:
-            status.value = _problem(app, exc)
-            app.page.update()
+        view = await _ask(app, status, client.accept, (code.value or "").strip().upper())
+        if view is FAILED:
             client.close()
             return
-        open_online_table(app, client, view)
+        open_online_table(app, client, view)  # the table keeps the client
 
     _screen(app, t(lang, "online"), [
         me_line,
