@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT))
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.views.test_browser import CHROMIUM, free_port, launch
+    from tests.helpers import free_port
+    from tests.views.test_browser import CHROMIUM, launch
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--taps", type=int, default=30)

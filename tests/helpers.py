@@ -1,7 +1,8 @@
-"""Small helpers for scenario tests: run a conformance request in-process."""
+"""Small helpers for the tests: run a conformance request in-process; a free local port."""
 
 from __future__ import annotations
 
+import socket
 from typing import Any
 
 from engine.conformance import handle
@@ -19,3 +20,10 @@ def run(game: str, position: dict[str, Any], actions: list[Any] | None = None,
 def ok(resp: dict[str, Any]) -> dict[str, Any]:
     assert resp["ok"], resp.get("error")
     return resp
+
+
+def free_port() -> int:
+    """A port on 127.0.0.1 nobody listens on (for servers the tests start)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])

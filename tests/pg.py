@@ -18,16 +18,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.helpers import free_port
+
 
 def pg_bin() -> Path | None:
     found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
     return Path(found[-1]).parent if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _as_owner(cmd: list[str]) -> list[str]:
@@ -46,7 +42,7 @@ def postgres() -> Iterator[str]:
     data = root / "data"
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         shutil.chown(root, "postgres", "postgres")
-    port = _free_port()
+    port = free_port()
     subprocess.run(_as_owner([str(bindir / "initdb"), "-D", str(data), "-U", "lobby", "--auth=trust",
                               "-E", "UTF8", "--no-sync"]), check=True, stdout=subprocess.DEVNULL)
     opts = f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"

@@ -18,12 +18,7 @@ from engine.lanes import RULES
 from lobby.glicko2 import Rating, after_game
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from tests.conftest import ROOT
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from tests.helpers import free_port
 
 
 def start(db: Path, port: int) -> subprocess.Popen[bytes]:

@@ -21,8 +21,9 @@ from lobby.clock import FakeClock
 from lobby.models import Match, MatchEvent, Player, ServerState
 from storage.lobby_client import LobbyClient
 from tests.conftest import ROOT
+from tests.helpers import free_port
 from tests.lobby.conftest import postgres_url
-from tests.lobby.test_e2e import find_each_other, free_port, play_rated_match_and_check_ratings
+from tests.lobby.test_e2e import find_each_other, play_rated_match_and_check_ratings
 
 
 @pytest.fixture
@@ -104,25 +105,32 @@ def _flagged_match(url: str, clock: FakeClock) -> str:
     return mid
 
 
+def race(engine: Any, n: int, work: Any) -> list[Any]:
+    """Run ``work(db)`` in ``n`` threads released at the same instant, each in its own transaction
+    (as ``n`` workers would); returns their results."""
+    barrier = threading.Barrier(n)
+    results: list[Any] = []
+
+    def one() -> None:
+        barrier.wait()
+        with Session(engine) as db:
+            results.append(work(db))
+            db.commit()
+
+    threads = [threading.Thread(target=one) for _ in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    return results
+
+
 def test_two_sweepers_cannot_flag_a_match_twice(pg: str) -> None:
     clock = FakeClock()
     mid = _flagged_match(pg, clock)
     clock.advance(4 * 60)  # far past the 3-minute clock
     engine = create_engine(pg)
-    barrier = threading.Barrier(4)
-    ended: list[bool] = []
-
-    def sweeper() -> None:
-        barrier.wait()
-        with Session(engine) as db:
-            ended.append(svc.sweep_match(db, clock, mid))
-            db.commit()
-
-    threads = [threading.Thread(target=sweeper) for _ in range(4)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    ended = race(engine, 4, lambda db: svc.sweep_match(db, clock, mid))
     with Session(engine) as db:
         m = db.get(Match, mid)
         assert m is not None and m.status == "finished" and m.reason in ("timeout", "disconnected")
@@ -146,19 +154,7 @@ def test_workers_restarting_together_shift_the_clocks_once(pg: str) -> None:
         db.add(st)
         db.commit()
     clock.advance(100.0)  # the server was down for 100 s
-    barrier = threading.Barrier(3)
-
-    def worker() -> None:
-        barrier.wait()
-        with Session(engine) as db:
-            svc.resume_after_restart(db, clock)
-            db.commit()
-
-    threads = [threading.Thread(target=worker) for _ in range(3)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
+    race(engine, 3, lambda db: svc.resume_after_restart(db, clock))
     with Session(engine) as db:
         m = db.get(Match, mid)
         assert m is not None and abs(m.turn_started_at - (started + 100.0)) < 1e-6  # once, not 3 times

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
+from tests.helpers import free_port
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -25,12 +26,6 @@ if not Path(CHROMIUM).exists() and IN_CI:  # in CI the browser tests must run, n
     raise RuntimeError("CI=true but Debian chromium is missing: tests/run.py installs it as root")
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                 reason="Debian chromium is not installed (apt-get install chromium)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @contextlib.contextmanager

@@ -3,23 +3,11 @@ match resumes identically, the bot only plays legal moves, words for the last mo
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from engine.lanes import RULES
 from engine.lanes.actions import Discard, Play
 from storage import api
-from storage.db import open_storage
 from views.i18n import LANGS, t, table
 from views.lanes_controller import LanesMatch
-
-
-@pytest.fixture
-def st(tmp_path: Path):  # type: ignore[no-untyped-def]
-    s = open_storage(tmp_path / "ui.sqlite")
-    yield s
-    s.close()
 
 
 def human_move(m: LanesMatch) -> None:

@@ -3,25 +3,15 @@ ordinary games — all without Flet."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from engine.cards import parse_card
 from storage import api
-from storage.db import open_storage
 from views.i18n import LANGS, why_text
 from views.lanes_controller import LanesMatch
 from views.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons, next_lesson
 from views.lopti_controller import LoptiMatch
 from views.rules_pages import RulesPageError, page, parse
-
-
-@pytest.fixture
-def st(tmp_path: Path):  # type: ignore[no-untyped-def]
-    s = open_storage(tmp_path / "ui.sqlite")
-    yield s
-    s.close()
 
 
 def test_lesson_catalogue_has_the_required_lessons_per_game() -> None:

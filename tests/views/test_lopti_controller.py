@@ -3,22 +3,10 @@ against bots saved action by action and resumed identically."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from engine.lopti import RULES
 from storage import api
-from storage.db import open_storage
 from views.i18n import LANGS
 from views.lopti_controller import LoptiMatch
-
-
-@pytest.fixture
-def st(tmp_path: Path):  # type: ignore[no-untyped-def]
-    s = open_storage(tmp_path / "ui.sqlite")
-    yield s
-    s.close()
 
 
 def person_move(m: LoptiMatch) -> None:
