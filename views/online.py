@@ -15,6 +15,7 @@ every answer corrects it.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,7 +39,10 @@ class _Public:
 
 
 class OnlineLanesMatch(LanesMatch):
-    def __init__(self, client: LobbyClient, view: dict[str, Any], now: float = 0.0) -> None:
+    def __init__(self, client: LobbyClient, view: dict[str, Any], now: float = 0.0,
+                 clock: Callable[[], float] | None = None) -> None:
+        #: the local clock the view's arrival is stamped with (the table passes time.monotonic)
+        self.clock = clock
         self.client = client
         self.match_id = str(view["match_id"])
         self.api = None
@@ -56,11 +60,12 @@ class OnlineLanesMatch(LanesMatch):
         self._set_view(view, now)
 
     # --- the server's view ---------------------------------------------------------------------
-    def _set_view(self, view: dict[str, Any], now: float) -> None:
+    def _set_view(self, view: dict[str, Any], now: float | None = None) -> None:
+        """Take the server's answer, stamped with the local time it arrived (for the clocks)."""
         self.view = view
         self.seat = int(view["seat"])
         self.seq = int(view["move_count"])
-        self.view_at = now
+        self.view_at = now if now is not None else (self.clock() if self.clock else 0.0)
         self.since = max(self.since, int(view.get("event_count", 0)))
 
     @property
@@ -107,7 +112,7 @@ class OnlineLanesMatch(LanesMatch):
             return []
         return self._apply(Play(card, lane, owner, len(stacks) - 1 if stack is None else stack))
 
-    def _apply(self, action: LanesAction, now: float = 0.0) -> list[Event]:
+    def _apply(self, action: LanesAction, now: float | None = None) -> list[Event]:
         if action not in self.legal():
             self.refusal = Why("rejected", "that move is not possible now")
             return []
@@ -133,7 +138,7 @@ class OnlineLanesMatch(LanesMatch):
     def resign(self) -> list[Event]:
         try:
             self.client.resign(self.match_id)
-            self._set_view(self.client.view(self.match_id), self.view_at)
+            self._set_view(self.client.view(self.match_id))
         except (LobbyRefused, LobbyUnavailable):
             self.connection = "lost"
         return []

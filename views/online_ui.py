@@ -263,7 +263,7 @@ def profile(app: Any) -> None:
 
 def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> None:
     app.screen_token = "table"
-    match = OnlineLanesMatch(client, view, time.monotonic())
+    match = OnlineLanesMatch(client, view, time.monotonic(), clock=time.monotonic)
     table = OnlineLanesTable(app, match)
     app.table = table
     app.show(felt(table.build(), app.page.width), bg="#0B5D3B")
