@@ -46,7 +46,11 @@ def serve(db: Path) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/"
     finally:
         proc.terminate()
-        proc.wait(timeout=10)
+        try:
+            proc.wait(timeout=15)  # an online table may be inside a 10 s long poll
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
 
 
 @pytest.fixture
@@ -521,8 +525,12 @@ def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) ->
                         break
             assert c.view(mid)["observation"]["players"][mine]["lanes"].count([]) == 0  # my opening, by tapping
             page.get_by_role("button", name="Resign").click()
+            # the confirmation is a second "Resign" button, in a dialog that opens in the app's own time
+            assert wait_text(page, "Resign this match?", 20), page.inner_text("body")
             page.get_by_role("button", name="Resign").last.click()
-            page.wait_for_selector("text=Rating", timeout=20_000)
+            if not wait_text(page, "Rating", 30):
+                page.screenshot(path=str(tmp_path / "online-fail.png"))
+                raise AssertionError(f"no rating change shown: {page.inner_text('body')!r}; lobby: {c.view(mid)}")
             page.screenshot(path=str(tmp_path / "online.png"))
             browser.close()
         v = c.view(mid)
