@@ -4,6 +4,7 @@ language and direction (Arabic is right-to-left) come from the stored profile.""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import flet as ft
@@ -11,12 +12,14 @@ import flet as ft
 from engine.lanes import VARIANTS, LanesOptions
 from storage import api
 from storage.db import Storage, open_storage
+from views.feedback import Feedback
 from views.i18n import LANGS, NAMES, RTL, t
 from views.lanes_controller import LanesMatch
 from views.lanes_table import LanesTable
 from views.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons
 from views.lopti_controller import LoptiMatch
 from views.lopti_table import LoptiTable
+from views.prefs import BOT_SPEEDS, CARD_STYLES, THEMES, Prefs
 from views.rules_pages import RulesPageError, page
 from views.spit_controller import SpitGame
 from views.spit_table import SpitTable
@@ -32,10 +35,17 @@ class App:
         self.name, self.settings = api.get_profile(storage)
         self.table: Any = None
         self.lanes_variants: set[str] = set()
+        self.back_action: Callable[[], None] | None = None
+        self.at_root = False
         #: which screen owns the background tasks now (an online wait loop stops when it changes)
         self.screen_token = "home"
         #: the app is in the background (lifecycle): the Spit clock and bots are paused
         self.paused = False
+        self.feedback = Feedback(page, lambda: self.prefs)
+
+    @property
+    def prefs(self) -> Prefs:
+        return Prefs.from_settings(self.settings)
 
     @property
     def lang(self) -> str:
@@ -43,16 +53,60 @@ class App:
         return lang if lang in LANGS else "en"
 
     def apply_language(self) -> None:
+        """Language, direction, theme and card style from the settings (all applied together)."""
         fam, _ = family(self.lang)
+        prefs = self.prefs
         self.page.rtl = self.lang in RTL
         self.page.theme = ft.Theme(font_family=fam, color_scheme_seed="#0B5D3B")
+        self.page.dark_theme = ft.Theme(font_family=fam, color_scheme_seed="#0B5D3B")
+        self.page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
+            prefs.theme, ft.ThemeMode.SYSTEM)
+        self.page.cardtable_card_style = prefs.card_style  # type: ignore[attr-defined]  # read by widgets
         self.page.title = t(self.lang, "app_title")
 
-    def show(self, content: ft.Control, bg: str | None = None) -> None:
+    def show(self, content: ft.Control, bg: str | None = None, back: Callable[[], None] | None = None,
+             root: bool = False, table: bool = False) -> None:
+        """Put one screen on the page (``table``: the screen is ``self.table``). Every screen but
+        home has a way back (``back``, else the table's own ``leave``, else home): Android's back
+        button and Escape take it, so back never closes the app mid-game; on home, back leaves the
+        app as Android users expect."""
+        if not table:
+            self.table = None
+        self.back_action = None if root else back
+        self.at_root = root
+        view = self.page.views[0] if self.page.views else None
+        if view is not None:
+            view.can_pop = root
+            view.on_confirm_pop = None if root else self._confirm_pop
         self.page.controls.clear()
         self.page.bgcolor = bg
         self.page.add(ft.SafeArea(content=content, expand=True))
         self.page.update()
+
+    async def _confirm_pop(self, e: Any) -> None:
+        """Android back (a system pop of the one view): refuse the pop and go back a screen instead."""
+        await e.control.confirm_pop(False)
+        self.go_back()
+
+    def on_key(self, e: Any) -> None:
+        if getattr(e, "key", "") == "Escape" and not self._dialog_open():
+            self.go_back()
+
+    def _dialog_open(self) -> bool:
+        dialogs = getattr(getattr(self.page, "_dialogs", None), "controls", [])
+        return any(getattr(d, "open", False) for d in dialogs)
+
+    def go_back(self) -> bool:
+        """One screen back; False on home (nothing to go back to)."""
+        if self.at_root:
+            return False
+        if self.back_action is not None:
+            self.back_action()
+        elif self.table is not None and hasattr(self.table, "leave"):
+            self.table.leave()
+        else:
+            self.home()
+        return True
 
     # --- screens --------------------------------------------------------------------------------
 
@@ -92,10 +146,10 @@ class App:
                     icon_button(ft.Icons.PUBLIC, t(lang, "online"), lambda e: self.online()),
                     icon_button(ft.Icons.BAR_CHART, t(lang, "stats"), lambda e: self.stats_screen()),
                     icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: self.settings_screen())]),
-            text(lang, t(lang, "tagline"), 14, color="#424242"),
+            text(lang, t(lang, "tagline"), 14, color=ft.Colors.ON_SURFACE_VARIANT),
             *tiles,
         ], scroll=ft.ScrollMode.AUTO, spacing=12)
-        self.show(ft.Container(body, padding=ft.Padding.all(16)))
+        self.show(ft.Container(body, padding=ft.Padding.all(16)), root=True)
 
     def _tile(self, game: str, buttons: list[ft.Control]) -> ft.Control:
         lang = self.lang
@@ -127,14 +181,14 @@ class App:
                 finished = progress.get(lesson.id, (0, False))[1]
                 rows.append(ft.Semantics(identifier=f"lesson-{lesson.id}", button=True, content=ft.ListTile(
                     leading=ft.Icon(ft.Icons.CHECK_CIRCLE if finished else ft.Icons.PLAY_CIRCLE_OUTLINE,
-                                    color="#2E7D32" if finished else "#0B5D3B"),
+                                    color="#2E7D32" if finished else ft.Colors.PRIMARY),
                     title=text(lang, f"{i + 1}. {lesson.title[lang]}", 15),
                     on_click=lambda e, lid=lesson.id: self.open_lesson(lid))))
             column: list[ft.Control] = [
                 ft.Row([ft.Container(text(lang, t(lang, game), 20, True), expand=True),
                         ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK,
                                       on_click=lambda e, g=game: self.rules_screen(g))]),
-                text(lang, t(lang, "lesson_progress", done=done, n=len(group)), 13, color="#424242"),
+                text(lang, t(lang, "lesson_progress", done=done, n=len(group)), 13, color=ft.Colors.ON_SURFACE_VARIANT),
                 *rows,
             ]
             if group and done == len(group):
@@ -157,13 +211,13 @@ class App:
             return
         if lesson.game == "lanes":
             self.table = LanesTable(self, LanesLesson(self.storage, lesson))
-            self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B")
+            self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B", table=True)
         elif lesson.game == "lopti":
-            table = LoptiTable(self, LoptiLesson(self.storage, lesson))
-            self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
+            self.table = LoptiTable(self, LoptiLesson(self.storage, lesson))
+            self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B", table=True)
         else:
-            spit = SpitTable(self, SpitLesson(self.storage, lesson), time.monotonic())  # type: ignore[arg-type]
-            self.show(felt(spit.build(), self.page.width), bg="#0B5D3B")
+            self.table = SpitTable(self, SpitLesson(self.storage, lesson), time.monotonic())  # type: ignore[arg-type]
+            self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B", table=True)
 
     def online(self) -> None:
         from views.online_ui import online_home
@@ -197,7 +251,7 @@ class App:
             if not items:
                 continue
             if only is None:
-                out.append(ft.Container(text(lang, section.title[lang], 17, True, "#0B5D3B"),
+                out.append(ft.Container(text(lang, section.title[lang], 17, True, ft.Colors.PRIMARY),
                                         padding=ft.Padding.only(top=8)))
             for it in items:
                 row: list[ft.Control] = [ft.Container(text(lang, it.rule, 11, True, "#616161"), width=46),
@@ -296,7 +350,7 @@ class App:
 
     def open_table(self, match: LanesMatch) -> None:
         self.table = LanesTable(self, match)
-        self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B")
+        self.show(felt(self.table.build(), self.page.width), bg="#0B5D3B", table=True)
         if not match.state.over and not match.my_turn:
             self.page.run_task(self.table.bot_turn)
 
@@ -312,7 +366,7 @@ class App:
     def open_spit(self, game: SpitGame, t0: float) -> None:
         table = SpitTable(self, game, t0)
         self.table = table
-        self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
+        self.show(felt(table.build(), self.page.width), bg="#0B5D3B", table=True)
 
     def new_lopti(self, players: int, levels: list[str] | None = None) -> None:
         seed = int(time.time() * 1000) & 0xFFFFFFFF
@@ -358,7 +412,7 @@ class App:
             ft.Row([ft.OutlinedButton(t(lang, "players_n", n=n), on_click=lambda e, n=n: count(n))
                     for n in (2, 3, 4, 5)], wrap=True),
             rows,
-            text(lang, t(lang, "lopti_pass_note"), 13, color="#424242"),
+            text(lang, t(lang, "lopti_pass_note"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
             ft.FilledButton(t(lang, "start"), on_click=lambda e: self.new_lopti(len(seats) + 1, list(seats))),
         ], spacing=12, scroll=ft.ScrollMode.AUTO)
         self.show(ft.Container(body, padding=ft.Padding.all(16)))
@@ -368,7 +422,7 @@ class App:
 
     def open_lopti(self, match: LoptiMatch) -> None:
         table = LoptiTable(self, match)
-        self.show(felt(table.build(), self.page.width), bg="#0B5D3B")
+        self.show(felt(table.build(), self.page.width), bg="#0B5D3B", table=True)
         if not match.state.over and not match.my_turn:
             self.page.run_task(table.bot_turn)
 
@@ -386,9 +440,15 @@ class App:
                            f"{t(lang, 'avg_len')} {e['avg_actions']:.0f}", 13),
             ], spacing=4))))
         recent: list[ft.Control] = []
-        for g in api.history(self.storage, limit=10):
+        for i, g in enumerate(api.history(self.storage, limit=10)):
             res = "result_none" if g.winner is None else ("result_won" if g.winner == 0 else "result_lost")
-            recent.append(text(lang, f"{t(lang, g.game)} — {t(lang, res)} ({len(g.actions)})", 13))
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at or g.started_at))
+            recent.append(ft.Row([
+                ft.Container(text(lang, f"{t(lang, g.game)} — {t(lang, res)} · {when} · "
+                                        f"{t(lang, 'moves_n', n=len(g.actions))}", 13), expand=True),
+                ft.Semantics(identifier=f"replay-game-{i}", button=True, content=ft.TextButton(
+                    t(lang, "replay"), icon=ft.Icons.REPLAY, on_click=lambda e, gid=g.id: self.replay_screen(gid))),
+            ]))
         body = ft.Column([
             ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
                     text(lang, t(lang, "stats"), 20, True)]),
@@ -398,16 +458,85 @@ class App:
         ], spacing=10, scroll=ft.ScrollMode.AUTO)
         self.show(ft.Container(body, padding=ft.Padding.all(16)))
 
-    def settings_screen(self) -> None:
+    def replay_screen(self, game_id: int) -> None:
+        """A finished game step by step on its own table, seen from the player's seat as it was
+        played. The bar below steps back and forth; back returns to the stats."""
+        from views.replay import LanesReplay, LoptiReplay, open_replay
+
         lang = self.lang
+        try:
+            controller = open_replay(self.storage, game_id)
+        except Exception as exc:  # noqa: BLE001 - a damaged record: say so, keep the app
+            self.page.show_dialog(ft.AlertDialog(title=text(lang, t(lang, "replay_broken", why=str(exc)), 14)))
+            return
+        table: Any
+        if isinstance(controller, LanesReplay):
+            table = LanesTable(self, controller)
+        elif isinstance(controller, LoptiReplay):
+            table = LoptiTable(self, controller)
+        else:
+            table = SpitTable(self, controller, time.monotonic())
+        table.busy = True  # no result dialog at the last step, no bot, no taps
+        table.leave = self.stats_screen  # type: ignore[method-assign]
+        self.table = table
+        step = text(lang, "", 14, True, "#FFFFFF")
+
+        def go(k: int) -> None:
+            controller.seek(k)
+            step.value = f"{controller.step} / {controller.timeline.last}"
+            table.refresh()
+
+        def button(ident: str, icon: Any, label: str, target: Any) -> ft.Control:
+            return ft.Semantics(identifier=f"replay-{ident}", button=True, label=label, content=ft.IconButton(
+                icon, icon_color="#FFFFFF", tooltip=label, on_click=lambda e: go(target())))
+
+        bar = ft.Row([
+            button("first", ft.Icons.FIRST_PAGE, t(lang, "replay_first"), lambda: 0),
+            button("prev", ft.Icons.CHEVRON_LEFT, t(lang, "replay_prev"), lambda: controller.step - 1),
+            step,
+            button("next", ft.Icons.CHEVRON_RIGHT, t(lang, "replay_next"), lambda: controller.step + 1),
+            button("last", ft.Icons.LAST_PAGE, t(lang, "replay_last"), lambda: controller.timeline.last),
+        ], alignment=ft.MainAxisAlignment.CENTER)
+        step.value = f"0 / {controller.timeline.last}"
+        self.show(felt(ft.Column([table.build(), bar], expand=True, spacing=0), self.page.width), bg="#0B5D3B",
+                  table=True)
+
+    def settings_screen(self) -> None:
+        """Name, language, theme, card style (with a preview), sound, haptics and bot speed."""
+        lang, prefs = self.lang, self.prefs
         name = ft.TextField(label=t(lang, "name"), value=self.name, max_length=40)
-        language = ft.Dropdown(label=t(lang, "language"), value=lang,
-                               options=[ft.DropdownOption(key=code, text=NAMES[code]) for code in LANGS])
+
+        def choice(label: str, value: str, options: list[tuple[str, str]]) -> ft.Dropdown:
+            return ft.Dropdown(label=t(lang, label), value=value, expand=True,
+                               options=[ft.DropdownOption(key=k, text=v) for k, v in options])
+
+        language = choice("language", lang, [(code, NAMES[code]) for code in LANGS])
+        theme = choice("theme", prefs.theme, [(k, t(lang, f"theme_{k}")) for k in THEMES])
+        style = choice("card_style", prefs.card_style, [(k, t(lang, f"style_{k}")) for k in CARD_STYLES])
+        speed = choice("bot_speed", prefs.bot_speed, [(k, t(lang, f"speed_{k}")) for k in BOT_SPEEDS])
+        sound = ft.Switch(label=t(lang, "sound"), value=prefs.sound)
+        haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
+        preview = ft.Row(spacing=4)
+
+        def show_preview() -> None:
+            was = getattr(self.page, "cardtable_card_style", "classic")
+            self.page.cardtable_card_style = style.value or "classic"  # type: ignore[attr-defined]
+            preview.controls = [card_face(c, 38, 52) for c in ("AS", "KH", "7D", "10C")]
+            self.page.cardtable_card_style = was  # type: ignore[attr-defined]
+
+        def restyle(e: Any) -> None:
+            show_preview()
+            preview.update()
+
+        style.on_select = restyle
+        show_preview()
 
         def save(e: Any) -> None:
             try:
-                self.settings = api.update_profile(self.storage, display_name=name.value or "Player",
-                                                   language=language.value or "en")
+                self.settings = api.update_profile(
+                    self.storage, display_name=name.value or "Player", language=language.value or "en",
+                    theme=theme.value or "system", card_style=style.value or "classic", bot_speed=speed.value or
+                    "normal", sound=bool(sound.value), haptics=bool(haptics.value))
                 self.name = (name.value or "Player").strip()
             except ValueError as exc:
                 self.page.show_dialog(ft.AlertDialog(title=text(self.lang, str(exc), 14)))
@@ -418,9 +547,13 @@ class App:
         body = ft.Column([
             ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
                     text(lang, t(lang, "settings"), 20, True)]),
-            name, language, ft.FilledButton(t(lang, "save"), on_click=save),
-        ], spacing=12)
-        self.show(ft.Container(body, padding=ft.Padding.all(16)))
+            name, *(ft.Semantics(identifier=f"setting-{key}", content=ft.Row([dd]))
+                    for key, dd in (("language", language), ("theme", theme), ("card_style", style))),
+            preview, ft.Semantics(identifier="setting-bot_speed", content=ft.Row([speed])),
+            sound, haptics,
+            ft.FilledButton(t(lang, "save"), on_click=save),
+        ], spacing=12, scroll=ft.ScrollMode.AUTO)
+        self.show(ft.Container(body, padding=ft.Padding.all(16)), back=self.home)
 
 
 PAUSING = {"hide", "pause", "inactive", "detach"}
@@ -449,6 +582,7 @@ def start(page: ft.Page, db: str | None = None) -> App:
     app = App(page, storage)
     app.apply_language()
     page.on_app_lifecycle_state_change = lambda e: lifecycle(app, getattr(e.state, "value", str(e.state)))
+    page.on_keyboard_event = app.on_key
     app.home()
     if storage.notice:
         page.show_dialog(ft.AlertDialog(title=text(app.lang, t(app.lang, "notice"), 16, True),

@@ -31,6 +31,7 @@ STEP = 20  # vertical offset between overlapping stacks
 
 class LanesTable(TurnBasedTable):
     bot_delay = 0.35
+    game = "lanes"
 
     def __init__(self, app: Any, match: LanesMatch) -> None:
         super().__init__(app, match)
@@ -98,6 +99,8 @@ class LanesTable(TurnBasedTable):
                       vertical_alignment=ft.CrossAxisAlignment.START)
 
     def _status(self, obs: dict[str, Any]) -> str:
+        if getattr(self.match, "replaying", False):
+            return str(self.match.caption(self.lang))
         if self.status_override:
             return self.status_override
         if self.match.refusal is not None:
@@ -133,12 +136,13 @@ class LanesTable(TurnBasedTable):
         lesson = is_lesson(m)
         title = m.lesson.title[self.lang] if lesson else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
         header = table_header(self.lang, title,
-                              lambda e: self.app.learn_screen("lanes") if lesson else self.app.home(),
+                              lambda e: self.leave(),
                               t(self.lang, "back"),
-                              self.app.rules_button("lanes") if lesson else
+                              self.app.rules_button("lanes") if lesson or getattr(m, "replaying", False) else
                               ft.Row([self.app.rules_button("lanes"),
                                       ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign,
-                                                    disabled=obs["over"], style=ft.ButtonStyle(color="#FFCDD2"))],
+                                                    disabled=obs["over"] or getattr(m, "replaying", False),
+                                                    style=ft.ButtonStyle(color="#FFCDD2"))],
                                      spacing=0, tight=True))
         opp_row = ft.Row([card_back(22, 30, str(opp_info["hand_size"])),
                           text(self.lang, t(self.lang, "hand", n=opp_info["hand_size"]) + " · " +
@@ -163,7 +167,7 @@ class LanesTable(TurnBasedTable):
             ft.Container(expand=True),
             ft.Container(ft.Row(hand, spacing=3, wrap=True, alignment=ft.MainAxisAlignment.CENTER,
                                 run_spacing=4), padding=ft.Padding.only(top=4), alignment=ft.Alignment.CENTER),
-            actions,
+            *([] if getattr(m, "replaying", False) else [actions]),  # a replay has its own bar
         ]
         if update:
             self.app.page.update()
@@ -217,6 +221,7 @@ class LanesTable(TurnBasedTable):
         self._played(self.match.play_at(owner, lane, stack))
 
     def _played(self, events: list[Any]) -> None:
+        self.feedback(events)
         if events:
             self._after_human()
         else:  # refused: the status says why, nothing changed

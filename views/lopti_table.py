@@ -19,6 +19,7 @@ from views.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, status_box
 
 class LoptiTable(TurnBasedTable):
     bot_delay = 0.5
+    game = "lopti"
 
     def __init__(self, app: Any, match: LoptiMatch) -> None:
         super().__init__(app, match)
@@ -72,6 +73,8 @@ class LoptiTable(TurnBasedTable):
             on_click=lambda e: self.app.rules_dialog("lopti", rule)))
 
     def _status(self, obs: dict[str, Any]) -> str:
+        if getattr(self.match, "replaying", False):
+            return str(self.match.caption(self.lang))
         m = self.match
         if m.refusal is not None:
             return t(self.lang, "not_possible", why=why_text(self.lang, m.refusal))
@@ -129,13 +132,15 @@ class LoptiTable(TurnBasedTable):
                         ft.Button(t(self.lang, "take"), on_click=self.on_take, disabled=not m.can_take())]
             if m.can_flip():
                 buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
+        if getattr(m, "replaying", False):
+            buttons = []  # a replay has its own bar
         if m.can_undo():
             buttons.append(ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                                          disabled=not m.my_turn, style=ft.ButtonStyle(color="#FFFFFF")))
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
         title = m.lesson.title[self.lang] if lesson else f"{t(self.lang, 'lopti')} · " \
             f"{t(self.lang, 'players_n', n=m.players)}"
-        header = table_header(self.lang, title, lambda e: self.app.learn_screen("lopti") if lesson else self.app.home(),
+        header = table_header(self.lang, title, lambda e: self.leave(),
                               t(self.lang, "back"), self.app.rules_button("lopti"))
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
         if lesson:
@@ -168,7 +173,8 @@ class LoptiTable(TurnBasedTable):
             self.match.tap_up(card)
             self.refresh()
 
-    def _after(self) -> None:
+    def _after(self, events: list[Any]) -> None:
+        self.feedback(events)
         self.refresh()
         if not self.match.state.over and not self.match.my_turn:
             self.app.page.run_task(self.bot_turn)
@@ -179,26 +185,26 @@ class LoptiTable(TurnBasedTable):
 
     def on_play(self, e: Any) -> None:
         if not self.busy and self.match.my_turn and self.match.selected:
-            self.match.play()  # refused → match.refusal says why
-            self._after()
+            events = self.match.play()  # refused → match.refusal says why
+            self._after(events)
 
     def on_take(self, e: Any) -> None:
         if not self.busy and self.match.can_take():
-            self.match.take()
-            self._after()
+            events = self.match.take()
+            self._after(events)
 
     def on_flip(self, index: int) -> None:
         if not self.busy and self.match.can_flip():
-            self.match.flip(index)
-            self._after()
+            events = self.match.flip(index)
+            self._after(events)
 
     def on_swap(self, e: Any) -> None:
         if not self.busy and self.match.my_turn and self.match.selected and self.match.selected_up is not None:
-            self.match.swap()
-            self._after()
+            events = self.match.swap()
+            self._after(events)
 
     def on_keep(self, e: Any) -> None:
         if not self.busy and self.match.can_keep():
-            self.match.keep()
-            self._after()
+            events = self.match.keep()
+            self._after(events)
 

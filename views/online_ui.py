@@ -38,7 +38,7 @@ def _screen(app: Any, title: str, controls: list[ft.Control], back: Any = None) 
                 ft.Container(text(lang, title, 20, True), expand=True)]),
         *controls,
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+    app.show(ft.Container(body, padding=ft.Padding.all(16)), back=(lambda: back(None)) if back else None)
 
 
 def _problem(app: Any, exc: Exception) -> str:
@@ -92,7 +92,7 @@ def online_home(app: Any, notice: str = "") -> None:
                               for k in TIME_CONTROLS])
     code = ft.TextField(label=t(lang, "ol_code"), width=160, max_length=6,
                         capitalization=ft.TextCapitalization.CHARACTERS)
-    me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", 13, color="#424242")
+    me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", 13, color=ft.Colors.ON_SURFACE_VARIANT)
 
     async def load_me() -> None:
         client = client_for(app)
@@ -136,7 +136,7 @@ def online_home(app: Any, notice: str = "") -> None:
         ft.Row([ft.FilledButton(t(lang, "ol_find_rated"), on_click=lambda e: find_game(app, True, tc.value or "5+3")),
                 ft.Button(t(lang, "ol_find_casual"), on_click=lambda e: find_game(app, False, tc.value or "5+3"))],
                wrap=True),
-        text(lang, t(lang, "ol_rated_note"), 12, color="#424242"),
+        text(lang, t(lang, "ol_rated_note"), 12, color=ft.Colors.ON_SURFACE_VARIANT),
         ft.Row([ft.OutlinedButton(t(lang, "ol_challenge"), on_click=challenge), code,
                 ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True),
         ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: leaderboard(app)),
@@ -266,7 +266,7 @@ def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> No
     match = OnlineLanesMatch(client, view, time.monotonic(), clock=time.monotonic)
     table = OnlineLanesTable(app, match)
     app.table = table
-    app.show(felt(table.build(), app.page.width), bg="#0B5D3B")
+    app.show(felt(table.build(), app.page.width), bg="#0B5D3B", table=True)
 
 
 class OnlineLanesTable(LanesTable):
@@ -312,6 +312,12 @@ class OnlineLanesTable(LanesTable):
         self.app.page.run_task(self.follow)
         self.app.page.run_task(self.tick)
         return ctl
+
+    def leave(self) -> None:
+        """Back from the table: the match goes on at the lobby (its clock runs); the table stops
+        following it. Continue it from the online screen."""
+        self.active = False
+        self.app.home()
 
     def _home(self) -> None:
         self.active = False

@@ -78,6 +78,8 @@ class SpitTable:
         return ft.Semantics(identifier=f"pile-{i}", content=body)
 
     def _status(self, obs: dict[str, Any]) -> str:
+        if getattr(self.game, "replaying", False):
+            return str(self.game.caption(self.lang))
         phase = obs["phase"]
         if self.game.refusal is not None and phase == "play":
             return t(self.lang, "not_possible", why=why_text(self.lang, self.game.refusal))
@@ -96,7 +98,8 @@ class SpitTable:
 
     def build(self) -> ft.Control:
         self.refresh(update=False)
-        if not is_lesson(self.game):  # a lesson has no clock: it moves only when the learner does
+        # a lesson has no clock (it moves only when the learner does), nor has a replay
+        if not is_lesson(self.game) and not getattr(self.game, "replaying", False):
             self.app.page.run_task(self.ticker)
         return self.root
 
@@ -155,6 +158,8 @@ class SpitTable:
                 continue
             events = self.game.tick(self.now())
             phase = self.game.state.phase
+            if events:
+                self.feedback(events)
             if events or phase != last_phase:
                 self.refresh()  # rebuild only when something happened: taps must find live controls
             else:
@@ -168,21 +173,28 @@ class SpitTable:
                 break
             await asyncio.sleep(0.05)
 
+    def feedback(self, events: list[Any], player: int = 0) -> None:
+        """A sound and a haptic tap for what happened (the engine's 'rejected' event is a refusal; a
+        tap that only picks up a stock is silent)."""
+        fb = getattr(self.app, "feedback", None)
+        if fb is not None and events:
+            fb.events(events, player)
+
     def on_stock(self, slot: int, player: int = 0) -> None:
-        self.game.tap_stock(slot, self.now(), player)
+        self.feedback(self.game.tap_stock(slot, self.now(), player), player)
         self.refresh()
 
     def on_pile(self, pile: int) -> None:
-        self.game.tap_pile(pile, self.now())
+        self.feedback(self.game.tap_pile(pile, self.now()))
         self.refresh()
 
     def on_spit(self, e: Any, player: int = 0) -> None:
         if self.game.can_spit(player):
-            self.game.spit(self.now(), player)
+            self.feedback(self.game.spit(self.now(), player), player)
             self.refresh()
 
     def on_slap(self, pile: int, player: int) -> None:
-        self.game.tap_pile(pile, self.now(), player)
+        self.feedback(self.game.tap_pile(pile, self.now(), player), player)
         self.refresh()
 
     def _controls(self, player: int, obs: dict[str, Any]) -> ft.Control:

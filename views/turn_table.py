@@ -14,7 +14,8 @@ from views.widgets import text
 
 
 class TurnBasedTable:
-    bot_delay = 0.4  # seconds between a bot's decision and showing it
+    bot_delay = 0.4  # seconds between a bot's decision and showing it (scaled by the bot-speed setting)
+    game = ""  # "lanes" | "lopti"
 
     def __init__(self, app: Any, match: Any) -> None:
         self.app = app
@@ -42,6 +43,22 @@ class TurnBasedTable:
         if update:
             self.app.page.update()
 
+    def leave(self) -> None:
+        """Back (the header's arrow, Android's back button, Escape): to the lessons from a lesson,
+        else home. The game is already stored after every move."""
+        from views.coach import is_lesson
+
+        if is_lesson(self.match):
+            self.app.learn_screen(self.game)
+        else:
+            self.app.home()
+
+    def feedback(self, events: list[Any]) -> None:
+        """A sound and a haptic tap for what happened (a refusal when a tap changed nothing)."""
+        fb = getattr(self.app, "feedback", None)
+        if fb is not None:
+            fb.events(events, self.match.human) if events else fb("refuse")
+
     def build(self) -> ft.Control:
         self.refresh(update=False)
         return self.root
@@ -56,10 +73,13 @@ class TurnBasedTable:
                 while getattr(self.app, "paused", False):  # in the background: bots wait
                     await asyncio.sleep(0.2)
                 action = await asyncio.to_thread(self.match.bot_choice)
-                await asyncio.sleep(self.bot_delay)
+                prefs = getattr(self.app, "prefs", None)
+                await asyncio.sleep(prefs.bot_delay(self.bot_delay) if prefs is not None else self.bot_delay)
                 if action is None:
                     break
-                self.match.apply_bot(action)
+                events = self.match.apply_bot(action)
+                if events:
+                    self.feedback(events)
                 self.refresh()
         finally:
             self.busy = False

@@ -27,6 +27,26 @@ FONTS = {
 }
 
 
+#: a colour per suit in the four-colour card style (settings): diamonds blue, clubs green
+FOUR_COLOUR = {"S": BLACK, "H": RED, "D": "#1565C0", "C": "#2E7D32"}
+
+
+def card_style() -> str:
+    """The card style chosen in the settings of the page being drawn (``App`` sets it on its page);
+    classic outside a running app (unit tests build controls without a page)."""
+    try:
+        page = ft.context.page
+    except RuntimeError:
+        return "classic"
+    return str(getattr(page, "cardtable_card_style", "classic"))
+
+
+def suit_color(suit: str) -> str:
+    if card_style() == "four_colour":
+        return FOUR_COLOUR[suit]
+    return RED if suit in "HD" else BLACK
+
+
 def family(lang: str) -> tuple[str, list[str]]:
     if lang == "ar":
         return "NotoSansArabic", ["NotoSans", "DejaVu"]
@@ -48,7 +68,7 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
         rank, glyph, color = "JK", "★", "#6A1B9A"
     else:
         rank, suit = card[:-1], card[-1]
-        glyph, color = SUIT_GLYPH[suit], RED if suit in "HD" else BLACK
+        glyph, color = SUIT_GLYPH[suit], suit_color(suit)
     border = ft.Border.all(3, SELECTED) if selected else ft.Border.all(3, HIGHLIGHT) if target else ft.Border.all(
         1, "#9E9E9E")
     if height < 45:  # a small card: rank and suit on one line
@@ -84,7 +104,7 @@ def mini_card(card: str) -> ft.Control:
     if card == "JK":
         label, color = "★", "#6A1B9A"
     else:
-        label, color = card[:-1] + SUIT_GLYPH[card[-1]], RED if card[-1] in "HD" else BLACK
+        label, color = card[:-1] + SUIT_GLYPH[card[-1]], suit_color(card[-1])
     return ft.Container(bgcolor="#FFFFFF", border_radius=ft.BorderRadius.all(4), padding=ft.Padding.symmetric(
         horizontal=3, vertical=1), border=ft.Border.all(1, "#9E9E9E"),
         content=ft.Text(label, size=11, color=color, weight=ft.FontWeight.BOLD,

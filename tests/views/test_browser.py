@@ -539,3 +539,73 @@ def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) ->
         stop.set()
         lobby.terminate()
         lobby.wait(timeout=10)
+
+
+def press_back(page, expect: str) -> bool:  # type: ignore[no-untyped-def]
+    """Escape (the app's back, like Android's back button) until ``expect`` shows: a key pressed
+    while the app rebuilds its screen may reach no focused view."""
+    for _ in range(3):
+        page.keyboard.press("Escape")
+        if wait_text(page, expect, 6):
+            return True
+    return False
+
+
+def test_settings_back_and_replay_of_a_finished_game(tmp_path: Path) -> None:
+    """#7: the settings (theme, card style, bot speed, sound) are saved and applied; Escape (as
+    Android's back button) goes back a screen and never leaves a game unsaved; a finished game
+    replays step by step from the stats screen."""
+    from playwright.sync_api import sync_playwright
+
+    from storage import api
+    from storage.db import open_storage
+    from tests.views.test_replay_and_settings import finished_lanes
+
+    db = tmp_path / "app.sqlite"
+    st = open_storage(db)
+    moves = len(api.load_game(st, finished_lanes(st).game_id).actions)
+    st.close()
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="Settings").click(timeout=20_000)
+        for key, option in (("theme", "Dark"), ("card_style", "Four colours"), ("bot_speed", "Fast")):
+            tap(page, f'[flt-semantics-identifier="setting-{key}"]')
+            page.get_by_role("button", name=option, exact=True).last.click(timeout=20_000)
+            time.sleep(0.5)
+        page.get_by_role("switch", name="Sounds").click()
+        time.sleep(0.5)
+        page.screenshot(path=str(tmp_path / "settings.png"))
+        page.get_by_role("button", name="Save").click()
+        page.get_by_role("button", name="Play against a bot").first.wait_for(timeout=20_000)
+        st = open_storage(db)
+        _, settings = api.get_profile(st)
+        st.close()
+        assert (settings["theme"], settings["card_style"], settings["bot_speed"], settings["sound"]) == (
+            "dark", "four_colour", "fast", False)
+        page.screenshot(path=str(tmp_path / "home-dark.png"))
+        # a finished game, step by step
+        page.get_by_role("button", name="History & stats").click()
+        page.locator('[flt-semantics-identifier="replay-game-0"]').click(timeout=20_000)
+        assert wait_text(page, f"0 / {moves}", 20), page.inner_text("body")
+        for _ in range(3):
+            page.locator('[flt-semantics-identifier="replay-next"]').click()
+        assert wait_text(page, f"3 / {moves}", 10), page.inner_text("body")
+        assert "Replay: move 3" in page.inner_text("body")
+        page.locator('[flt-semantics-identifier="replay-last"]').click()
+        assert wait_text(page, f"{moves} / {moves}", 10)
+        time.sleep(0.7)  # the frame after the semantics update
+        page.screenshot(path=str(tmp_path / "replay.png"))
+        assert press_back(page, "Recent games"), page.inner_text("body")  # back: to the stats it came from
+        assert press_back(page, "Play against a bot"), page.inner_text("body")
+        page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
+        page.get_by_role("button", name="Beginner").click(timeout=20_000)
+        page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
+        page.screenshot(path=str(tmp_path / "table-four-colour.png"))
+        assert press_back(page, "Continue"), page.inner_text("body")  # back from a game: home, game kept
+        assert "Error running app" not in page.content()
+        browser.close()
+    shots = ROOT / "artifacts" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    for name in ("settings", "home-dark", "replay", "table-four-colour"):
+        (shots / f"{name}.png").write_bytes((tmp_path / f"{name}.png").read_bytes())

@@ -1,0 +1,155 @@
+"""#7: replays of finished games (read-only, exact), table sounds chosen from engine events, and
+settings read defensively from a stored profile."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.core import EngineError, Event, GameRecord
+from engine.games import rules_for
+from storage import api
+from tests.views.test_lanes_controller import human_move
+from tests.views.test_lopti_controller import person_move
+from views.feedback import sound_for
+from views.i18n import LANGS
+from views.lanes_controller import LanesMatch
+from views.lopti_controller import LoptiMatch
+from views.prefs import Prefs
+from views.replay import LanesReplay, LoptiReplay, SpitReplay, Timeline, open_replay
+from views.spit_controller import SpitGame
+
+
+def finished_lanes(st: Any) -> LanesMatch:
+    m = LanesMatch(st, "beginner", seed=5, human=0)
+    for _ in range(600):
+        if m.state.over:
+            break
+        human_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    assert m.state.over
+    return m
+
+
+def same(game: str, a: Any, b: Any) -> bool:
+    rules = rules_for(game)
+    return bool(rules.position_to_json(a) == rules.position_to_json(b))
+
+
+def test_a_lanes_replay_steps_through_exactly_the_states_played_and_writes_nothing(st) -> None:  # type: ignore[no-untyped-def]
+    m = finished_lanes(st)
+    stored = len(api.load_game(st, m.game_id).actions)
+    r = open_replay(st, m.game_id)
+    assert isinstance(r, LanesReplay) and r.step == 0 and r.timeline.last == stored
+    rules = rules_for("lanes")
+    assert same("lanes", r.state, rules.new_game(m.options, api.load_game(st, m.game_id).seed))
+    r.seek(r.timeline.last)
+    assert same("lanes", r.state, m.state) and r.state.over
+    r.seek(10_000)  # past the end: the end
+    assert r.step == r.timeline.last
+    r.seek(-3)
+    assert r.step == 0 and r.last_events == []
+    r.seek(1)
+    assert r.last_events and r.last_events == r.timeline.events[1]
+    # what the table shows is the player's own observation: the bot's hand is only a count
+    obs = r.observation
+    assert "hand" in obs and "hand" not in obs["players"][1]
+    # read-only: nothing a tap can reach changes the state or the stored game
+    before = rules.position_to_json(r.state)
+    assert not r.my_turn and not r.can_undo() and r.hint() is None and r.bot_choice() is None
+    for call in (lambda: r.resign(), lambda: r.play_at(0, 0), lambda: r.disband(0), lambda: r.discard(),
+                 lambda: r.apply_bot(None)):
+        assert call() == []
+    r.select("5H")
+    assert r.selected is None and rules.position_to_json(r.state) == before
+    assert len(api.load_game(st, m.game_id).actions) == stored
+    for lang in LANGS:
+        assert str(r.timeline.last) in r.caption(lang) and "{" not in r.caption(lang)
+
+
+def test_lopti_and_spit_replays_end_where_the_games_ended(st, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    m = LoptiMatch(st, ["beginner", "casual"], seed=21)
+    for _ in range(3000):
+        if m.state.over:
+            break
+        person_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    assert m.state.over
+    r = open_replay(st, m.game_id)
+    assert isinstance(r, LoptiReplay) and not r.needs_handover() and r.take() == [] and r.play() == []
+    r.seek(r.timeline.last)
+    assert same("lopti", r.state, m.state)
+    assert r.human == 0
+
+    g = SpitGame(st, "casual", seed=8, now=0.0)
+    g.spit(0.5)
+    now = 0.5
+    while not g.state.over and now < 400:
+        now += 0.4
+        g.tick(now)
+        if g.can_spit():
+            g.spit(now)
+        elif g.state.phase == "slap":
+            g.tap_pile(0, now)
+        else:
+            plays = [a for a in g.legal() if hasattr(a, "stock")]
+            fills = [a for a in g.legal() if hasattr(a, "slot")]
+            if plays:
+                g.tap_stock(plays[0].stock, now)
+                g.tap_pile(plays[0].pile, now)
+            elif fills:
+                g.tap_stock(fills[0].source, now)
+                g.tap_stock(fills[0].slot, now)
+    assert g.seq > 30
+    s = open_replay(st, g.game_id)
+    assert isinstance(s, SpitReplay) and not s.can_spit() and s.countdown_ends() is None
+    assert s.tick(1e9) == [] and s.tap_stock(0, 0.0) == []
+    s.seek(s.timeline.last)
+    assert same("spit", s.state, g.state)
+    s.seek(0)
+    assert s.state.phase == "stalled" and not same("spit", s.state, g.state)
+
+
+def test_a_damaged_record_cannot_be_replayed_and_says_why() -> None:
+    record = GameRecord("lanes", {}, 1, 2, ({"discard": "ZZ"},))
+    with pytest.raises(EngineError):
+        Timeline(record)
+
+
+def ev(kind: str, **data: Any) -> Event:
+    return Event(kind, data)
+
+
+@pytest.mark.parametrize(("events", "me", "sound"), [
+    ([], 0, None),
+    ([ev("play", player=0, card="5H")], 0, "play"),
+    ([ev("play", player=1, card="5H"), ev("sold", player=1, pair=0)], 0, "special"),
+    ([ev("take", player=2, count=5)], 0, "special"),
+    ([ev("rejected", player=0, index=3)], 0, "refuse"),
+    ([ev("rejected", player=1, index=3)], 0, None),  # a Spit bot's refused card is not heard
+    ([ev("play", player=0, card="5H"), ev("win", player=0, reason="sold")], 0, "win"),
+    ([ev("play", player=1, card="5H"), ev("win", player=1, reason="sold")], 0, "lose"),
+    ([ev("out", player=2, place=1), ev("win", player=2), ev("deal_over", places=[2, 0, 1])], 0, "lose"),
+    ([ev("deal_over", places=[0, 1])], 0, "win"),
+    ([ev("round_end", player=None, reason="stalemate"), ev("slap", player=0, pile=1)], 0, "special"),
+])
+def test_the_sound_for_a_batch_of_events(events: list[Event], me: int, sound: str | None) -> None:
+    assert sound_for(events, me) == sound
+
+
+def test_settings_read_from_a_damaged_profile_fall_back_to_defaults() -> None:
+    assert Prefs.from_settings({}) == Prefs()
+    junk = {"theme": "purple", "card_style": 3, "sound": "yes", "haptics": None, "bot_speed": ["fast"]}
+    assert Prefs.from_settings(junk) == Prefs()
+    p = Prefs.from_settings({"theme": "dark", "card_style": "four_colour", "sound": False, "bot_speed": "fast"})
+    assert (p.theme, p.card_style, p.sound, p.haptics, p.bot_speed) == ("dark", "four_colour", False, True, "fast")
+    assert p.bot_delay(0.4) < Prefs().bot_delay(0.4) < Prefs(bot_speed="slow").bot_delay(0.4)
+
+
+def test_settings_are_stored_and_a_card_style_colours_the_suits(st) -> None:  # type: ignore[no-untyped-def]
+    from views.widgets import FOUR_COLOUR, suit_color
+
+    api.update_profile(st, theme="dark", card_style="four_colour", sound=False, haptics=False, bot_speed="slow")
+    _, settings = api.get_profile(st)
+    assert Prefs.from_settings(settings) == Prefs("dark", "four_colour", False, False, "slow")
+    assert suit_color("D") == "#C62828"  # outside a page: classic
+    assert FOUR_COLOUR["D"] != FOUR_COLOUR["H"] and FOUR_COLOUR["C"] != FOUR_COLOUR["S"]

@@ -1,0 +1,43 @@
+"""The player's settings as the views use them: theme, card style, sound, haptics and bot speed.
+
+Stored values come from a file the player (or a crash) may have damaged, so every value is checked
+here once and an unknown one falls back to its default instead of reaching a view."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+THEMES = ("system", "light", "dark")
+#: classic: red hearts/diamonds, black spades/clubs; four_colour: a colour per suit (diamonds blue,
+#: clubs green), easier to tell apart on a small screen and for red-green colour blindness
+CARD_STYLES = ("classic", "four_colour")
+#: a bot's pause before its move is shown, as a factor of the table's own pause
+BOT_SPEEDS = {"slow": 2.5, "normal": 1.0, "fast": 0.25}
+
+
+@dataclass(frozen=True)
+class Prefs:
+    theme: str = "system"
+    card_style: str = "classic"
+    sound: bool = True
+    haptics: bool = True
+    bot_speed: str = "normal"
+
+    @classmethod
+    def from_settings(cls, settings: dict[str, Any]) -> Prefs:
+        def pick(key: str, allowed: Any, default: Any) -> Any:
+            value = settings.get(key, default)
+            return value if isinstance(value, str) and value in allowed else default
+
+        def flag(key: str, default: bool) -> bool:
+            value = settings.get(key, default)
+            return value if isinstance(value, bool) else default
+
+        return cls(theme=pick("theme", THEMES, "system"), card_style=pick("card_style", CARD_STYLES, "classic"),
+                   sound=flag("sound", True), haptics=flag("haptics", True),
+                   bot_speed=pick("bot_speed", BOT_SPEEDS, "normal"))
+
+    def bot_delay(self, base: float) -> float:
+        """The pause before a bot's move is shown (the bot's thinking time is its own)."""
+        return base * BOT_SPEEDS[self.bot_speed]
