@@ -67,9 +67,9 @@ class LanesTable(TurnBasedTable):
         for si, stack in enumerate(stacks):
             card, attached = stack[0], stack[1:]
             is_target = (owner, lane, si) in targets.stacks
-            face = card_face(card, 40, 54, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
-                             on_click=(lambda e, o=owner, ln=lane, s=si: self.on_stack(o, ln, s)) if armed
-                             else None)
+            face = self._drop(card_face(card, 40, 54, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
+                                        on_click=(lambda e, o=owner, ln=lane, s=si: self.on_stack(o, ln, s)) if armed
+                                        else None), owner, lane, si)
             row = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)], spacing=2,
                          vertical_alignment=ft.CrossAxisAlignment.START)
             # a Stack positions absolutely: in right-to-left layouts the cards hang from the right edge
@@ -86,11 +86,42 @@ class LanesTable(TurnBasedTable):
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, "#2E7D32"),
             on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
-        column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}", content=body)]
+        column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}",
+                                                 content=self._drop(body, owner, lane, None))]
         if me and lane in disbandable and self.match.selected is None:
             column.append(ft.TextButton(t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
                                         style=ft.ButtonStyle(color="#FFFFFF")))
         return ft.Column(column, expand=True, spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+    # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
+
+    def _draggable(self, card: str, face: ft.Control) -> ft.Control:
+        """A hand card can be dragged onto a lane, a card or the Discard button (when it is my turn)."""
+        if not self.match.my_turn:
+            return face
+        return ft.Draggable(group="lanes-card", data=card, content=face,
+                            content_feedback=card_face(card, 46, 66),
+                            content_when_dragging=ft.Container(face, opacity=0.35))
+
+    def _drop(self, target: ft.Control, owner: int, lane: int | None, stack: int | None) -> ft.Control:
+        if not self.match.my_turn:
+            return target
+        return ft.DragTarget(group="lanes-card", content=target,
+                             on_accept=lambda e: self.on_drop(str(e.src.data), owner, lane, stack))
+
+    def on_drop(self, card: str, owner: int, lane: int | None, stack: int | None) -> None:
+        """A card dropped on a target plays exactly as a tap on the card then on the target would
+        (lane ``None``: the Discard button); a move the rules refuse is explained the same way."""
+        if self.busy or not self.match.my_turn:
+            return
+        if self.match.selected is None or str(self.match.selected) != card:
+            self.match.select(card)
+        if lane is None:
+            self._played(self.match.discard())
+        elif stack is None:
+            self._played(self.match.play_at(owner, lane))
+        else:
+            self._played(self.match.play_at(owner, lane, stack))
 
     def _side(self, obs: dict[str, Any], owner: int) -> ft.Control:
         targets = self.match.targets()
@@ -125,9 +156,10 @@ class LanesTable(TurnBasedTable):
         me, opp = m.human, 1 - m.human
         playable = m.playable_cards()
         coached = m.coach_cards() if is_lesson(m) else set()
-        hand = [card_face(c, 41, 60, selected=m.selected is not None and str(m.selected) == c, target=c in coached,
-                          dim=m.my_turn and c not in {str(x) for x in playable}, ident=f"hand-{i}",
-                          on_click=(lambda e, c=c: self.on_card(c)) if m.my_turn else None)
+        hand = [self._draggable(c, card_face(c, 41, 60, selected=m.selected is not None and str(m.selected) == c,
+                                             target=c in coached, dim=m.my_turn and c not in {str(x) for x in playable},
+                                             ident=f"hand-{i}",
+                                             on_click=(lambda e, c=c: self.on_card(c)) if m.my_turn else None))
                 for i, c in enumerate(obs["hand"])]
         targets = m.targets()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
@@ -153,7 +185,8 @@ class LanesTable(TurnBasedTable):
                                 status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
                                 else ft.Container()], spacing=4, tight=True)
         actions = ft.Row([
-            ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
+            self._drop(ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
+                       self.match.human, None, None),
             ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint,
                           disabled=not m.my_turn or lesson or m.level == "online",
                           style=ft.ButtonStyle(color="#FFE082")),

@@ -64,6 +64,23 @@ class LoptiTable(TurnBasedTable):
                                       horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6, tight=True),
                             padding=ft.Padding.all(8), bgcolor="#00000022", border_radius=ft.BorderRadius.all(10))
 
+    def _draggable(self, card: str, face: ft.Control, setup: bool) -> ft.Control:
+        """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play."""
+        if not self.match.my_turn or setup:
+            return face
+        return ft.Draggable(group="lopti-card", data=card, content=face, content_feedback=card_face(card, 46, 66),
+                            content_when_dragging=ft.Container(face, opacity=0.35))
+
+    def on_drop(self, card: str) -> None:
+        """A card dropped on the pile plays it together with any cards of its rank already selected
+        (or alone); a play the rules refuse is explained, as for the Play button."""
+        m = self.match
+        if self.busy or not m.my_turn or m.state.phase != "play":
+            return
+        if card not in {str(c) for c in m.selected}:
+            m.tap_hand(card)
+        self.on_play(None)
+
     def _badge(self, label: str, color: str, rule: str) -> ft.Control:
         """A marker that explains itself: tapping it shows the rule behind it."""
         return ft.Semantics(identifier=f"rule-{rule}", button=True, content=ft.Container(
@@ -108,9 +125,10 @@ class LoptiTable(TurnBasedTable):
         setup = obs["phase"] == "setup"
         lesson = is_lesson(m)
         coached = m.coach_cards() if lesson else set()
-        hand = [card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}", target=c in coached,
-                          dim=m.my_turn and not setup and parse_card(c).rank not in playable,
-                          on_click=(lambda e, c=c: self.on_hand(c)) if m.my_turn else None)
+        hand = [self._draggable(c, card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}", target=c in coached,
+                                             dim=m.my_turn and not setup and parse_card(c).rank not in playable,
+                                             on_click=(lambda e, c=c: self.on_hand(c)) if m.my_turn else None),
+                                setup)
                 for i, c in enumerate(m.sorted_hand())]
         ups = [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c, target=c in coached,
                          ident=f"up-{i}", on_click=(lambda e, c=c: self.on_up(c)) if setup and m.my_turn else None)
@@ -150,7 +168,8 @@ class LoptiTable(TurnBasedTable):
         self.root.controls = [
             header,
             ft.Row(opponents, spacing=4, wrap=True, run_spacing=4),
-            self._pile(obs),
+            ft.DragTarget(group="lopti-card", content=self._pile(obs),
+                          on_accept=lambda e: self.on_drop(str(e.src.data))),
             status,
             ft.Container(expand=True),
             ft.Row([*ups, ft.Container(width=8), *downs], spacing=4, wrap=True,

@@ -26,6 +26,9 @@ class SpitTable:
         self.paused_at: float | None = None
         self.root = ft.Column(expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
         self.active = True
+        #: when a drag started (the ticker holds its rebuilds until the drop), and a held rebuild
+        self.drag_started: float | None = None
+        self.stale = False
 
     @property
     def lang(self) -> str:
@@ -60,9 +63,17 @@ class SpitTable:
                                 border_radius=ft.BorderRadius.all(6))
         # "+3" cards beneath; the left-to-right mark keeps the sign in front in Arabic too
         under = text(self.lang, "\u200e+" + str(size - 1) if size > 1 else " ", 11, color="#C8E6C9")
-        body = ft.Container(ft.Column([face, under], spacing=2, tight=True,
-                                      horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                            on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
+        body: ft.Control = ft.Container(ft.Column([face, under], spacing=2, tight=True,
+                                                  horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+                                        on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
+        if mine and top:  # drag a stock onto a pile (or an empty slot) as well as tapping
+            body = ft.Draggable(group="spit", data=f"{player}:{slot}", content=body,
+                                content_feedback=card_face(top, 60, 84), content_when_dragging=ft.Container(
+                                    body, opacity=0.35), on_drag_start=lambda e: self._drag(True),
+                                on_drag_complete=lambda e: self._drag(False))
+        elif mine:
+            body = ft.DragTarget(group="spit", content=body,
+                                 on_accept=lambda e, s=slot, pl=player: self.on_drop(str(e.src.data), slot=(pl, s)))
         return ft.Semantics(identifier=f"stock-{player}-{slot}", content=body)
 
     def _pile(self, i: int, obs: dict[str, Any]) -> ft.Control:
@@ -75,7 +86,8 @@ class SpitTable:
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
                             border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
-        return ft.Semantics(identifier=f"pile-{i}", content=body)
+        return ft.Semantics(identifier=f"pile-{i}", content=ft.DragTarget(
+            group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i)))
 
     def _status(self, obs: dict[str, Any]) -> str:
         if getattr(self.game, "replaying", False):
@@ -160,7 +172,10 @@ class SpitTable:
             phase = self.game.state.phase
             if events:
                 self.feedback(events)
-            if events or phase != last_phase:
+            if (events or phase != last_phase or self.stale) and self.dragging():
+                self.stale = True  # a rebuild now would drop the card under the finger: after the drop
+            elif events or phase != last_phase or self.stale:
+                self.stale = False
                 self.refresh()  # rebuild only when something happened: taps must find live controls
             else:
                 status = self._status(self.game.observation)
@@ -179,6 +194,28 @@ class SpitTable:
         fb = getattr(self.app, "feedback", None)
         if fb is not None and events:
             fb.events(events, player)
+
+    def _drag(self, on: bool) -> None:
+        self.drag_started = time.monotonic() if on else None
+
+    def dragging(self) -> bool:
+        """A stock is being dragged (a drag dropped nowhere sends no end: give up after 3 s)."""
+        return self.drag_started is not None and time.monotonic() - self.drag_started < 3.0
+
+    def on_drop(self, data: str, pile: int | None = None, slot: tuple[int, int] | None = None) -> None:
+        """A stock dragged onto a pile or an empty slot: exactly a tap on the stock, then on the target."""
+        self.drag_started = None
+        player, source = (int(x) for x in data.split(":"))
+        if slot is not None and slot[0] != player:
+            return  # the other person's row
+        now = self.now()
+        if self.game.picked[player] != source:
+            self.game.tap_stock(source, now, player)
+        if pile is not None:
+            self.feedback(self.game.tap_pile(pile, now, player), player)
+        elif slot is not None:
+            self.feedback(self.game.tap_stock(slot[1], now, player), player)
+        self.refresh()
 
     def on_stock(self, slot: int, player: int = 0) -> None:
         self.feedback(self.game.tap_stock(slot, self.now(), player), player)

@@ -609,3 +609,86 @@ def test_settings_back_and_replay_of_a_finished_game(tmp_path: Path) -> None:
     shots.mkdir(parents=True, exist_ok=True)
     for name in ("settings", "home-dark", "replay", "table-four-colour"):
         (shots / f"{name}.png").write_bytes((tmp_path / f"{name}.png").read_bytes())
+
+
+def drag(page, src: str, dst: str) -> bool:  # type: ignore[no-untyped-def]
+    """Press on ``src``, move in small steps (as a finger does) and let go over ``dst``."""
+    a, b = page.locator(src), page.locator(dst)
+    if a.count() == 0 or b.count() == 0:
+        return False
+    ba, bb = a.first.bounding_box(), b.first.bounding_box()
+    if not ba or not bb:
+        return False
+    x0, y0 = ba["x"] + ba["width"] / 2, ba["y"] + min(ba["height"] / 2, 30)
+    x1, y1 = bb["x"] + bb["width"] / 2, bb["y"] + min(bb["height"] / 2, 40)
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for k in range(1, 16):
+        page.mouse.move(x0 + (x1 - x0) * k / 15, y0 + (y1 - y0) * k / 15)
+        time.sleep(0.03)
+    page.mouse.up()
+    time.sleep(0.5)
+    return True
+
+
+def my_stocks(state) -> tuple[int, int]:  # type: ignore[no-untyped-def]
+    """(cards in my stocks, slots holding cards): what only my own Spit moves change."""
+    stocks = state.players[0].stocks if state is not None else []
+    return sum(len(x) for x in stocks), sum(1 for x in stocks if x)
+
+
+def test_dragging_plays_like_tapping_on_the_lanes_and_spit_tables(tmp_path: Path) -> None:
+    """#7 drag as an alternative: Lanes hand cards dragged onto my lanes make my opening; a Spit
+    stock dragged onto a pile (or a slot) is played. Same controller calls as taps."""
+    from playwright.sync_api import sync_playwright
+
+    from engine.spit import RULES as SPIT
+    from engine.spit.actions import Fill, PlayCard
+
+    db = tmp_path / "app.sqlite"
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
+        page.get_by_role("button", name="Beginner").click(timeout=20_000)
+        page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
+        deadline = time.monotonic() + 120
+        mine = 0
+        while mine < 3 and time.monotonic() < deadline:
+            if not wait_text(page, "Opening:", 10):
+                continue  # the bot's move
+            before = saved_actions(db)
+            for i in range(8):
+                lane = next((k for k in range(3) if page.locator(
+                    f'[flt-semantics-identifier="lane-0-{k}-0"]').count() == 0), 0)
+                drag(page, f'[flt-semantics-identifier="hand-{i}"]', f'[flt-semantics-identifier="lane-0-{lane}"]')
+                if wait_until(lambda b=before: saved_actions(db) > b, 3):
+                    mine += 1
+                    break
+        assert mine == 3, page.inner_text("body")
+        page.screenshot(path=str(tmp_path / "drag-lanes.png"))
+        assert press_back(page, "Continue")
+        page.get_by_role("button", name="Play against a bot").nth(1).click(timeout=20_000)
+        page.get_by_role("button", name="Beginner").click(timeout=20_000)
+        page.wait_for_selector('[flt-semantics-identifier="stock-0-0"]', timeout=20_000)
+        page.get_by_role("button", name="Spit!").click(timeout=20_000)
+        deadline = time.monotonic() + 60
+        dragged = False
+        while not dragged and time.monotonic() < deadline:
+            state, _ = latest_game(db, "spit")
+            if state is None or state.phase != "play":
+                time.sleep(0.3)
+                continue
+            legal = SPIT.legal_actions(state, 0)
+            move = next((a for a in legal if isinstance(a, (PlayCard, Fill))), None)
+            if move is None:
+                time.sleep(0.3)
+                continue
+            src = move.stock if isinstance(move, PlayCard) else move.source
+            dst = f"pile-{move.pile}" if isinstance(move, PlayCard) else f"stock-0-{move.slot}"
+            before = my_stocks(state)
+            drag(page, f'[flt-semantics-identifier="stock-0-{src}"]', f'[flt-semantics-identifier="{dst}"]')
+            # only my own moves change my stocks (a card left them, or a slot was filled)
+            dragged = wait_until(lambda b=before: my_stocks(latest_game(db, "spit")[0]) != b, 3)
+        assert dragged, page.inner_text("body")
+        browser.close()
