@@ -22,8 +22,9 @@ import hashlib
 import hmac
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -198,15 +199,51 @@ def start_match(db: Session, clock: Clock, a: str, b: str, rated: bool, time_con
 
 # --- matches ----------------------------------------------------------------------------------
 
-@lru_cache(maxsize=512)
-def _state(options: str, seed: int, actions: str) -> LanesState:
-    rec = GameRecord("lanes", json.loads(options), seed, 2, tuple(json.loads(actions)))
-    state, _ = replay(RULES, rec)
-    return state
+class StateCache:
+    """The engine state of each recently used match, kept per match id with its action list.
+
+    The stored record (options, seed, actions) is the truth; this only saves replaying it. A hit
+    needs the same options and seed and a stored action list that *starts with* the cached one:
+    then only the new actions are applied (one per move, however long the match), else the match is
+    replayed from its record. So a cache that another worker's move made stale (PostgreSQL, several
+    workers) is caught up, never trusted. Least recently used matches are dropped beyond ``size``."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.entries: OrderedDict[str, tuple[str, int, list[Any], LanesState]] = OrderedDict()
+        self.replays = 0  # whole-record replays (a benchmark and the tests read it)
+        self.lock = threading.Lock()  # requests run in a thread pool
+
+    def get(self, m: Match) -> LanesState:
+        actions: list[Any] = json.loads(m.actions)
+        with self.lock:
+            hit = self.entries.get(m.id)
+        if hit is not None and hit[0] == m.options and hit[1] == m.seed and actions[:len(hit[2])] == hit[2]:
+            if len(actions) == len(hit[2]):
+                return hit[3]
+            state = hit[3]
+            for raw in actions[len(hit[2]):]:
+                state, _ = RULES.apply(state, RULES.parse_action(raw, state))
+        else:
+            self.replays += 1
+            state, _ = replay(RULES, GameRecord("lanes", json.loads(m.options), m.seed, 2, tuple(actions)))
+        self.put(m, actions, state)
+        return state
+
+    def put(self, m: Match, actions: list[Any], state: LanesState) -> None:
+        """Remember ``state`` as the state after ``actions`` (a move stores the state it computed)."""
+        with self.lock:
+            self.entries[m.id] = (m.options, m.seed, actions, state)
+            self.entries.move_to_end(m.id)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
+
+STATES = StateCache()
 
 
 def state_of(m: Match) -> LanesState:
-    return _state(m.options, m.seed, m.actions)
+    return STATES.get(m)
 
 
 def seat_of(m: Match, player: Player) -> int:
@@ -377,7 +414,9 @@ def make_move(db: Session, clock: Clock, player: Player, match_id: str, expected
         m.moved0 = True
     else:
         m.moved1 = True
-    m.actions = json.dumps([*json.loads(m.actions), RULES.action_to_json(parsed)])
+    actions = [*json.loads(m.actions), RULES.action_to_json(parsed)]
+    m.actions = json.dumps(actions)
+    STATES.put(m, actions, new_state)
     m.move_count += 1
     m.turn_started_at = now
     for e in events:

@@ -2,7 +2,12 @@
 SQLite file, opens N concurrent clocked matches and drives them from this process for a while;
 prints moves per second and the move round-trip p50/p99.
 
-    python tests/bench_lobby.py [--matches 1000] [--seconds 30] [--inflight 64]
+    python tests/bench_lobby.py [--matches 1000] [--seconds 30] [--inflight 64] [--rate 200]
+
+Without ``--rate`` every match moves as fast as it can (saturation: the most moves per second, and
+the latency of a server that is never idle). With ``--rate R`` the matches together offer R moves
+per second, spread evenly (each of N matches moves every N/R seconds, as players thinking would):
+the latency a player sees at that load — the issue's target is 1,000 matches at 200 moves/s.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ async def main() -> None:
     ap.add_argument("--matches", type=int, default=1000)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--inflight", type=int, default=64)
+    ap.add_argument("--rate", type=float, default=0.0, help="offered moves per second (0: as fast as possible)")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     port = free_port()
@@ -96,13 +102,42 @@ async def main() -> None:
                     if r.status_code == 200:
                         moves += 1
                     token = b if token == a else a
+            async def paced(a: str, b: str, mid: str, offset: float, period: float) -> None:
+                """One match moving every ``period`` seconds from ``offset`` (a view, then the move)."""
+                nonlocal moves
+                v = (await call("GET", f"/matches/{mid}", a)).json()
+                token = a if v["clock"]["to_move"] == v["seat"] else b
+                due = time.perf_counter() + offset
+                while True:
+                    await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                    if time.perf_counter() >= stop:
+                        return
+                    mine = (await call("GET", f"/matches/{mid}", token)).json()
+                    if mine.get("status") != "running" or not mine["legal"]:
+                        return
+                    body = {"expected_move": mine["move_count"], "client_move_id": f"{mid}-{mine['move_count']}",
+                            "action": mine["legal"][0]}
+                    t = time.perf_counter()
+                    r = await call("POST", f"/matches/{mid}/moves", token, json=body)
+                    latencies.append((time.perf_counter() - t) * 1000)
+                    if r.status_code == 200:
+                        moves += 1
+                    token = b if token == a else a
+                    due += period
+
             start = time.perf_counter()
-            await asyncio.gather(*(drive(*p) for p in pairs))
+            if args.rate > 0:
+                period = len(pairs) / args.rate
+                await asyncio.gather(*(paced(*p, offset=period * i / len(pairs), period=period)
+                                       for i, p in enumerate(pairs)))
+            else:
+                await asyncio.gather(*(drive(*p) for p in pairs))
             elapsed = time.perf_counter() - start
             lat = sorted(latencies)
             p50 = lat[len(lat) // 2] if lat else 0.0
             p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] if lat else 0.0
-            print(f"lobby  {args.matches} concurrent matches  {moves / elapsed:7.1f} moves/s  "
+            mode = f"offered {args.rate:.0f} moves/s" if args.rate > 0 else "as fast as possible"
+            print(f"lobby  {args.matches} concurrent matches ({mode})  {moves / elapsed:7.1f} moves/s  "
                   f"move round-trip p50 {p50:.1f} ms  p99 {p99:.1f} ms  ({moves} moves in {elapsed:.1f} s, "
                   f"{args.inflight} requests in flight)")
     finally:

@@ -12,6 +12,7 @@ import flet as ft
 from views.coach import coach_for, is_lesson
 from views.i18n import RTL, t, why_text
 from views.lanes_controller import LanesMatch
+from views.motion import lanes_landed
 from views.turn_table import TurnBasedTable
 from views.widgets import (
     FELT_DARK,
@@ -37,6 +38,7 @@ class LanesTable(TurnBasedTable):
         super().__init__(app, match)
         self.match: LanesMatch = match
         self.status_override: str | None = None
+        self.landed: set[tuple[int, int, int]] = set()
 
     # --- building blocks ------------------------------------------------------------------------
 
@@ -70,8 +72,10 @@ class LanesTable(TurnBasedTable):
             face = self._drop(card_face(card, 40, 54, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
                                         on_click=(lambda e, o=owner, ln=lane, s=si: self.on_stack(o, ln, s)) if armed
                                         else None), owner, lane, si)
-            row = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)], spacing=2,
-                         vertical_alignment=ft.CrossAxisAlignment.START)
+            row: ft.Control = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)],
+                                     spacing=2, vertical_alignment=ft.CrossAxisAlignment.START)
+            if (owner, lane, si) in self.landed:
+                row = self.motion.wrap(row)
             # a Stack positions absolutely: in right-to-left layouts the cards hang from the right edge
             # (the row of card + attachments is mirrored), so that number cards stay in one column
             rtl = self.lang in RTL
@@ -162,6 +166,7 @@ class LanesTable(TurnBasedTable):
                                              on_click=(lambda e, c=c: self.on_card(c)) if m.my_turn else None))
                 for i, c in enumerate(obs["hand"])]
         targets = m.targets()
+        self.landed = lanes_landed(m.last_events) if self.motion.fresh(m.last_events) else set()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         opp_info = obs["players"][opp]
         my_info = obs["players"][me]
@@ -204,6 +209,7 @@ class LanesTable(TurnBasedTable):
         ]
         if update:
             self.app.page.update()
+        self.motion.settle(self.app.page)
         if obs["over"] and not self.busy and not lesson:
             self.show_result(obs)
 
@@ -288,8 +294,13 @@ class LanesTable(TurnBasedTable):
             modal=True,
             title=text(self.lang, t(self.lang, "won") if won else t(self.lang, "lost"), 20, True),
             content=text(self.lang, reason, 14),
-            actions=[ft.TextButton(t(self.lang, "new_game"), on_click=lambda e: self._again()),
+            actions=[ft.TextButton(t(self.lang, "replay"), on_click=lambda e: self._replay()),
+                     ft.TextButton(t(self.lang, "new_game"), on_click=lambda e: self._again()),
                      ft.TextButton(t(self.lang, "home"), on_click=lambda e: self._home())]))
+
+    def _replay(self) -> None:
+        self.app.page.pop_dialog()
+        self.app.replay_screen(self.match.game_id)
 
     def _again(self) -> None:
         self.app.page.pop_dialog()

@@ -13,6 +13,7 @@ from engine.cards import parse_card
 from views.coach import coach_for, is_lesson
 from views.i18n import t, why_text
 from views.lopti_controller import LoptiMatch
+from views.motion import lopti_landed
 from views.turn_table import TurnBasedTable
 from views.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, status_box, table_header, text
 
@@ -44,9 +45,11 @@ class LoptiTable(TurnBasedTable):
 
     def _pile(self, obs: dict[str, Any]) -> ft.Control:
         plays = obs["pile"][-3:]
+        landed = lopti_landed(self.match.last_events) if self.motion.fresh(self.match.last_events) else False
         cards: list[ft.Control] = []
-        for play in plays:
-            cards.append(ft.Row([card_face(c, 34, 48) for c in play], spacing=2))
+        for k, play in enumerate(plays):
+            row: ft.Control = ft.Row([card_face(c, 34, 48) for c in play], spacing=2)
+            cards.append(self.motion.wrap(row) if landed and k == len(plays) - 1 else row)
         if not cards:
             cards = [text(self.lang, t(self.lang, "empty_pile"), 13, color="#C8E6C9")]
         badges: list[ft.Control] = [ft.Container(
@@ -180,6 +183,7 @@ class LoptiTable(TurnBasedTable):
         ]
         if update:
             self.app.page.update()
+        self.motion.settle(self.app.page)
 
     # --- events -------------------------------------------------------------------------------
     def on_hand(self, card: str) -> None:

@@ -14,6 +14,7 @@ import flet as ft
 
 from views.coach import coach_for, is_lesson
 from views.i18n import t, why_text
+from views.motion import Arrivals, spit_landed
 from views.spit_controller import SpitGame
 from views.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, table_header, text
 
@@ -29,6 +30,10 @@ class SpitTable:
         #: when a drag started (the ticker holds its rebuilds until the drop), and a held rebuild
         self.drag_started: float | None = None
         self.stale = False
+        #: the last events (a play grows onto its pile: views/motion.py)
+        self.motion = Arrivals()
+        self.events: list[Any] = []
+        self.landed: set[int] = set()
 
     @property
     def lang(self) -> str:
@@ -82,6 +87,8 @@ class SpitTable:
                   or (obs["phase"] == "slap" and i in obs["piles_in_use"]))
         face = card_face(top, 84, 118, target=target) if top else ft.Container(
             width=84, height=118, border=ft.Border.all(2, "#2E7D32"), border_radius=ft.BorderRadius.all(8))
+        if top and i in self.landed:
+            face = self.motion.wrap(face)
         body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), 12, color="#C8E6C9")],
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
@@ -116,6 +123,7 @@ class SpitTable:
         return self.root
 
     def refresh(self, update: bool = True) -> None:
+        self.landed = spit_landed(self.events) if self.motion.fresh(self.events) else set()
         obs = self.game.observation
         me, bot = obs["players"][0], obs["players"][1]
         lesson = is_lesson(self.game)
@@ -145,6 +153,7 @@ class SpitTable:
             self.root.controls = self._split_rows(obs, header, info)
             if update:
                 self.app.page.update()
+            self.motion.settle(self.app.page)
             return
         self.root.controls = [
             header, bot_info,
@@ -159,6 +168,7 @@ class SpitTable:
         ]
         if update:
             self.app.page.update()
+        self.motion.settle(self.app.page)
 
     async def ticker(self) -> None:
         """Feeds the clock to the driver (the bot's moves, the countdown, the next deal)."""
@@ -191,6 +201,8 @@ class SpitTable:
     def feedback(self, events: list[Any], player: int = 0) -> None:
         """A sound and a haptic tap for what happened (the engine's 'rejected' event is a refusal; a
         tap that only picks up a stock is silent)."""
+        if events:
+            self.events = events
         fb = getattr(self.app, "feedback", None)
         if fb is not None and events:
             fb.events(events, player)

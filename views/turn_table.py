@@ -10,6 +10,7 @@ from typing import Any
 import flet as ft
 
 from views.i18n import t
+from views.motion import Arrivals
 from views.widgets import text
 
 
@@ -22,6 +23,8 @@ class TurnBasedTable:
         self.match = match
         self.root = ft.Column(expand=True, spacing=6)
         self.busy = False
+        #: cards that landed with the last events grow into place (views/motion.py)
+        self.motion = Arrivals()
 
     @property
     def lang(self) -> str:

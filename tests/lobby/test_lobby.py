@@ -295,3 +295,41 @@ def test_rate_limit_per_token(tmp_path: Any) -> None:
 def test_openapi_schema_is_served() -> None:
     schema = create_app("sqlite:///:memory:", run_sweeper=False).openapi()
     assert "/matches/{match_id}/moves" in schema["paths"] and schema["info"]["title"] == "Card Table lobby"
+
+
+def test_the_state_cache_follows_the_stored_record_even_when_another_worker_moved() -> None:
+    """A cached engine state is only a shortcut: it is caught up by the stored actions it lacks,
+    and replaced by a replay when the stored record is not a continuation of it (another worker's
+    move, a rolled-back transaction, a different match under the same id)."""
+    from engine.core import GameRecord, replay
+    from lobby.models import Match
+    from lobby.service import StateCache
+
+    def record(seed: int, n: int) -> list[Any]:
+        state = RULES.new_game(RULES.parse_options({}), seed)
+        out: list[Any] = []
+        for _ in range(n):
+            a = RULES.legal_actions(state)[0]
+            out.append(RULES.action_to_json(a))
+            state, _ = RULES.apply(state, a)
+        return out
+
+    def truth(seed: int, actions: list[Any]) -> str:
+        return json.dumps(RULES.position_to_json(replay(RULES, GameRecord("lanes", {}, seed, 2, tuple(actions)))[0]))
+
+    cache = StateCache(size=2)
+    acts = record(7, 12)
+    m = Match(id="m1", player0="a", player1="b", seed=7, options="{}", actions=json.dumps(acts[:5]))
+    got = lambda: json.dumps(RULES.position_to_json(cache.get(m)))  # noqa: E731
+    assert got() == truth(7, acts[:5]) and cache.replays == 1
+    m.actions = json.dumps(acts[:9])  # four moves made elsewhere: applied on top, no replay
+    assert got() == truth(7, acts[:9]) and cache.replays == 1
+    assert got() == truth(7, acts[:9]) and cache.replays == 1  # unchanged: the same state
+    m.actions = json.dumps(acts[:6])  # the stored record is shorter (a rolled-back move): replayed
+    assert got() == truth(7, acts[:6]) and cache.replays == 2
+    other = record(8, 6)
+    m.seed, m.actions = 8, json.dumps(other)  # another game under the same id: replayed
+    assert got() == truth(8, other) and cache.replays == 3
+    for i in range(3):  # beyond its size the least recently used match is dropped
+        cache.get(Match(id=f"x{i}", player0="a", player1="b", seed=i, options="{}", actions="[]"))
+    assert "m1" not in cache.entries and len(cache.entries) == 2

@@ -34,7 +34,7 @@ def serve(db: Path) -> Iterator[str]:
     port = free_port()
     env = {**os.environ, "CARDTABLE_DB": str(db)}
     proc = subprocess.Popen([sys.executable, "main.py", "--web", "--port", str(port)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                            stdout=subprocess.DEVNULL, stderr=open(db.parent / "app-stderr.log", "wb"))
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -295,9 +295,16 @@ def press(page, name: str) -> bool:  # type: ignore[no-untyped-def]
     if loc.count() == 0:
         return False
     try:
-        loc.first.click(timeout=5_000)
+        if loc.first.get_attribute("aria-disabled", timeout=5_000) == "true":
+            return False
+        box = loc.first.bounding_box(timeout=5_000)
     except PlaywrightTimeout:
         return False
+    if not box:
+        return False
+    # a pointer click where a finger would land: Playwright's own click sometimes judged the
+    # semantics node covered by a neighbour and waited out its timeout while a real tap works
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     time.sleep(0.4)
     return True
 
@@ -340,11 +347,16 @@ def test_phone_plays_a_three_seat_lopti_deal_through_a_take_and_a_clear(app_url)
             elif isinstance(action, Play):
                 rank, count = action.key
                 cards = [str(c) for c in state.seats[0].hand if c.rank == rank][:count]
-                for c in cards:
-                    tap_card(page, c)
-                if not press(page, "Play"):  # a tap the app had not taken yet: undo the selection, retry
+                shown = f"Play ({count})"
+                if shown not in page.inner_text("body"):  # (a selection from a try the app had not shown)
                     for c in cards:
                         tap_card(page, c)
+                # press Play only once the app shows the selection: a press that comes before the
+                # rebuilt table is drawn lands on the old, disabled button
+                if wait_text(page, shown, 5):
+                    press(page, "Play")
+                    seen = len(types)
+                    wait_until(lambda n=seen: latest_game(db, "lopti")[1][n:] != [], 5)
             time.sleep(0.6)
         page.screenshot(path=str(db.parent / "lopti.png"))
         assert "Error running app" not in page.content()
@@ -692,3 +704,74 @@ def test_dragging_plays_like_tapping_on_the_lanes_and_spit_tables(tmp_path: Path
             dragged = wait_until(lambda b=before: my_stocks(latest_game(db, "spit")[0]) != b, 3)
         assert dragged, page.inner_text("body")
         browser.close()
+
+
+def test_phone_plays_a_whole_lanes_match_against_the_beginner_bot_by_tapping(tmp_path: Path) -> None:
+    """#7: a full Lanes match, opening to result, by tapping on a phone. My moves are the Casual
+    bot's choices from my own observation (so the match ends in reasonable time); each is made by
+    tapping the card and then its lit target, or Discard."""
+    from playwright.sync_api import sync_playwright
+
+    from engine.bots import decide
+    from engine.lanes import RULES as LANES
+    from engine.lanes.actions import Discard, Play
+    from storage import api
+    from storage.db import open_storage
+
+    db = tmp_path / "app.sqlite"
+    st = open_storage(db)
+    api.update_profile(st, bot_speed="fast", sound=False)
+    st.close()
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
+        page.get_by_role("button", name="Beginner").click(timeout=20_000)
+        page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
+        deadline = time.monotonic() + 420
+        state = None
+        while time.monotonic() < deadline:
+            state, _ = latest_game(db, "lanes")
+            if state is not None and state.over:
+                break
+            if state is None or state.to_move != 0:
+                time.sleep(0.3)
+                continue
+            n = len(api_actions(db))
+            move = decide("lanes", LANES.observe(state, 0), "casual", n)
+            if not isinstance(move, Play | Discard):
+                move = next(a for a in LANES.legal_actions(state) if isinstance(a, Discard))
+            if not tap_card(page, str(move.card)) or not wait_text(page, "Tap a highlighted", 5):
+                time.sleep(0.3)  # (the card is selected once the status asks for a target)
+                continue
+            if isinstance(move, Discard):
+                page.get_by_role("button", name="Discard").click(timeout=10_000)
+            elif move.owner is None:
+                tap(page, f'[flt-semantics-identifier="lane-0-{move.lane}"]', dy=40)
+            else:
+                tap(page, f'[flt-semantics-identifier="lane-{move.owner}-{move.lane}-{move.stack}"]', dy=6)
+            if not wait_until(lambda k=n: len(api_actions(db)) > k, 5):
+                tap_card(page, str(move.card))  # not taken (a tap between two frames): deselect, again
+        assert state is not None and state.over, page.inner_text("body")
+        # the end: a result dialog that says who won and why
+        assert wait_until(lambda: any(w in page.inner_text("body") for w in ("You won", "You lost")), 20), \
+            page.inner_text("body")
+        page.screenshot(path=str(tmp_path / "lanes-end.png"))
+        browser.close()
+    st = open_storage(db)
+    info = api.history(st, "lanes")[0]
+    st.close()
+    assert info.finished_at is not None and info.reason and len(info.actions) > 10
+
+
+def api_actions(db: Path) -> list[object]:
+    """The stored actions of the newest Lanes game."""
+    from storage import api
+    from storage.db import open_storage
+
+    st = open_storage(db)
+    try:
+        games = [g for g in api.games_in_progress(st) + api.history(st) if g.game == "lanes"]
+        return list(max(games, key=lambda g: g.id).actions) if games else []
+    finally:
+        st.close()

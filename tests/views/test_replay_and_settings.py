@@ -153,3 +153,26 @@ def test_settings_are_stored_and_a_card_style_colours_the_suits(st) -> None:  # 
     assert Prefs.from_settings(settings) == Prefs("dark", "four_colour", False, False, "slow")
     assert suit_color("D") == "#C62828"  # outside a page: classic
     assert FOUR_COLOUR["D"] != FOUR_COLOUR["H"] and FOUR_COLOUR["C"] != FOUR_COLOUR["S"]
+
+
+def test_what_landed_is_read_from_the_events_alone() -> None:
+    """Animations follow the engine: the cards that grow into place are the ones the events name."""
+    from views.motion import lanes_landed, lopti_landed, spit_landed
+
+    assert lanes_landed([ev("play", player=0, card="5H", owner=0, lane=2, stack=0),
+                         ev("play", player=1, card="KS", owner=0, lane=1, stack=3), ev("discard", player=1)]) == {
+        (0, 2, 0), (0, 1, 3)}
+    assert lanes_landed([ev("disband", player=0, lane=1)]) == set()
+    assert lopti_landed([ev("play", player=0, cards=["5H", "5S"])])
+    assert not lopti_landed([ev("play", player=0, cards=["10H"]), ev("clear", player=0)])  # the pile is gone
+    assert not lopti_landed([ev("take", player=1, count=4)])
+    assert spit_landed([ev("play", player=1, stock=2, pile=0, card="7C"), ev("reveal", player=1)]) == {0}
+
+
+def test_a_batch_of_events_moves_once() -> None:
+    from views.motion import Arrivals
+
+    a = Arrivals()
+    batch = [ev("play", player=0, card="5H", owner=0, lane=0, stack=0)]
+    assert a.fresh(batch) and not a.fresh(batch)  # a refresh for a selection does not replay it
+    assert not a.fresh([]) and a.fresh(list(batch))
