@@ -6,9 +6,9 @@ import json
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse, StreamingResponse
@@ -23,6 +23,7 @@ from lobby.clock import Clock, SystemClock
 from lobby.models import Match, Seek
 
 DEFAULT_DB = "sqlite:///lobby.sqlite"
+T = TypeVar("T")
 
 
 def make_engine(url: str) -> Engine:
@@ -66,6 +67,26 @@ class RateLimiter:
             if len(self.buckets) > 100_000:
                 self.buckets.clear()
             return True
+
+
+class RateLimit:
+    """Plain ASGI middleware (Starlette's ``BaseHTTPMiddleware`` wraps every request in extra tasks
+    and streams): a request over its token's budget gets 429 with ``Retry-After``."""
+
+    def __init__(self, app: Any, limiter: RateLimiter) -> None:
+        self.app, self.limiter = app, limiter
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            auth = next((v for k, v in scope.get("headers", []) if k == b"authorization"), None)
+            client = scope.get("client")
+            key = auth.decode("latin-1") if auth else (client[0] if client else "?")
+            if not self.limiter.allow(key, time.monotonic()):
+                response = JSONResponse({"error": "too many requests: slow down"}, status_code=429,
+                                        headers={"Retry-After": "1"})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 class NewPlayer(BaseModel):
@@ -140,7 +161,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     def sweep_once() -> None:
         """One short transaction per match, so a sweep never holds many match locks at once."""
         with transaction() as db:
-            ids = svc.running_ids(db)
+            ids = svc.due_ids(db, clk.now())
         for mid in ids:
             with transaction() as db:
                 svc.sweep_match(db, clk, mid)
@@ -158,13 +179,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     async def lobby_error(request: Request, exc: svc.LobbyError) -> JSONResponse:
         return JSONResponse({"error": exc.message, "detail": exc.detail}, status_code=exc.status)
 
-    @app.middleware("http")
-    async def rate_limit(request: Request, call_next: Any) -> Any:
-        key = request.headers.get("authorization") or (request.client.host if request.client else "?")
-        if not limiter.allow(key, time.monotonic()):
-            return JSONResponse({"error": "too many requests: slow down"}, status_code=429,
-                                headers={"Retry-After": "1"})
-        return await call_next(request)
+    app.add_middleware(RateLimit, limiter=limiter)
 
     async def request_slot() -> AsyncIterator[None]:
         if aserial is None:  # PostgreSQL: row locks do the work, requests run in parallel
@@ -185,9 +200,10 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     Me = Annotated[models.Player, Depends(me)]
 
-    def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    async def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
         """The token alone (async endpoints authenticate inside their own short transaction, so no
-        database transaction stays open while they wait)."""
+        database transaction stays open while they wait). Async: a plain function dependency costs a
+        trip to the thread pool and back on every request."""
         return authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None
 
     Token = Annotated[str | None, Depends(bearer)]
@@ -209,6 +225,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     def rename(body: NewPlayer, player: Me, db: DB) -> dict[str, Any]:
         player.name = body.name.strip() or player.name
         db.add(player)
+        svc.forget_player(player.id)
         return svc.player_json(player)
 
     @app.post("/players/me/revoke")
@@ -270,21 +287,44 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         db.flush()
         return svc.view_for(db, clk, m, svc.seat_of(m, player))
 
-    def _match_for(db: Session, match_id: str, player: models.Player) -> tuple[Match, int]:
+    async def run_db(fn: Callable[[Session], T]) -> T:
+        """One transaction for a hot request (a match's view, a move, a poll), in one step.
+
+        SQLite: the transactions are serialised anyway, so the work runs right here on the event
+        loop, queued on the async lock and holding the thread lock the sweeper takes — no hop to
+        the thread pool and back per dependency (those hops, not the work, were most of a move's
+        time). PostgreSQL: in a worker thread, in parallel, with the row locks doing the ordering."""
+        if aserial is None:
+            return await asyncio.to_thread(run_tx, fn)
+        async with aserial:
+            return run_tx(fn)
+
+    def run_tx(fn: Callable[[Session], T]) -> T:
+        with transaction() as db:
+            return fn(db)
+
+    def _match_for(db: Session, match_id: str, player: models.Player | svc.Caller) -> tuple[Match, int]:
         m = svc._match(db, match_id)  # locked: a view also touches and enforces
         seat = svc.seat_of(m, player)
         svc.touch(db, clk, m, seat)
         svc.enforce(db, clk, m)
         return m, seat
 
-    @app.get("/matches/{match_id}")
-    def match_view(match_id: str, player: Me, db: DB) -> dict[str, Any]:
-        m, seat = _match_for(db, match_id, player)
-        return svc.view_for(db, clk, m, seat)
+    @app.get("/matches/{match_id}", response_model=None)
+    async def match_view(match_id: str, token: Token) -> JSONResponse:
+        """The caller's own view of the match (as a JSONResponse: FastAPI's generic encoder walks a
+        view dict field by field and cost more than building it)."""
+        def work(db: Session) -> dict[str, Any]:
+            m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
+            return svc.view_for(db, clk, m, seat)
+        return JSONResponse(await run_db(work))
 
     @app.post("/matches/{match_id}/moves")
-    def move(match_id: str, body: MoveIn, player: Me, db: DB) -> JSONResponse:
-        r = svc.make_move(db, clk, player, match_id, body.expected_move, body.client_move_id, body.action)
+    async def move(match_id: str, body: MoveIn, token: Token) -> JSONResponse:
+        def work(db: Session) -> svc.MoveResult:
+            return svc.make_move(db, clk, svc.authenticate_id(db, token), match_id, body.expected_move,
+                                 body.client_move_id, body.action)
+        r = await run_db(work)
         return JSONResponse(r.body, status_code=r.status)
 
     @app.post("/matches/{match_id}/resign")
@@ -304,8 +344,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     def _poll_once(match_id: str, token: str | None, since: int) -> dict[str, Any]:
         with transaction() as db:
-            player = svc.authenticate(db, token)
-            m, seat = _match_for(db, match_id, player)
+            m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
             return {"events": svc.events_for(db, m, seat, since), "view": svc.view_for(db, clk, m, seat)}
 
     @app.get("/matches/{match_id}/events")

@@ -50,7 +50,7 @@ class Match(SQLModel, table=True):
     rated: bool = False
     base_ms: int = 0  # 0 = untimed
     inc_ms: int = 0
-    status: str = "running"  # running | finished | aborted
+    status: str = Field(default="running", index=True)  # running | finished | aborted
     winner: int | None = None
     reason: str | None = None
     remaining0: int = 0

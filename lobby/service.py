@@ -23,10 +23,12 @@ import hmac
 import json
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import and_, case, not_, or_
 from sqlmodel import Session, col, select
 
 from engine.cards import Rng
@@ -83,6 +85,57 @@ def authenticate(db: Session, token: str | None) -> Player:
     if p is None or not hmac.compare_digest(p.token_hash, h) or p.revoked:
         raise LobbyError(401, "that token is not valid (unknown or revoked)")
     return p
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who sent a match request: the player id is all the hot paths (view, move, poll) need."""
+
+    id: str
+
+
+def authenticate_id(db: Session, token: str | None) -> Caller:
+    """:func:`authenticate` for the hot paths: one plain row query, no ORM object to build."""
+    if not token:
+        raise LobbyError(401, "sign in first: send 'Authorization: Bearer <token>'")
+    h = _hash(token)
+    row = db.execute(select(Player.id, Player.token_hash, Player.revoked).where(Player.token_hash == h)).first()
+    if row is None or not hmac.compare_digest(row[1], h) or row[2]:
+        raise LobbyError(401, "that token is not valid (unknown or revoked)")
+    return Caller(row[0])
+
+
+#: how long a player's name and rating may be shown from memory: this process forgets a player the
+#: moment it renames or rates them; another worker's change (PostgreSQL) shows within this time
+PLAYER_TTL_S = 5.0
+_players: dict[str, tuple[float, dict[str, Any]]] = {}
+_players_lock = threading.Lock()
+
+
+def forget_player(player_id: str) -> None:
+    with _players_lock:
+        _players.pop(player_id, None)
+
+
+def players_json(db: Session, ids: tuple[str, str]) -> list[dict[str, Any] | None]:
+    """Both players of a match as the views show them (every view carries them; they change only on a
+    rename or a rated result, so they are kept briefly instead of read on every request)."""
+    now = time.monotonic()
+    with _players_lock:
+        cached = {i: _players[i][1] for i in ids if i in _players and now - _players[i][0] < PLAYER_TTL_S}
+    missing = [i for i in ids if i not in cached]
+    if missing:
+        rows = db.execute(select(Player.id, Player.name, Player.rating, Player.rd, Player.vol, Player.rated_games)
+                          .where(col(Player.id).in_(missing))).all()
+        fresh = {r[0]: {"id": r[0], "name": r[1], "rating": round(r[2]), "rd": round(r[3]),
+                        "provisional": Rating(r[2], r[3], r[4]).provisional, "rated_games": r[5]} for r in rows}
+        with _players_lock:
+            if len(_players) > 50_000:
+                _players.clear()
+            for i, d in fresh.items():
+                _players[i] = (now, d)
+        cached.update(fresh)
+    return [cached.get(i) for i in ids]
 
 
 def player_json(p: Player) -> dict[str, Any]:
@@ -246,7 +299,7 @@ def state_of(m: Match) -> LanesState:
     return STATES.get(m)
 
 
-def seat_of(m: Match, player: Player) -> int:
+def seat_of(m: Match, player: Player | Caller) -> int:
     if player.id == m.player0:
         return 0
     if player.id == m.player1:
@@ -310,6 +363,7 @@ def _rate(db: Session, clock: Clock, m: Match) -> dict[str, Any]:
         p.rated_games += 1
         p.last_rated_at = now
         db.add(p)
+        forget_player(p.id)
         db.add(RatingHistory(player_id=p.id, match_id=m.id, rating=r.rating, rd=r.rd, at=now))
     m.rating_change = json.dumps(change)
     return change
@@ -372,20 +426,20 @@ class MoveResult:
     body: dict[str, Any]
 
 
-def make_move(db: Session, clock: Clock, player: Player, match_id: str, expected_move: int, client_move_id: str,
-              action: Any) -> MoveResult:
+def make_move(db: Session, clock: Clock, player: Player | Caller, match_id: str, expected_move: int,
+              client_move_id: str, action: Any) -> MoveResult:
     """Idempotent, ordered moves: a repeated client move id gets the original answer; a stale move
     number gets 409 with the current state; the flag is checked before the move."""
     m = _match(db, match_id)
     seat = seat_of(m, player)
     if not client_move_id or len(client_move_id) > 64:
         raise LobbyError(422, "client_move_id: 1 to 64 characters")
-    receipt = db.exec(select(MoveReceipt).where(MoveReceipt.match_id == m.id,
-                                                MoveReceipt.client_move_id == client_move_id)).first()
+    receipt = db.execute(select(MoveReceipt.player_id, MoveReceipt.response).where(
+        MoveReceipt.match_id == m.id, MoveReceipt.client_move_id == client_move_id)).first()
     if receipt is not None:
-        if receipt.player_id != player.id:
+        if receipt[0] != player.id:
             raise LobbyError(409, "that client move id was used by the other player")
-        return MoveResult(200, json.loads(receipt.response))
+        return MoveResult(200, json.loads(receipt[1]))
     touch(db, clock, m, seat)
     enforce(db, clock, m)
     if m.status != "running":
@@ -459,7 +513,6 @@ def view_for(db: Session, clock: Clock, m: Match, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know about the match — the only way match data leaves the server."""
     now = clock.now()
     s = state_of(m)
-    p0, p1 = db.get(Player, m.player0), db.get(Player, m.player1)
     seen = [m.last_seen0, m.last_seen1]
     opp = 1 - seat
     away_for = now - seen[opp]
@@ -471,7 +524,7 @@ def view_for(db: Session, clock: Clock, m: Match, seat: int) -> dict[str, Any]:
     return {
         "match_id": m.id, "seat": seat, "status": m.status, "winner": m.winner, "reason": m.reason,
         "rated": m.rated, "time_control": tc, "move_count": m.move_count, "event_count": m.event_count,
-        "players": [player_json(p) if p else None for p in (p0, p1)],
+        "players": players_json(db, (m.player0, m.player1)),
         "observation": RULES.observe(s, seat),
         "legal": [RULES.action_to_json(a) for a in RULES.legal_actions(s, seat)] if m.status == "running" else [],
         "clock": {"remaining_ms": remaining_ms(m, now) if m.base_ms else None, "running": clock_running(m),
@@ -507,6 +560,25 @@ def running_ids(db: Session) -> list[str]:
     return list(db.exec(select(Match.id).where(Match.status == "running")).all())
 
 
+def due_ids(db: Session, now: float) -> list[str]:
+    """The running matches on which some time rule *may* have fired by ``now``: one indexed query
+    instead of a transaction per running match every second (with 1,000 matches the sweeper alone
+    filled the server). It is a superset — the side to move is not known to SQL, so the smaller of
+    the two clocks stands for it — and :func:`enforce` decides exactly."""
+    both_moved = and_(col(Match.moved0), col(Match.moved1))
+    smaller = case((col(Match.remaining0) < col(Match.remaining1), col(Match.remaining0)),
+                   else_=col(Match.remaining1))
+    due = or_(
+        col(Match.last_seen0) + AWAY_S <= now,
+        col(Match.last_seen1) + AWAY_S <= now,
+        and_(not_(both_moved), col(Match.turn_started_at) + FIRST_MOVE_S <= now),
+        and_(both_moved, col(Match.base_ms) > 0,
+             col(Match.turn_started_at) + smaller / 1000.0 + LAG_ALLOWANCE_S <= now),
+        and_(both_moved, col(Match.base_ms) == 0, col(Match.turn_started_at) + UNTIMED_MOVE_S <= now),
+    )
+    return list(db.exec(select(Match.id).where(Match.status == "running", due)).all())
+
+
 def sweep_match(db: Session, clock: Clock, match_id: str) -> bool:
     """Enforce the time rules on one match; True if it ended. A match locked by a move or by another
     worker's sweeper is skipped (``SKIP LOCKED``): whoever holds the lock enforces the clock itself."""
@@ -527,7 +599,7 @@ def mark_alive(db: Session, clock: Clock) -> None:
 def sweep(db: Session, clock: Clock) -> int:
     """Enforce time rules on every running match, pair seeks, and note that the server is alive
     (the app's sweeper does the same with one short transaction per match)."""
-    n = sum(sweep_match(db, clock, mid) for mid in running_ids(db))
+    n = sum(sweep_match(db, clock, mid) for mid in due_ids(db, clock.now()))
     pair_seeks(db, clock)
     mark_alive(db, clock)
     return n
