@@ -18,6 +18,7 @@ from views.lanes_controller import LanesMatch
 from views.lanes_table import LanesTable
 from views.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons
 from views.lopti_controller import LoptiMatch
+from views.lopti_session import SessionFlow
 from views.lopti_table import LoptiTable
 from views.prefs import BOT_SPEEDS, CARD_STYLES, THEMES, Prefs
 from views.rules_pages import RulesPageError, page
@@ -129,6 +130,12 @@ class App:
         if lopti_progress:
             lid = lopti_progress[0].id
             lopti_buttons.insert(0, ft.FilledButton(t(lang, "continue"), on_click=lambda e: self.resume_lopti(lid)))
+        else:  # a session between deals
+            between = next((s for s in api.sessions(self.storage) if s["status"] == "running"), None)
+            if between is not None:
+                sid = int(between["id"])
+                lopti_buttons.insert(0, ft.FilledButton(t(lang, "continue"),
+                                                        on_click=lambda e: self.lopti_session(sid)))
         spit_progress = [g for g in api.games_in_progress(self.storage)
                          if g.game == "spit" and g.mode in ("bots", "pass_and_play")]
         spit_buttons: list[ft.Control] = [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: self.pick_level("spit"))]
@@ -369,9 +376,41 @@ class App:
         self.show(felt(table.build(), self.page.width), bg="#0B5D3B", table=True)
 
     def new_lopti(self, players: int, levels: list[str] | None = None) -> None:
+        """A new Lopti session (P-2.3): deal after deal, each winner adding a house rule."""
         seed = int(time.time() * 1000) & 0xFFFFFFFF
         levels = levels or ["expert", "casual", "skilled", "beginner"][: players - 1]
-        self.open_lopti(LoptiMatch(self.storage, levels, seed))
+        flow = SessionFlow(self.storage, levels, seed)
+        self.open_lopti(flow.start_deal(), flow)
+
+    def lopti_session(self, session_id: int) -> None:
+        """A stored session: its deal in progress, else the screen between deals."""
+        from views.lopti_session_ui import session_screen
+
+        try:
+            flow = SessionFlow.resume(self.storage, session_id)
+        except Exception as exc:  # noqa: BLE001 - a damaged session row: say so, keep the app
+            self.page.show_dialog(ft.AlertDialog(title=text(self.lang, t(self.lang, "sess_broken", why=str(exc)), 14)))
+            return
+        match = LoptiMatch.resume(self.storage, flow.current_game_id) if flow.current_game_id is not None else None
+        if match is not None and not match.state.over:
+            self.open_lopti(match, flow)
+            return
+        if match is not None:  # the deal ended but the app closed before it was recorded
+            flow.deal_over(match)
+        session_screen(self, flow)
+
+    def lopti_deal_done(self, table: Any) -> None:
+        """A session's deal is over: record it (a bot winner writes its rule), then between deals."""
+        from views.lopti_session_ui import seat_label, session_screen
+
+        flow: SessionFlow = table.session
+        flow.deal_over(table.match)
+        notice = ""
+        w = flow.winner
+        if w is not None and flow.levels[w] != "person" and flow.session.rules:
+            rid, words, _, _ = flow.rules_in_force(self.lang)[-1]
+            notice = t(self.lang, "sess_bot_rule", who=seat_label(flow, w, self.lang), rule=words)
+        session_screen(self, flow, notice)
 
     def lopti_setup(self) -> None:
         """A Lopti table of 2–5 seats: seat 1 is you; every other seat is a person on this device
@@ -418,10 +457,15 @@ class App:
         self.show(ft.Container(body, padding=ft.Padding.all(16)))
 
     def resume_lopti(self, game_id: int) -> None:
+        sid = next((s["id"] for s in api.sessions(self.storage) if s["current_game_id"] == game_id), None)
+        if sid is not None:
+            self.lopti_session(sid)
+            return
         self.open_lopti(LoptiMatch.resume(self.storage, game_id))
 
-    def open_lopti(self, match: LoptiMatch) -> None:
+    def open_lopti(self, match: LoptiMatch, flow: SessionFlow | None = None) -> None:
         table = LoptiTable(self, match)
+        table.session = flow
         self.show(felt(table.build(), self.page.width), bg="#0B5D3B", table=True)
         if not match.state.over and not match.my_turn:
             self.page.run_task(table.bot_turn)

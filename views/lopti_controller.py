@@ -19,7 +19,7 @@ from views.undo import undo as take_back
 
 class LoptiMatch:
     def __init__(self, storage: Any, levels: list[str], seed: int, game_id: int | None = None,
-                 options: LoptiOptions | None = None) -> None:
+                 options: LoptiOptions | None = None, session_id: int | None = None) -> None:
         from storage import api
 
         self.api = api
@@ -42,7 +42,7 @@ class LoptiMatch:
             self.state: LoptiState = RULES.new_game(self.options, seed, self.players)
             seats = [{"kind": "person"} if lv == "person" else {"kind": "bot", "level": lv} for lv in self.levels]
             self.game_id = api.new_game(storage, "lopti", self.options.to_json(), seed, self.players, seats,
-                                        mode="pass_and_play" if self.pass_and_play else "bots")
+                                        mode="pass_and_play" if self.pass_and_play else "bots", session_id=session_id)
             self.seq = 0
             #: the index of my last action in the record (what undo takes back), kept as I play
             self.own_last: int | None = None

@@ -25,6 +25,8 @@ class LoptiTable(TurnBasedTable):
     def __init__(self, app: Any, match: LoptiMatch) -> None:
         super().__init__(app, match)
         self.match: LoptiMatch = match
+        #: the session this deal belongs to (views/lopti_session.py); None in a lesson or a replay
+        self.session: Any = None
 
     def _opponent(self, obs: dict[str, Any], seat: int) -> ft.Control:
         p = obs["players"][seat]
@@ -155,6 +157,10 @@ class LoptiTable(TurnBasedTable):
                 buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
         if getattr(m, "replaying", False):
             buttons = []  # a replay has its own bar
+        elif self.session is not None and m.state.over:
+            buttons = [ft.Semantics(identifier="deal-done", button=True, content=ft.FilledButton(
+                t(self.lang, "sess_continue"), icon=ft.Icons.ARROW_FORWARD,
+                on_click=lambda e: self.app.lopti_deal_done(self)))]
         if m.can_undo():
             buttons.append(ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                                          disabled=not m.my_turn, style=ft.ButtonStyle(color="#FFFFFF")))

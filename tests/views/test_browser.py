@@ -775,3 +775,58 @@ def api_actions(db: Path) -> list[object]:
         return list(max(games, key=lambda g: g.id).actions) if games else []
     finally:
         st.close()
+
+
+def test_a_lopti_session_between_deals_rule_vote_and_next_deal(tmp_path: Path) -> None:
+    """#7 / P-8 … P-10: after a deal I won (and the app closed before it was recorded), Continue
+    records it and asks me for a house rule; I pick one, put it to the vote, vote, see the count,
+    and the next deal starts with the rules in force."""
+    from playwright.sync_api import sync_playwright
+
+    from storage import api
+    from storage.db import open_storage
+    from tests.views.test_lopti_session import play_out
+    from views.lopti_session import SessionFlow
+
+    db = tmp_path / "app.sqlite"
+    st = open_storage(db)
+    for seed in range(1, 60):  # a deterministic first deal that I win
+        flow = SessionFlow(st, ["beginner"], seed=seed)
+        first = flow.start_deal()
+        play_out(first)
+        if first.state.places[0] == 0:
+            break
+    assert first.state.places[0] == 0
+    sid = flow.session_id
+    st.close()
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="Continue").first.click(timeout=20_000)
+        assert wait_text(page, "You won deal 1: add one house rule.", 20), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="pick-kings-skip"]')
+        tap(page, '[flt-semantics-identifier="sess-add-rule"]')
+        assert wait_text(page, "New house rule from the next deal", 10), page.inner_text("body")
+        page.screenshot(path=str(tmp_path / "session.png"))
+        tap(page, '[flt-semantics-identifier="sess-vote"]')
+        tap(page, '[flt-semantics-identifier="prop-0"]')
+        assert wait_text(page, "Remove:", 10)
+        tap(page, '[flt-semantics-identifier="vote-count"]')  # I vote no (the switch stays off)
+        assert wait_until(lambda: "The vote failed" in page.inner_text("body")
+                          or "The vote passed" in page.inner_text("body"), 10), page.inner_text("body")
+        assert wait_text(page, "one vote per deal", 5)
+        tap(page, '[flt-semantics-identifier="sess-next"]')
+        assert wait_text(page, "swap one hand card", 20), page.inner_text("body")
+        browser.close()
+    st = open_storage(db)
+    try:
+        row = api.load_session(st, sid)  # type: ignore[arg-type]
+        kinds = [step[0] for step in row["data"]["steps"]]
+        assert kinds == ["deal", "rule", "vote"]
+        second = api.load_game(st, row["current_game_id"])
+        assert second.options["deal_number"] == 1 and second.finished_at is None
+    finally:
+        st.close()
+    shots = ROOT / "artifacts" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+    (shots / "lopti-session.png").write_bytes((tmp_path / "session.png").read_bytes())

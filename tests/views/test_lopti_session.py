@@ -1,0 +1,62 @@
+"""#7 Lopti sessions in the app (P-2.3, P-8 … P-10): deals follow each other with the winner's rule
+in force from the next deal, one vote per deal, and a stored session resumes to the same state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.lopti.votes import VoteError
+from tests.views.test_lopti_controller import person_move
+from views.lopti_controller import LoptiMatch
+from views.lopti_session import SessionFlow
+
+
+def play_out(m: LoptiMatch) -> None:
+    for _ in range(4000):
+        if m.state.over:
+            return
+        person_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    raise AssertionError("the deal did not end")
+
+
+def test_a_session_of_deals_with_winners_rules_and_a_vote_resumes_exactly(st: Any) -> None:
+    flow = SessionFlow(st, ["casual", "beginner"], seed=31)
+    rules_seen = 0
+    for deal_no in range(3):
+        m = flow.start_deal()
+        assert m.state.deal_number == deal_no == flow.deal_number
+        # P-8.3: the rules in force in this deal are exactly the ones written after earlier deals
+        assert len(m.options.house_rules) == rules_seen
+        play_out(m)
+        flow.deal_over(m)
+        flow.deal_over(m)  # a second report of the same deal changes nothing
+        assert flow.deal_number == deal_no + 1 and flow.session.results[-1] == tuple(m.state.places)
+        if flow.rule_pending():  # the person won: they pick a ready-made rule
+            choices = flow.rule_choices("ar")
+            assert choices and all(text for _, text in choices)
+            flow.add_rule(choices[0][0])
+            with pytest.raises(VoteError):
+                flow.add_rule(choices[1][0])  # one rule per won deal
+        assert not flow.rule_pending()
+        rules_seen = len(flow.session.rules)
+        assert rules_seen == deal_no + 1  # a bot winner wrote its own rule
+    assert flow.can_vote()
+    proposal = flow.proposals(0)[0]
+    record = flow.vote(proposal, {0: True})
+    assert record.outcome in ("passed", "failed") and record.votes[0] is True
+    assert not flow.can_vote()  # P-9.5: one vote per deal
+    # the stored session resumes to the same engine session, and its next deal starts
+    again = SessionFlow.resume(st, flow.session_id)  # type: ignore[arg-type]
+    assert again.session.to_json() == flow.session.to_json()
+    m = again.start_deal()
+    assert m.state.deal_number == 3
+    assert again.current_match() is not None and again.current_match().game_id == m.game_id  # type: ignore[union-attr]
+
+
+def test_descriptions_of_the_rules_in_three_languages(st: Any) -> None:
+    flow = SessionFlow(st, ["beginner"], seed=5)
+    for lang in ("en", "ar", "vi"):
+        texts = [text for _, text in flow.rule_choices(lang)]
+        assert len(texts) >= 5 and len(set(texts)) == len(texts)

@@ -1,0 +1,156 @@
+"""A Lopti session in the app: deal after deal, the winner's new house rule, one rule vote per deal
+(P-2.3, P-8 … P-10). No Flet here; plain pytest covers it.
+
+The engine's :class:`LoptiSession` is an immutable value; this controller keeps the *steps* that
+made it — each finished deal (by its stored game), each winner's rule, each vote — and stores them
+with the session row, so a session resumes days later by replaying the same steps through the
+engine (ties in a vote are settled by the engine's seeded rock-paper-scissors, so the replay is
+exact). Bots write their rule (``bot_rule``) and vote (``bot_vote``) through the engine's API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.lopti.describe import describe
+from engine.lopti.session import LoptiSession, bot_rule, bot_vote
+from engine.lopti.templates import TEMPLATES
+from engine.lopti.votes import Proposal, VoteError, VoteRecord
+from views.lopti_controller import LoptiMatch
+
+
+class SessionFlow:
+    def __init__(self, storage: Any, levels: list[str], seed: int, session_id: int | None = None,
+                 steps: list[list[Any]] | None = None) -> None:
+        from storage import api
+
+        self.api = api
+        self.storage = storage
+        self.levels = ["person", *levels]
+        self.seed = seed
+        self.session = LoptiSession(len(self.levels), seed)
+        self.steps: list[list[Any]] = []
+        self.session_id = session_id
+        self.current_game_id: int | None = None
+        for step in steps or []:
+            self._apply(step)
+            self.steps.append(step)
+
+    # --- storage ----------------------------------------------------------------------------------
+    def save(self) -> None:
+        seats = [{"kind": "person"} if lv == "person" else {"kind": "bot", "level": lv} for lv in self.levels]
+        data = {"players": len(self.levels), "seed": self.seed, "levels": self.levels[1:], "steps": self.steps,
+                "session": self.session.to_json()}
+        self.session_id = self.api.save_session(self.storage, data, seats, session_id=self.session_id,
+                                                current_game_id=self.current_game_id)
+
+    @classmethod
+    def resume(cls, storage: Any, session_id: int) -> SessionFlow:
+        from storage import api
+
+        row = api.load_session(storage, session_id)
+        data = row["data"]
+        flow = cls(storage, list(data["levels"]), int(data["seed"]), session_id, list(data["steps"]))
+        flow.current_game_id = row["current_game_id"]
+        return flow
+
+    def _step(self, step: list[Any]) -> None:
+        self._apply(step)
+        self.steps.append(step)
+        self.save()
+
+    def _apply(self, step: list[Any]) -> None:
+        kind = step[0]
+        if kind == "deal":
+            _, state = self.api.resume_game(self.storage, int(step[1]))
+            self.session = self.session.record(state)
+        elif kind == "rule":
+            self.session = self.session.add_winner_rule(step[1], int(step[2]))
+        elif kind == "vote":
+            self.session = self.session.hold_vote(Proposal.from_json(step[1]),
+                                                  {int(k): bool(v) for k, v in step[2].items()})
+        else:
+            raise ValueError(f"unknown session step {kind!r}")
+
+    # --- deals ------------------------------------------------------------------------------------
+    @property
+    def deal_number(self) -> int:
+        return self.session.deal_number
+
+    def start_deal(self) -> LoptiMatch:
+        """The current deal as a table's match: the rules in force, the session's leader and seed."""
+        if self.session_id is None:
+            self.save()
+        # the session's deal seed is 64-bit; the stored record (a signed 64-bit column) keeps 63 of
+        # them, and the record holds the seed the deal was really dealt from
+        seed = self.session.deal_seed & 0x7FFF_FFFF_FFFF_FFFF
+        match = LoptiMatch(self.storage, self.levels[1:], seed, options=self.session.deal_options(),
+                           session_id=self.session_id)
+        self.current_game_id = match.game_id
+        self.save()
+        return match
+
+    def current_match(self) -> LoptiMatch | None:
+        """The deal in progress (resumed), if any."""
+        if self.current_game_id is None:
+            return None
+        info = self.api.load_game(self.storage, self.current_game_id)
+        if info.finished_at is not None:
+            return None
+        return LoptiMatch.resume(self.storage, self.current_game_id)
+
+    def deal_over(self, match: LoptiMatch) -> None:
+        """Record a finished deal; a bot winner writes its rule at once."""
+        if not match.state.over or ["deal", match.game_id] in self.steps:
+            return
+        self.current_game_id = None
+        self._step(["deal", match.game_id])
+        winner = self.winner
+        if winner is not None and self.levels[winner] != "person":
+            rule = bot_rule(self.session, winner, self.seed)
+            self._step(["rule", rule, winner])
+
+    @property
+    def winner(self) -> int | None:
+        return self.session.results[-1][0] if self.session.results else None
+
+    def rule_pending(self) -> bool:
+        """The last deal's winner is a person who has not chosen a rule yet (P-8.1)."""
+        w = self.winner
+        return (w is not None and self.levels[w] == "person"
+                and not any(r.author == w and r.active_from_deal == self.deal_number for r in self.session.rules))
+
+    # --- the winner's rule --------------------------------------------------------------------------
+    def rule_choices(self, lang: str) -> list[tuple[dict[str, Any], str]]:
+        """The ready-made rules not yet in the session, each with its description in ``lang``."""
+        used = {r.id.rsplit("-", 1)[0] for r in self.session.rules} | {r.id for r in self.session.rules}
+        return [(tpl, describe(tpl, lang)) for tpl in TEMPLATES if tpl["id"] not in used]
+
+    def add_rule(self, template: dict[str, Any]) -> None:
+        w = self.winner
+        if w is None:
+            raise VoteError("no deal has been won yet")
+        self._step(["rule", {**template, "id": f"{template['id']}-{w}"}, w])
+
+    # --- the vote -----------------------------------------------------------------------------------
+    def can_vote(self) -> bool:
+        return bool(self.session.results) and not self.session.vote_used() and bool(self.session.rules)
+
+    def proposals(self, proposer: int) -> list[Proposal]:
+        """What a player may put to the vote here: remove a rule in force, or restore a removed one."""
+        out = []
+        for r in self.session.rules:
+            kind = "remove" if r.in_force else "restore"
+            out.append(Proposal(kind, proposer, rule_id=r.id))
+        return out
+
+    def vote(self, proposal: Proposal, people: dict[int, bool]) -> VoteRecord:
+        """People's votes as given; every bot votes by ``bot_vote``. A tie goes to rock-paper-scissors."""
+        votes = {seat: people.get(seat, False) if lv == "person" else bot_vote(self.session, proposal, seat)
+                 for seat, lv in enumerate(self.levels)}
+        self._step(["vote", proposal.to_json(), {str(k): v for k, v in votes.items()}])
+        return self.session.votes[-1]
+
+    # --- what the session screen shows ------------------------------------------------------------
+    def rules_in_force(self, lang: str) -> list[tuple[str, str, int | None, bool]]:
+        """(id, description, author, in force) for every rule of the session."""
+        return [(r.id, describe(r.rule, lang), r.author, r.in_force) for r in self.session.rules]
