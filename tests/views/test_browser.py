@@ -153,6 +153,13 @@ def open_app(page, url: str) -> None:  # type: ignore[no-untyped-def]
     page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
 
 
+def start_lanes_against_the_beginner(page) -> None:  # type: ignore[no-untyped-def]
+    """From home: a Lanes match against the Beginner bot, until my hand is on the table."""
+    page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
+    page.get_by_role("button", name="Beginner").click(timeout=20_000)
+    page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
+
+
 def tap_card(page, card: str) -> bool:  # type: ignore[no-untyped-def]
     """Tap the hand card ``card`` (its semantics label is the card code)."""
     for el in page.locator('[flt-semantics-identifier^="hand-"]').all():
@@ -661,9 +668,7 @@ def test_dragging_plays_like_tapping_on_the_lanes_and_spit_tables(tmp_path: Path
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)
         open_app(page, url)
-        page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
-        page.get_by_role("button", name="Beginner").click(timeout=20_000)
-        page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
+        start_lanes_against_the_beginner(page)
         deadline = time.monotonic() + 120
         mine = 0
         while mine < 3 and time.monotonic() < deadline:
@@ -725,9 +730,7 @@ def test_phone_plays_a_whole_lanes_match_against_the_beginner_bot_by_tapping(tmp
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)
         open_app(page, url)
-        page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
-        page.get_by_role("button", name="Beginner").click(timeout=20_000)
-        page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
+        start_lanes_against_the_beginner(page)
         deadline = time.monotonic() + 420
         state = None
         while time.monotonic() < deadline:
