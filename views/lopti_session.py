@@ -36,12 +36,16 @@ class SessionFlow:
             self.steps.append(step)
 
     # --- storage ----------------------------------------------------------------------------------
-    def save(self) -> None:
+    def end(self) -> None:
+        """The table gets up: the session is kept (history, export) but no longer offered to continue."""
+        self.save(status="ended")
+
+    def save(self, status: str = "running") -> None:
         seats = [{"kind": "person"} if lv == "person" else {"kind": "bot", "level": lv} for lv in self.levels]
         data = {"players": len(self.levels), "seed": self.seed, "levels": self.levels[1:], "steps": self.steps,
                 "session": self.session.to_json()}
         self.session_id = self.api.save_session(self.storage, data, seats, session_id=self.session_id,
-                                                current_game_id=self.current_game_id)
+                                                status=status, current_game_id=self.current_game_id)
 
     @classmethod
     def resume(cls, storage: Any, session_id: int) -> SessionFlow:

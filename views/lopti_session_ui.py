@@ -70,6 +70,13 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
     controls.append(ft.Semantics(identifier="sess-next", button=True, content=ft.FilledButton(
         t(lang, "sess_next_deal", n=flow.deal_number + 1), icon=ft.Icons.PLAY_ARROW,
         on_click=lambda e: app.open_lopti(flow.start_deal(), flow))))
+
+    def end(e: Any) -> None:
+        flow.end()
+        app.home()
+
+    controls.append(ft.Semantics(identifier="sess-end", button=True, content=ft.TextButton(
+        t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
     _page(app, t(lang, "sess_title", n=flow.deal_number), controls)
 
 

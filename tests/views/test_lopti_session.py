@@ -53,6 +53,10 @@ def test_a_session_of_deals_with_winners_rules_and_a_vote_resumes_exactly(st: An
     m = again.start_deal()
     assert m.state.deal_number == 3
     assert again.current_match() is not None and again.current_match().game_id == m.game_id  # type: ignore[union-attr]
+    from storage import api
+
+    again.end()  # the table gets up: kept, no longer running
+    assert api.load_session(st, again.session_id)["status"] == "ended"  # type: ignore[arg-type]
 
 
 def test_descriptions_of_the_rules_in_three_languages(st: Any) -> None:
