@@ -78,12 +78,9 @@ def create_player(db: Session, clock: Clock, name: str) -> tuple[Player, str]:
 
 
 def authenticate(db: Session, token: str | None) -> Player:
-    if not token:
-        raise LobbyError(401, "sign in first: send 'Authorization: Bearer <token>'")
-    h = _hash(token)
-    p = db.exec(select(Player).where(Player.token_hash == h)).first()
-    if p is None or not hmac.compare_digest(p.token_hash, h) or p.revoked:
-        raise LobbyError(401, "that token is not valid (unknown or revoked)")
+    """The caller as a player row (for the requests that change or show the player)."""
+    p = db.get(Player, authenticate_id(db, token).id)
+    assert p is not None  # the row the token was just found in
     return p
 
 
@@ -95,7 +92,8 @@ class Caller:
 
 
 def authenticate_id(db: Session, token: str | None) -> Caller:
-    """:func:`authenticate` for the hot paths: one plain row query, no ORM object to build."""
+    """Who holds ``token``: one plain row query, no ORM object to build (the hot paths need no more;
+    :func:`authenticate` loads the row for the others). The hash is compared in constant time."""
     if not token:
         raise LobbyError(401, "sign in first: send 'Authorization: Bearer <token>'")
     h = _hash(token)
@@ -127,8 +125,7 @@ def players_json(db: Session, ids: tuple[str, str]) -> list[dict[str, Any] | Non
     if missing:
         rows = db.execute(select(Player.id, Player.name, Player.rating, Player.rd, Player.vol, Player.rated_games)
                           .where(col(Player.id).in_(missing))).all()
-        fresh = {r[0]: {"id": r[0], "name": r[1], "rating": round(r[2]), "rd": round(r[3]),
-                        "provisional": Rating(r[2], r[3], r[4]).provisional, "rated_games": r[5]} for r in rows}
+        fresh = {r[0]: _player_dict(*r) for r in rows}
         with _players_lock:
             if len(_players) > 50_000:
                 _players.clear()
@@ -139,9 +136,13 @@ def players_json(db: Session, ids: tuple[str, str]) -> list[dict[str, Any] | Non
 
 
 def player_json(p: Player) -> dict[str, Any]:
-    r = Rating(p.rating, p.rd, p.vol)
-    return {"id": p.id, "name": p.name, "rating": round(p.rating), "rd": round(p.rd), "provisional": r.provisional,
-            "rated_games": p.rated_games}
+    return _player_dict(p.id, p.name, p.rating, p.rd, p.vol, p.rated_games)
+
+
+def _player_dict(pid: str, name: str, rating: float, rd: float, vol: float, rated_games: int) -> dict[str, Any]:
+    """A player as every answer shows them (rating and deviation rounded; provisional per Glicko-2)."""
+    return {"id": pid, "name": name, "rating": round(rating), "rd": round(rd),
+            "provisional": Rating(rating, rd, vol).provisional, "rated_games": rated_games}
 
 
 # --- seeks, matchmaking, challenges ----------------------------------------------------------
@@ -554,10 +555,6 @@ def replay_record(m: Match) -> dict[str, Any]:
         raise LobbyError(409, "the full record (with the deal) is published only after the match ends")
     return {"game": "lanes", "options": json.loads(m.options), "seed": m.seed, "players": 2,
             "actions": json.loads(m.actions), "winner": m.winner, "reason": m.reason}
-
-
-def running_ids(db: Session) -> list[str]:
-    return list(db.exec(select(Match.id).where(Match.status == "running")).all())
 
 
 def due_ids(db: Session, now: float) -> list[str]:
