@@ -391,13 +391,11 @@ class App:
         except Exception as exc:  # noqa: BLE001 - a damaged session row: say so, keep the app
             self.page.show_dialog(ft.AlertDialog(title=text(self.lang, t(self.lang, "sess_broken", why=str(exc)), 14)))
             return
-        match = LoptiMatch.resume(self.storage, flow.current_game_id) if flow.current_game_id is not None else None
-        if match is not None and not match.state.over:
+        match = flow.current_match()
+        if match is not None:
             self.open_lopti(match, flow)
-            return
-        if match is not None:  # the deal ended but the app closed before it was recorded
-            flow.deal_over(match)
-        session_screen(self, flow)
+        else:
+            session_screen(self, flow)
 
     def lopti_deal_done(self, table: Any) -> None:
         """A session's deal is over: record it (a bot winner writes its rule), then between deals."""
@@ -563,10 +561,7 @@ class App:
         preview = ft.Row(spacing=4)
 
         def show_preview() -> None:
-            was = getattr(self.page, "cardtable_card_style", "classic")
-            self.page.cardtable_card_style = style.value or "classic"  # type: ignore[attr-defined]
-            preview.controls = [card_face(c, 38, 52) for c in ("AS", "KH", "7D", "10C")]
-            self.page.cardtable_card_style = was  # type: ignore[attr-defined]
+            preview.controls = [card_face(c, 38, 52, style=style.value) for c in ("AS", "KH", "7D", "10C")]
 
         def restyle(e: Any) -> None:
             show_preview()

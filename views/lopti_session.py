@@ -94,13 +94,15 @@ class SessionFlow:
         return match
 
     def current_match(self) -> LoptiMatch | None:
-        """The deal in progress (resumed), if any."""
+        """The deal in progress (resumed), if any. A deal that ended but was not recorded (the app
+        closed in between) is recorded now, so the session goes on between deals."""
         if self.current_game_id is None:
             return None
-        info = self.api.load_game(self.storage, self.current_game_id)
-        if info.finished_at is not None:
+        match = LoptiMatch.resume(self.storage, self.current_game_id)
+        if match.state.over:
+            self.deal_over(match)
             return None
-        return LoptiMatch.resume(self.storage, self.current_game_id)
+        return match
 
     def deal_over(self, match: LoptiMatch) -> None:
         """Record a finished deal; a bot winner writes its rule at once."""

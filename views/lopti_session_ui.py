@@ -87,11 +87,6 @@ def rule_builder(app: Any, flow: SessionFlow) -> None:
     picked: dict[str, Any] = {}
     add = ft.FilledButton(t(lang, "sess_add_rule"), disabled=True)
 
-    def choose(e: Any) -> None:
-        picked["rule"] = next(tpl for tpl, _ in choices if tpl["id"] == e.control.value)
-        add.disabled = False
-        add.update()
-
     def confirm(e: Any) -> None:
         if "rule" not in picked:
             return
@@ -112,7 +107,7 @@ def rule_builder(app: Any, flow: SessionFlow) -> None:
         app.page.update()
 
     # a rule is a sentence: it wraps beside its radio button, and a tap anywhere on it picks it
-    group = ft.RadioGroup(value=None, on_change=choose, content=ft.Column([
+    group = ft.RadioGroup(value=None, on_change=lambda e: pick(str(e.control.value)), content=ft.Column([
         ft.Semantics(identifier=f"pick-{tpl['id']}", content=ft.Container(
             ft.Row([ft.Radio(value=tpl["id"]), ft.Container(text(lang, words, 13), expand=True)],
                    vertical_alignment=ft.CrossAxisAlignment.START, spacing=2),

@@ -41,8 +41,9 @@ def card_style() -> str:
     return str(getattr(page, "cardtable_card_style", "classic"))
 
 
-def suit_color(suit: str) -> str:
-    if card_style() == "four_colour":
+def suit_color(suit: str, style: str | None = None) -> str:
+    """A suit's colour in ``style`` (default: the page's chosen card style)."""
+    if (style or card_style()) == "four_colour":
         return FOUR_COLOUR[suit]
     return RED if suit in "HD" else BLACK
 
@@ -62,13 +63,15 @@ def text(lang: str, value: str, size: float = 14, bold: bool = False, color: str
 
 
 def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
-              dim: bool = False, on_click: Callable[[Any], Any] | None = None, ident: str | None = None) -> ft.Control:
-    """A card face: rank and suit in the corner and large in the middle."""
+              dim: bool = False, on_click: Callable[[Any], Any] | None = None, ident: str | None = None,
+              style: str | None = None) -> ft.Control:
+    """A card face: rank and suit in the corner and large in the middle (``style``: a card style other
+    than the page's, for the settings' preview)."""
     if card == "JK":
         rank, glyph, color = "JK", "★", "#6A1B9A"
     else:
         rank, suit = card[:-1], card[-1]
-        glyph, color = SUIT_GLYPH[suit], suit_color(suit)
+        glyph, color = SUIT_GLYPH[suit], suit_color(suit, style)
     border = ft.Border.all(3, SELECTED) if selected else ft.Border.all(3, HIGHLIGHT) if target else ft.Border.all(
         1, "#9E9E9E")
     if height < 45:  # a small card: rank and suit on one line
