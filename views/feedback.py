@@ -55,7 +55,6 @@ class Feedback:
         self.prefs = prefs
         self.players: dict[str, Any] = {}
         self.haptics: Any = None
-        self.played: list[str] = []  # what was asked for, newest last (the view tests read it)
 
     def _player(self, kind: str) -> Any:
         if kind not in self.players:
@@ -68,7 +67,6 @@ class Feedback:
         if kind is None:
             return
         prefs = self.prefs()
-        self.played = [*self.played[-19:], kind]
         if prefs.sound:
             self._run(lambda: self._player(kind).play())
         if prefs.haptics:
