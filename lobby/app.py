@@ -21,8 +21,12 @@ from lobby import models  # noqa: F401  (registers the tables)
 from lobby import service as svc
 from lobby.clock import Clock, SystemClock
 from lobby.models import Match, Seek
+from lobby.notify import Bells
 
 DEFAULT_DB = "sqlite:///lobby.sqlite"
+#: an open stream or long poll marks its player present this often (well inside AWAY_WARN_S, so
+#: the opponent never sees a waiting player as away)
+TOUCH_S = 5.0
 T = TypeVar("T")
 
 
@@ -106,7 +110,8 @@ class MoveIn(BaseModel):
 
 
 def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweeper: bool = True,
-               rate: float = 20.0, burst: float = 60.0) -> FastAPI:
+               rate: float = 20.0, burst: float = 60.0, touch_s: float = TOUCH_S,
+               fallback_s: float | None = None) -> FastAPI:
     url = db_url or os.environ.get("LOBBY_DB", DEFAULT_DB)
     engine = make_engine(url)
     clk: Clock = clock or SystemClock()
@@ -121,6 +126,10 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     # SQLite's own busy wait, which is correct, just slower, and rare.
     aserial = asyncio.Lock() if serial is not None else None
 
+    bells = Bells()
+    # waiters re-read after this long even without a ring: other workers' writes ring nobody here
+    recheck_s = fallback_s if fallback_s is not None else 5.0 if serial is not None else 0.5
+
     @contextmanager
     def transaction(locked: bool = True) -> Iterator[Session]:
         if serial is not None and locked:
@@ -133,6 +142,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
                 except BaseException:
                     db.rollback()
                     raise
+                for match_id in db.info.pop("rang", ()):
+                    bells.ring(match_id)
         finally:
             if serial is not None and locked:
                 serial.release()
@@ -142,6 +153,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        bells.bind(asyncio.get_running_loop())
         with transaction() as db:
             svc.resume_after_restart(db, clk)
         task = asyncio.create_task(sweeper()) if run_sweeper else None
@@ -174,6 +186,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     app.state.engine = engine
     app.state.clock = clk
     app.state.sweep_once = sweep_once
+    app.state.bells = bells
 
     @app.exception_handler(svc.LobbyError)
     async def lobby_error(request: Request, exc: svc.LobbyError) -> JSONResponse:
@@ -331,21 +344,39 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     def resign(match_id: str, player: Me, db: DB) -> dict[str, Any]:
         return svc.resign(db, clk, player, match_id)
 
+    async def present(match_id: str, token: str | None, since: int) -> dict[str, Any]:
+        """Presence, the time rules, then the caller's seat, events and view (one locked transaction)."""
+        def work(db: Session) -> dict[str, Any]:
+            m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
+            return {"seat": seat, "events": svc.events_for(db, m, seat, since),
+                    "view": svc.view_for(db, clk, m, seat)}
+        return await run_db(work)
+
+    async def quiet_wait(match_id: str, seat: int, since: int, until: float) -> tuple[list[dict[str, Any]], str]:
+        """Wait for ``seat``'s events after ``since`` (or until the monotonic time ``until``):
+        armed on the match's bell before each cheap read, so a ring between the two is not lost."""
+        while True:
+            ring = bells.arm(match_id)
+            events, status = await run_db(lambda db: svc.events_after(db, match_id, seat, since))
+            left = until - time.monotonic()
+            if events or status != "running" or left <= 0:
+                bells.disarm(match_id, ring)
+                return events, status
+            await bells.until(match_id, ring, min(recheck_s, left))
+
     @app.get("/matches/{match_id}/poll")
     async def poll(match_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0,
-                   timeout: Annotated[float, Query(ge=0, le=30)] = 25.0) -> dict[str, Any]:
-        """Long-poll fallback: answers at once when events after ``since`` exist, else waits."""
+                   timeout: Annotated[float, Query(ge=0, le=30)] = 25.0) -> JSONResponse:
+        """Long-poll fallback: answers at once when events after ``since`` exist, else waits for
+        them (woken by the match's bell, marking the caller present every ``touch_s``)."""
         deadline = time.monotonic() + timeout
         while True:
-            body = await asyncio.to_thread(_poll_once, match_id, token, since)
-            if body["events"] or time.monotonic() >= deadline or body["view"]["status"] != "running":
-                return body
-            await asyncio.sleep(0.25)
-
-    def _poll_once(match_id: str, token: str | None, since: int) -> dict[str, Any]:
-        with transaction() as db:
-            m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
-            return {"events": svc.events_for(db, m, seat, since), "view": svc.view_for(db, clk, m, seat)}
+            body = await present(match_id, token, since)
+            left = deadline - time.monotonic()
+            if body["events"] or left <= 0 or body["view"]["status"] != "running":
+                del body["seat"]
+                return JSONResponse(body)
+            await quiet_wait(match_id, body["seat"], since, time.monotonic() + min(touch_s, left))
 
     @app.get("/matches/{match_id}/events")
     async def stream(match_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0,
@@ -353,25 +384,27 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         """Server-sent events, numbered; reconnect with ``Last-Event-ID`` or ``?since=`` to catch up.
         An open stream also counts as being present (no disconnect loss)."""
         start = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
-        await asyncio.to_thread(_poll_once, match_id, token, start)  # 401/403/404 before streaming
+        seat = (await present(match_id, token, start))["seat"]  # 401/403/404 before streaming
 
         async def gen() -> AsyncIterator[str]:
             cursor = start
-            quiet = 0.0
+            touched = quiet = time.monotonic()
             while True:
-                body = await asyncio.to_thread(_poll_once, match_id, token, cursor)
-                for e in body["events"]:
+                now = time.monotonic()
+                if now - touched >= touch_s:
+                    await present(match_id, token, cursor)
+                    touched = now
+                events, status = await quiet_wait(match_id, seat, cursor, min(touched + touch_s, quiet + 15))
+                for e in events:
                     cursor = e["n"]
                     yield f"id: {e['n']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
-                    quiet = 0.0
-                if body["view"]["status"] != "running" and not body["events"]:
+                    quiet = time.monotonic()
+                if status != "running" and not events:
                     yield "event: closed\ndata: {}\n\n"
                     return
-                if quiet >= 15:
+                if time.monotonic() - quiet >= 15:
                     yield ": keep-alive\n\n"
-                    quiet = 0.0
-                await asyncio.sleep(0.3)
-                quiet += 0.3
+                    quiet = time.monotonic()
 
         return StreamingResponse(gen(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 

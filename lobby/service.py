@@ -311,6 +311,7 @@ def seat_of(m: Match, player: Player | Caller) -> int:
 def _event(db: Session, m: Match, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None) -> int:
     """Append event number ``m.event_count + 1`` (per-seat variants when some of it is private)."""
     m.event_count += 1
+    db.info.setdefault("rang", set()).add(m.id)  # the app rings this match's bell after the commit
     if private:
         for seat, d in private.items():
             db.add(MatchEvent(match_id=m.id, n=m.event_count, seat=seat, data=json.dumps(d)))
@@ -541,13 +542,23 @@ def view_for(db: Session, clock: Clock, m: Match, seat: int) -> dict[str, Any]:
 
 
 def events_for(db: Session, m: Match, seat: int, since: int) -> list[dict[str, Any]]:
-    rows = db.exec(select(MatchEvent).where(MatchEvent.match_id == m.id, MatchEvent.n > since)
-                   .order_by(col(MatchEvent.n))).all()
-    out = []
-    for r in rows:
-        if r.seat is None or r.seat == seat:
-            out.append({"n": r.n, **json.loads(r.data)})
-    return out
+    return _events(db, m.id, seat, since)
+
+
+def _events(db: Session, match_id: str, seat: int, since: int) -> list[dict[str, Any]]:
+    """``seat``'s events after number ``since``: the public ones and its own private variants."""
+    rows = db.exec(select(MatchEvent.n, MatchEvent.seat, MatchEvent.data)
+                   .where(MatchEvent.match_id == match_id, MatchEvent.n > since).order_by(col(MatchEvent.n))).all()
+    return [{"n": n, **json.loads(data)} for n, s, data in rows if s is None or s == seat]
+
+
+def events_after(db: Session, match_id: str, seat: int, since: int) -> tuple[list[dict[str, Any]], str]:
+    """A waiting stream's cheap read: ``seat``'s events after ``since`` and the match's status,
+    without locking the row, touching presence or building a view."""
+    status = db.exec(select(Match.status).where(Match.id == match_id)).first()
+    if status is None:
+        raise LobbyError(404, "no such match")
+    return _events(db, match_id, seat, since), status
 
 
 def replay_record(m: Match) -> dict[str, Any]:

@@ -1,0 +1,84 @@
+"""In-process wake-ups for open event streams and long polls.
+
+An open stream used to re-read its match from the database every 0.3 s (locking the row and
+writing a presence touch each time): with a thousand matches that is thousands of transactions
+a second doing nothing. Now whoever commits new events for a match — a move, a resignation, the
+sweeper's flag — rings that match's bell after the commit, and the waiting streams read once.
+
+The bell only covers writes made by this process. With several workers (PostgreSQL) another
+worker's move rings nobody here, so waiters also re-check after ``fallback_s`` (short for
+PostgreSQL, long for SQLite, where the one worker sees every write). A missed or spurious ring
+only costs a cheap read: the database stays the truth, the bell is a hint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+
+class Bells:
+    """A version counter per match; ``wait`` returns when it moves past what the caller saw."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._waiters: dict[str, set[asyncio.Future[None]]] = {}
+        self._lock = threading.Lock()
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The event loop the waiters live on (set when the app starts)."""
+        self._loop = loop
+
+    def ring(self, match_id: str) -> None:
+        """Wake every waiter of ``match_id``. Safe from any thread (the sweeper and the PostgreSQL
+        request path commit in worker threads)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._wake(match_id)
+        else:
+            loop.call_soon_threadsafe(self._wake, match_id)
+
+    def _wake(self, match_id: str) -> None:
+        with self._lock:
+            waiters = self._waiters.pop(match_id, set())
+        for f in waiters:
+            if not f.done():
+                f.set_result(None)
+
+    def arm(self, match_id: str) -> asyncio.Future[None]:
+        """Register a waiter *before* reading the database, then :meth:`until` it: a ring that
+        comes between the read and the wait is not lost."""
+        f: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        with self._lock:
+            self._waiters.setdefault(match_id, set()).add(f)
+        return f
+
+    async def until(self, match_id: str, f: asyncio.Future[None], timeout: float) -> bool:
+        """Wait up to ``timeout`` seconds for the ring ``f`` was armed for; True if it came."""
+        try:
+            await asyncio.wait_for(asyncio.shield(f), timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            self.disarm(match_id, f)
+
+    def disarm(self, match_id: str, f: asyncio.Future[None]) -> None:
+        """Forget a waiter that no longer waits."""
+        with self._lock:
+            waiters = self._waiters.get(match_id)
+            if waiters is not None:
+                waiters.discard(f)
+                if not waiters:
+                    del self._waiters[match_id]
+
+    def waiting(self) -> int:
+        """How many waiters are registered (for tests)."""
+        with self._lock:
+            return sum(len(w) for w in self._waiters.values())
