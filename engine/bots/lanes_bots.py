@@ -28,6 +28,7 @@ from engine.lanes.state import (
     Stack,
     is_number,
     pair_sellers,
+    selling,
     values,
 )
 
@@ -99,7 +100,7 @@ def evaluate(s: LanesState, p: int) -> float:
     if s.over:
         return 0.0 if s.winner is None else (1000.0 if s.winner == p else -1000.0)
     mine, theirs = values(s, p), values(s, 1 - p)
-    sellers = pair_sellers(s)
+    sellers = selling(mine, theirs) if p == 0 else selling(theirs, mine)
     score = 0.0
     for i in range(LANES):
         if sellers[i] == p:
