@@ -9,13 +9,17 @@ exact). Bots write their rule (``bot_rule``) and vote (``bot_vote``) through the
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from itertools import chain
 from typing import Any
 
 from engine.lopti.describe import describe
+from engine.lopti.house_rules import BaseParams
 from engine.lopti.session import LoptiSession, bot_rule, bot_vote
 from engine.lopti.templates import TEMPLATES
-from engine.lopti.votes import Proposal, VoteError, VoteRecord
+from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
 from views.lopti_controller import LoptiMatch
+from views.rule_draft import RuleDraft
 
 
 class SessionFlow:
@@ -70,8 +74,12 @@ class SessionFlow:
         elif kind == "rule":
             self.session = self.session.add_winner_rule(step[1], int(step[2]))
         elif kind == "vote":
+            hands = {int(k): list(v) for k, v in (step[3] if len(step) > 3 else {}).items()}
             self.session = self.session.hold_vote(Proposal.from_json(step[1]),
-                                                  {int(k): bool(v) for k, v in step[2].items()})
+                                                  {int(k): bool(v) for k, v in step[2].items()},
+                                                  throwers=self._throwers(hands))
+        elif kind == "delete":
+            self.session = self.session.delete_own_rule(str(step[1]), int(step[2]))
         else:
             raise ValueError(f"unknown session step {kind!r}")
 
@@ -137,23 +145,84 @@ class SessionFlow:
             raise VoteError("no deal has been won yet")
         self._step(["rule", {**template, "id": f"{template['id']}-{w}"}, w])
 
+    def add_own_rule(self, draft: RuleDraft) -> dict[str, Any]:
+        """The winner's rule written in the builder (its id names the deal and the author)."""
+        w = self.winner
+        if w is None:
+            raise VoteError("no deal has been won yet")
+        rule = draft.to_rule(f"own-{self.deal_number}-{w}")
+        self._step(["rule", rule, w])
+        return rule
+
+    def deletable(self, seat: int) -> list[str]:
+        """P-9.4: the rules in force that ``seat`` (a person) wrote and may delete without a vote."""
+        return [r.id for r in self.session.rules if r.author == seat and r.in_force and self.levels[seat] == "person"]
+
+    def delete_rule(self, rule_id: str, seat: int) -> None:
+        self.session.delete_own_rule(rule_id, seat)  # raises VoteError before anything is stored
+        self._step(["delete", rule_id, seat])
+
     # --- the vote -----------------------------------------------------------------------------------
     def can_vote(self) -> bool:
-        return bool(self.session.results) and not self.session.vote_used() and bool(self.session.rules)
+        """This deal's one vote is still open (a base rule can be changed even with no house rule)."""
+        return bool(self.session.results) and not self.session.vote_used()
 
     def proposals(self, proposer: int) -> list[Proposal]:
-        """What a player may put to the vote here: remove a rule in force, or restore a removed one."""
+        """Rule proposals a player may put to the vote here: remove or change a rule in force, or
+        restore a removed one (a change to a base parameter is built by :meth:`param_proposal`)."""
         out = []
         for r in self.session.rules:
-            kind = "remove" if r.in_force else "restore"
-            out.append(Proposal(kind, proposer, rule_id=r.id))
+            if r.in_force:
+                out.append(Proposal("remove", proposer, rule_id=r.id))
+                out.append(Proposal("modify", proposer, rule_id=r.id, new_rule=r.rule))
+            else:
+                out.append(Proposal("restore", proposer, rule_id=r.id))
         return out
 
-    def vote(self, proposal: Proposal, people: dict[int, bool]) -> VoteRecord:
-        """People's votes as given; every bot votes by ``bot_vote``. A tie goes to rock-paper-scissors."""
-        votes = {seat: people.get(seat, False) if lv == "person" else bot_vote(self.session, proposal, seat)
-                 for seat, lv in enumerate(self.levels)}
-        self._step(["vote", proposal.to_json(), {str(k): v for k, v in votes.items()}])
+    def params(self) -> list[tuple[str, int, list[int]]]:
+        """The base rules a vote may change for the session (P-9.1): (name, value now, choices)."""
+        now = self.session.params_for(self.deal_number)
+        return [(name, getattr(now, name), [v for v in range(lo, hi + 1) if v != getattr(now, name)])
+                for name, (lo, hi) in BaseParams.RANGES.items()]
+
+    def check(self, proposal: Proposal) -> None:
+        """Raise VoteError (in the engine's words) if the proposal cannot be voted on."""
+        self.session.check_proposal(proposal)
+
+    def ballots(self, proposal: Proposal, people: dict[int, bool]) -> dict[int, bool]:
+        """Every seat's vote: people's as given, every bot's by ``bot_vote``."""
+        return {seat: people.get(seat, False) if lv == "person" else bot_vote(self.session, proposal, seat)
+                for seat, lv in enumerate(self.levels)}
+
+    def throwers_by_hand(self, proposal: Proposal, people: dict[int, bool]) -> tuple[int, int] | None:
+        """When the count is a tie and a person is one of the two sides, the sides (proposer,
+        defender) of the rock-paper-scissors series a person may throw by hand; else None."""
+        votes = self.ballots(proposal, people)
+        if tally(votes, self.session.players) != "tie":
+            return None
+        proposer, defender = self.session.tie_sides(proposal, votes)
+        if defender is None or "person" not in (self.levels[proposer], self.levels[defender]):
+            return None
+        return proposer, defender
+
+    def bot_throws(self, seat: int) -> Iterator[str]:
+        """The throws the app makes for ``seat`` in this deal's vote (the engine's seeded ones)."""
+        return self.session.default_thrower(seat)
+
+    def _throwers(self, hands: dict[int, list[str]]) -> Callable[[int], Iterator[str]]:
+        """Seats that threw by hand throw those throws first, then the app throws for them."""
+        session = self.session
+        return lambda seat: chain(hands.get(seat, []), session.default_thrower(seat))
+
+    def vote(self, proposal: Proposal, people: dict[int, bool],
+             hands: dict[int, list[str]] | None = None) -> VoteRecord:
+        """People's votes as given; every bot votes by ``bot_vote``. A tie goes to rock-paper-scissors:
+        ``hands`` are the throws people made by hand (the app throws the rest)."""
+        votes = self.ballots(proposal, people)
+        step: list[Any] = ["vote", proposal.to_json(), {str(k): v for k, v in votes.items()}]
+        if hands:
+            step.append({str(k): list(v) for k, v in hands.items()})
+        self._step(step)  # a proposal the engine refuses raises VoteError before anything is stored
         return self.session.votes[-1]
 
     # --- what the session screen shows ------------------------------------------------------------

@@ -5,13 +5,18 @@ session); these functions only draw them and send the player's choices."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import flet as ft
 
+from engine.lopti.describe import describe
+from engine.lopti.rps import progress
 from engine.lopti.votes import Proposal, VoteError, VoteRecord
 from views.i18n import t
 from views.lopti_session import SessionFlow
+from views.rule_builder_ui import draft_editor
+from views.rule_draft import RuleDraft
 from views.widgets import icon_button, text
 
 
@@ -47,13 +52,26 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
     results = [text(lang, t(lang, "sess_deal", n=i + 1, places=sep.join(seat_label(flow, s, lang) for s in places)), 13)
                for i, places in enumerate(flow.session.results)]
     rules: list[ft.Control] = []
+
+    def delete(rule_id: str, author: int, words: str) -> None:
+        try:
+            flow.delete_rule(rule_id, author)
+        except VoteError as exc:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            return
+        session_screen(app, flow, t(lang, "sess_deleted", rule=words))
+
     for rid, words, author, in_force in flow.rules_in_force(lang):
+        lines: list[ft.Control] = [
+            text(lang, words, 14, color=None if in_force else ft.Colors.ON_SURFACE_VARIANT),
+            text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)) +
+                 ("" if in_force else " · " + t(lang, "sess_removed")), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
+        if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
+            lines.append(ft.Semantics(identifier=f"sess-delete-{rid}", button=True, content=ft.TextButton(
+                t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
+                on_click=lambda e, rid=rid, a=author, w=words: delete(rid, a, w))))
         rules.append(ft.Semantics(identifier=f"sess-rule-{rid}", content=ft.Card(content=ft.Container(
-            padding=10, content=ft.Column([
-                text(lang, words, 14, color=None if in_force else ft.Colors.ON_SURFACE_VARIANT),
-                text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)) +
-                     ("" if in_force else " · " + t(lang, "sess_removed")), 12, color=ft.Colors.ON_SURFACE_VARIANT),
-            ], spacing=2)))))
+            padding=10, content=ft.Column(lines, spacing=2)))))
     controls: list[ft.Control] = []
     if notice:
         controls.append(ft.Container(text(lang, notice, 14, True), bgcolor=ft.Colors.SECONDARY_CONTAINER,
@@ -114,33 +132,120 @@ def rule_builder(app: Any, flow: SessionFlow) -> None:
             on_click=lambda e, rid=tpl["id"]: pick(rid), padding=ft.Padding.only(bottom=4)))
         for tpl, words in choices], spacing=2))
     winner = seat_label(flow, flow.winner, lang)
+    own = ft.Semantics(identifier="rb-own", button=True, content=ft.OutlinedButton(
+        t(lang, "rb_own"), icon=ft.Icons.EDIT_NOTE, on_click=lambda e: own_rule_screen(app, flow)))
     _page(app, t(lang, "sess_title", n=flow.deal_number), [
         text(lang, t(lang, "sess_pick_rule", who=winner, n=flow.deal_number), 15, True),
         text(lang, t(lang, "sess_pick_hint"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
+        own,
+        text(lang, t(lang, "rb_or_pick"), 13, True),
         ft.Semantics(identifier="sess-add-rule", button=True, content=add),  # above the long list
         group])
 
 
+def own_rule_screen(app: Any, flow: SessionFlow, draft: RuleDraft | None = None) -> None:
+    """The winner writes a rule from scratch: when → if → then, read back as it is built."""
+    lang = app.lang
+    draft = draft or RuleDraft()
+
+    def done(e: Any) -> None:
+        problems = draft.problems()
+        if problems:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, "\n".join(problems), 14)))
+            return
+        try:
+            rule = flow.add_own_rule(draft)
+        except VoteError as exc:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            return
+        session_screen(app, flow, t(lang, "sess_rule_added", rule=describe(rule, lang)))
+
+    preview, *editor = draft_editor(app, draft, lambda: own_rule_screen(app, flow, draft))
+    _page(app, t(lang, "rb_title"), [
+        preview,  # the sentence and its button stay on top; the choices follow
+        ft.Row([ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
+                    t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
+                ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, flow))], wrap=True),
+        *editor])
+
+
 def proposal_screen(app: Any, flow: SessionFlow) -> None:
-    """Choose what to put to this deal's vote (remove a rule in force, or restore a removed one)."""
+    """Choose what to put to this deal's vote: remove or change a rule in force, restore a removed
+    one, or change a base rule for the session (P-9.1)."""
     lang = app.lang
     words = {rid: w for rid, w, _, _ in flow.rules_in_force(lang)}
     options: list[ft.Control] = []
     for i, p in enumerate(flow.proposals(0)):
         label = t(lang, f"prop_{p.kind}", rule=words.get(p.rule_id or "", p.rule_id or ""))
+        pick = ((lambda e, p=p: modify_screen(app, flow, p)) if p.kind == "modify"
+                else (lambda e, p=p: vote_screen(app, flow, p)))
         options.append(ft.Semantics(identifier=f"prop-{i}", button=True, content=ft.OutlinedButton(
-            label, on_click=lambda e, p=p: vote_screen(app, flow, p),
-            style=ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT))))
+            label, on_click=pick, style=ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT))))
+    params: list[ft.Control] = []
+    chosen: dict[str, int] = {}
+    for name, now, choices in flow.params():
+        def put(e: Any, name: str = name) -> None:
+            value = chosen.get(name)
+            if value is not None:
+                vote_screen(app, flow, Proposal("param", 0, param=name, value=value))
+        dd = ft.Dropdown(label=t(lang, "param_" + name, v=now), dense=True,
+                         options=[ft.DropdownOption(key=str(v), text=t(lang, "param_" + name, v=v)) for v in choices])
+
+        def picked(e: Any, name: str = name) -> None:
+            if e.control.value is not None:
+                chosen[name] = int(e.control.value)
+        dd.on_select = picked
+        params.append(ft.Row([ft.Container(ft.Semantics(identifier=f"param-{name}", content=dd), expand=True),
+                              ft.Semantics(identifier=f"param-{name}-vote", button=True, content=ft.OutlinedButton(
+                                  t(lang, "param_vote"), on_click=put))]))
     cancel = ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))
-    _page(app, t(lang, "sess_propose"), [text(lang, t(lang, "sess_vote_rule"), 13), *options, cancel])
+    _page(app, t(lang, "sess_propose"), [
+        text(lang, t(lang, "sess_vote_rule"), 13), *options,
+        text(lang, t(lang, "param_title"), 15, True), text(lang, t(lang, "param_hint"), 13), *params, cancel])
+
+
+def modify_screen(app: Any, flow: SessionFlow, proposal: Proposal, draft: RuleDraft | None = None) -> None:
+    """A change to a rule in force, written in the builder from the rule as it stands."""
+    lang = app.lang
+    draft = draft or RuleDraft.from_rule(proposal.new_rule or {})
+
+    def done(e: Any) -> None:
+        changed = Proposal("modify", proposal.proposer, rule_id=proposal.rule_id,
+                           new_rule=draft.to_rule(proposal.rule_id or "draft"))
+        try:
+            flow.check(changed)
+        except VoteError as exc:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            return
+        vote_screen(app, flow, changed)
+
+    preview, *editor = draft_editor(app, draft, lambda: modify_screen(app, flow, proposal, draft))
+    _page(app, t(lang, "sess_propose"), [
+        preview,
+        ft.Row([ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
+                    t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
+                ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, flow))], wrap=True),
+        *editor])
+
+
+def proposal_words(flow: SessionFlow, proposal: Proposal, lang: str) -> str:
+    """The proposal as one line: what changes, in the player's language."""
+    words = {rid: w for rid, w, _, _ in flow.rules_in_force(lang)}
+    if proposal.kind == "param":
+        return t(lang, "prop_param", change=t(lang, f"param_{proposal.param}", v=proposal.value))
+    if proposal.kind == "modify" and proposal.new_rule is not None:
+        return t(lang, "prop_modify_to", rule=words.get(proposal.rule_id or "", ""),
+                 new=describe({**proposal.new_rule, "id": proposal.rule_id or "draft"}, lang))
+    return t(lang, f"prop_{proposal.kind}", rule=words.get(proposal.rule_id or "", ""))
 
 
 def vote_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
-    """Every person at the table says yes or no (the bots vote for themselves); then the count."""
+    """The table states when the change applies (P-9.6), every person says yes or no (the bots
+    vote for themselves), then the count; a tie in which a person throws goes to their RPS."""
     lang = app.lang
     people = [s for s, lv in enumerate(flow.levels) if lv == "person"]
     votes: dict[int, bool] = {s: False for s in people}
-    words = {rid: w for rid, w, _, _ in flow.rules_in_force(lang)}
+    chosen = {"when": proposal.when}
 
     def toggle(e: Any, seat: int) -> None:
         votes[seat] = bool(e.control.value)
@@ -148,23 +253,107 @@ def vote_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
     rows: list[ft.Control] = [ft.Semantics(identifier=f"vote-{s}", content=ft.Switch(
         label=t(lang, "sess_votes_yes", who=seat_label(flow, s, lang)), value=False,
         on_change=lambda e, s=s: toggle(e, s))) for s in people]
+    n = flow.deal_number + 1  # the next deal to be played
+    when = ft.RadioGroup(value=chosen["when"], content=ft.Column([
+        ft.Semantics(identifier="when-now", content=ft.Radio(value="now", label=t(lang, "when_now", n=n))),
+        ft.Semantics(identifier="when-next", content=ft.Radio(value="next_deal", label=t(lang, "when_next", n=n + 1))),
+    ], spacing=0))
+
+    def set_when(e: Any) -> None:
+        chosen["when"] = str(e.control.value or "next_deal")
+    when.on_change = set_when
 
     def count(e: Any) -> None:
+        final = replace(proposal, when=chosen["when"])
         try:
-            record = flow.vote(proposal, votes)
+            flow.check(final)
+            sides = flow.throwers_by_hand(final, votes)
+            if sides is not None:
+                rps_screen(app, flow, final, dict(votes), sides)
+                return
+            record = flow.vote(final, votes)
         except VoteError as exc:
             app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
             return
         session_screen(app, flow, outcome(flow, record, lang))
 
     _page(app, t(lang, "sess_propose"), [
-        text(lang, t(lang, f"prop_{proposal.kind}", rule=words.get(proposal.rule_id or "", "")), 15, True),
+        text(lang, proposal_words(flow, proposal, lang), 15, True),
+        text(lang, t(lang, "when_title"), 13, True), when,
         text(lang, t(lang, "sess_majority", n=flow.session.players // 2 + 1, of=flow.session.players), 13,
              color=ft.Colors.ON_SURFACE_VARIANT),
         *rows,
         ft.Semantics(identifier="vote-count", button=True, content=ft.FilledButton(
             t(lang, "sess_count"), on_click=count)),
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))])
+
+
+THROW_ICONS = {"rock": ft.Icons.SPORTS_MMA, "paper": ft.Icons.BACK_HAND, "scissors": ft.Icons.CONTENT_CUT}
+
+
+def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
+               sides: tuple[int, int]) -> None:
+    """P-10: the tie is settled by 30 decisive throws between the proposer and the defender. A
+    person throws by hand (on a shared device the second person throws without seeing the first
+    throw) or lets the app throw; a bot's throws are the engine's seeded ones, so the series
+    shown here is the series the engine records."""
+    lang = app.lang
+    hands: dict[int, list[str]] = {s: [] for s in sides if flow.levels[s] == "person"}
+    bots = {s: flow.bot_throws(s) for s in sides if flow.levels[s] != "person"}
+    pairs: list[tuple[str, str]] = []
+    pending: dict[int, str] = {}
+    a, b = sides
+    status = text(lang, "", 14)
+    score = text(lang, "", 20, True)
+    prompt = text(lang, "", 15, True)
+
+    def finish(e: Any = None) -> None:
+        # the pairs thrown so far are kept; the app throws the rest of the series for the people
+        record = flow.vote(proposal, votes, hands={s: hands[s][:len(pairs)] for s in hands})
+        session_screen(app, flow, outcome(flow, record, lang))
+
+    def who_throws() -> int:
+        return next(s for s in sides if s in hands and s not in pending)
+
+    def show() -> None:
+        (sa, sb), winner = progress(pairs)
+        score.value = f"{seat_label(flow, a, lang)} {sa} – {sb} {seat_label(flow, b, lang)}"
+        if pairs:
+            ta, tb = pairs[-1]
+            status.value = t(lang, "rps_last", a=seat_label(flow, a, lang), ta=t(lang, f"rps_{ta}"),
+                             b=seat_label(flow, b, lang), tb=t(lang, f"rps_{tb}"))
+        prompt.value = t(lang, "rps_your_throw", who=seat_label(flow, who_throws(), lang))
+
+    def throw(choice: str) -> None:
+        pending[who_throws()] = choice
+        if any(s in hands and s not in pending for s in sides):  # the other person throws next
+            status.value = t(lang, "rps_hidden", who=seat_label(flow, next(iter(pending)), lang))
+            prompt.value = t(lang, "rps_your_throw", who=seat_label(flow, who_throws(), lang))
+            app.page.update()
+            return
+        for s, it in bots.items():
+            pending[s] = next(it)
+        pairs.append((pending[a], pending[b]))
+        for s in hands:
+            hands[s].append(pending[s])
+        pending.clear()
+        if progress(pairs)[1] is not None:
+            finish()
+            return
+        show()
+        app.page.update()
+
+    buttons = ft.Row([ft.Semantics(identifier=f"rps-{c}", button=True, content=ft.FilledTonalButton(
+        t(lang, f"rps_{c}"), icon=THROW_ICONS[c], on_click=lambda e, c=c: throw(c))) for c in THROW_ICONS],
+        wrap=True, alignment=ft.MainAxisAlignment.CENTER)
+    show()
+    _page(app, t(lang, "rps_title"), [
+        text(lang, proposal_words(flow, proposal, lang), 14),
+        text(lang, t(lang, "rps_sides", a=seat_label(flow, a, lang), b=seat_label(flow, b, lang)), 13,
+             color=ft.Colors.ON_SURFACE_VARIANT),
+        score, status, prompt, buttons,
+        ft.Semantics(identifier="rps-auto", button=True, content=ft.TextButton(
+            t(lang, "rps_auto"), icon=ft.Icons.CASINO, on_click=finish))])
 
 
 def outcome(flow: SessionFlow, record: VoteRecord, lang: str) -> str:

@@ -29,24 +29,39 @@ class RpsResult:
 def series(pairs: Iterable[tuple[str, str]]) -> RpsResult:
     """P-10.3: exactly 30 decisive throws (ties do not count); more wins; at 15–15 the next
     decisive throw wins."""
-    a = b = 0
     log: list[tuple[str, str]] = []
-    for ta, tb in pairs:
-        if ta not in THROWS or tb not in THROWS:
-            raise ValueError(f"a throw is one of {', '.join(THROWS)}")
-        log.append((ta, tb))
+    score = (0, 0)
+    for pair in pairs:
+        log.append(pair)
         if len(log) > MAX_THROWS:
             raise ValueError("too many throws without a decision")
-        if ta == tb:
-            continue
-        if beats(ta, tb):
-            a += 1
-        else:
-            b += 1
-        decisive = a + b
-        if decisive >= DECISIVE and a != b:
-            return RpsResult(0 if a > b else 1, (a, b), tuple(log))
+        score, winner = _count(score, pair)
+        if winner is not None:
+            return RpsResult(winner, score, tuple(log))
     raise ValueError("the throws ran out before the series was decided")
+
+
+def progress(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[int, int], int | None]:
+    """The score of a series thrown so far and its winner once decided (for a series thrown by
+    hand, one pair at a time; the same counting as :func:`series`)."""
+    score: tuple[int, int] = (0, 0)
+    winner: int | None = None
+    for pair in pairs:
+        if winner is not None:
+            raise ValueError("the series was already decided")
+        score, winner = _count(score, pair)
+    return score, winner
+
+
+def _count(score: tuple[int, int], pair: tuple[str, str]) -> tuple[tuple[int, int], int | None]:
+    ta, tb = pair
+    if ta not in THROWS or tb not in THROWS:
+        raise ValueError(f"a throw is one of {', '.join(THROWS)}")
+    a, b = score
+    if ta != tb:
+        a, b = (a + 1, b) if beats(ta, tb) else (a, b + 1)
+    decided = a + b >= DECISIVE and a != b
+    return (a, b), ((0 if a > b else 1) if decided else None)
 
 
 def seeded_thrower(seed: int) -> Iterator[str]:

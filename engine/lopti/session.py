@@ -211,34 +211,40 @@ class LoptiSession:
         s = replace(self, votes=(*self.votes, record))
         return s._enact(proposal) if passed else s
 
+    def default_thrower(self, seat: int) -> Iterator[str]:
+        """``seat``'s seeded throws in this deal's vote (a bot's, or a person's who lets the app throw)."""
+        return seeded_thrower(derive_seed(self.seed, "rps", self.deal_number, seat))
+
     def _thrower(self, throwers: Thrower | None) -> Thrower:
-        if throwers is not None:
-            return throwers
-        return lambda seat: seeded_thrower(derive_seed(self.seed, "rps", self.deal_number, seat))
+        return throwers if throwers is not None else self.default_thrower
+
+    def tie_sides(self, p: Proposal, votes: dict[int, bool], throwers: Thrower | None = None,
+                  defenders: list[int] | None = None) -> tuple[int, int | None]:
+        """P-10.2: who throws in a tied vote — (proposer, defender); defender None means nobody
+        defends the rule and the change passes. The proposer faces the rule's author; an absent
+        author's supporters choose a defender (a bracket when they cannot agree, P-10.4). A
+        base-rule change: the proposer faces the first player who objected."""
+        if p.kind == "param":
+            objectors = [(p.proposer + k) % self.players for k in range(self.players)]
+            return p.proposer, next(i for i in objectors if not votes[i])
+        r = self._rule(p.rule_id or "")
+        if r.author is not None and r.author not in self.absent and r.author != p.proposer:
+            return p.proposer, r.author
+        volunteers = [i for i in (defenders if defenders is not None else
+                                  [i for i in range(self.players) if not votes[i]])
+                      if i != p.proposer and i not in self.absent]
+        if not volunteers:
+            return p.proposer, None
+        return p.proposer, volunteers[0] if len(volunteers) == 1 else bracket(volunteers, self._thrower(throwers))
 
     def _settle_tie(self, p: Proposal, votes: dict[int, bool], throwers: Thrower | None,
                     defenders: list[int] | None) -> tuple[bool, dict[str, Any]]:
-        """P-10.2: proposer vs author; an absent author's supporters choose a defender (a bracket
-        when they cannot agree, P-10.4); nobody defends → the change passes. A base-rule change:
-        proposer vs the first player who objected."""
         throw = self._thrower(throwers)
-        if p.kind == "param":
-            objectors = [(p.proposer + k) % self.players for k in range(self.players)]
-            defender: int | None = next(i for i in objectors if not votes[i])
-        else:
-            r = self._rule(p.rule_id or "")
-            if r.author is not None and r.author not in self.absent and r.author != p.proposer:
-                defender = r.author
-            else:
-                volunteers = [i for i in (defenders if defenders is not None else
-                                          [i for i in range(self.players) if not votes[i]])
-                              if i != p.proposer and i not in self.absent]
-                if not volunteers:
-                    return True, {"defender": None, "note": "nobody defended the rule: the change passes"}
-                defender = volunteers[0] if len(volunteers) == 1 else bracket(volunteers, throw)
-        assert defender is not None
-        result = series(zip(throw(p.proposer), throw(defender), strict=False))
-        return result.winner == 0, {"proposer": p.proposer, "defender": defender, "score": list(result.score),
+        proposer, defender = self.tie_sides(p, votes, throwers, defenders)
+        if defender is None:
+            return True, {"defender": None, "note": "nobody defended the rule: the change passes"}
+        result = series(zip(throw(proposer), throw(defender), strict=False))
+        return result.winner == 0, {"proposer": proposer, "defender": defender, "score": list(result.score),
                                     "throws": len(result.throws)}
 
     def _enact(self, p: Proposal) -> LoptiSession:

@@ -851,3 +851,119 @@ def test_a_lopti_session_between_deals_rule_vote_and_next_deal(tmp_path: Path) -
     shots = ROOT / "artifacts" / "screenshots"
     shots.mkdir(parents=True, exist_ok=True)
     (shots / "lopti-session.png").write_bytes((tmp_path / "session.png").read_bytes())
+
+
+def _won_first_deal(st, winner: int, levels: list[str]):  # type: ignore[no-untyped-def]
+    """A stored session whose recorded deals were won by ``winner`` (0 = me) first."""
+    from tests.views.test_lopti_session import play_out
+    from views.lopti_session import SessionFlow
+
+    for seed in range(1, 80):
+        flow = SessionFlow(st, levels, seed=seed)
+        m = flow.start_deal()
+        play_out(m)
+        if m.state.places[0] == winner:
+            flow.deal_over(m)
+            return flow
+    raise AssertionError("no seed gave that winner")
+
+
+def test_a_winner_writes_a_rule_from_scratch_and_the_table_votes_on_a_base_rule(tmp_path: Path) -> None:
+    """#7 / P-8, P-9.1, P-9.6: I won deal 1 and build my own rule (a condition on kings and eights),
+    read back as I build it; then I put a base rule (the draw threshold) to the vote, to apply at
+    once, and the next deal is played with it."""
+    from playwright.sync_api import sync_playwright
+
+    from storage import api
+    from storage.db import open_storage
+
+    db = tmp_path / "app.sqlite"
+    st = open_storage(db)
+    sid = _won_first_deal(st, 0, ["beginner"]).session_id
+    st.close()
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="Continue").first.click(timeout=20_000)
+        assert wait_text(page, "You won deal 1: add one house rule.", 20), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="rb-own"]')
+        assert wait_text(page, "After a player plays cards: the next player draws 1.", 10), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="rb-add-if"]')
+        assert wait_text(page, "if the rank is 8:", 10), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="rb-rank-0-K"]')
+        assert wait_text(page, "if the rank is 8/K:", 10), page.inner_text("body")
+        page.screenshot(path=str(tmp_path / "builder.png"))
+        tap(page, '[flt-semantics-identifier="rb-done"]')
+        assert wait_text(page, "New house rule from the next deal: After a player plays cards, if the rank is 8/K",
+                         10), page.inner_text("body")
+        assert "delete it without a vote" in page.inner_text("body")  # P-9.4: my own rule
+        tap(page, '[flt-semantics-identifier="sess-vote"]')
+        assert wait_text(page, "Or change a base rule", 10), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="param-draw_threshold"]')
+        page.get_by_role("button", name="Draw while holding fewer than 4 cards", exact=True).last.click(timeout=20_000)
+        time.sleep(0.5)
+        tap(page, '[flt-semantics-identifier="param-draw_threshold-vote"]')
+        assert wait_text(page, "Base rule: Draw while holding fewer than 4 cards", 10), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="when-now"]')
+        tap(page, '[flt-semantics-identifier="vote-0"]')  # I vote yes; the bot, behind, votes yes too
+        tap(page, '[flt-semantics-identifier="vote-count"]')
+        assert wait_text(page, "The vote passed (2 yes, 0 no).", 10), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="sess-next"]')
+        assert wait_text(page, "swap one hand card", 20), page.inner_text("body")
+        browser.close()
+    st = open_storage(db)
+    try:
+        row = api.load_session(st, sid)  # type: ignore[arg-type]
+        steps = row["data"]["steps"]
+        assert [s[0] for s in steps] == ["deal", "rule", "vote"]
+        assert steps[1][1]["if"] == {"rank_in": ["8", "K"]} and steps[2][1]["when"] == "now"
+        second = api.load_game(st, row["current_game_id"])
+        assert second.options["params"] == {"draw_threshold": 4}  # at once: this deal plays with it
+        assert second.options["house_rules"][0]["id"] == "own-1-0"
+    finally:
+        st.close()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "lopti-rule-builder.png").write_bytes((tmp_path / "builder.png").read_bytes())
+
+
+def test_a_tied_rule_vote_is_thrown_by_hand(tmp_path: Path) -> None:
+    """#7 / P-10: the bot won deal 1 and wrote a rule; I vote to remove it, it defends it (1–1),
+    and I throw rock-paper-scissors by hand, then let the app throw the rest of the 30."""
+    from playwright.sync_api import sync_playwright
+
+    from storage import api
+    from storage.db import open_storage
+
+    db = tmp_path / "app.sqlite"
+    st = open_storage(db)
+    flow = _won_first_deal(st, 1, ["casual"])
+    sid = flow.session_id
+    bot_rule = flow.session.rules[0].id
+    st.close()
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        page.get_by_role("button", name="Continue").first.click(timeout=20_000)
+        assert wait_text(page, "House rules", 20), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="sess-vote"]')
+        assert wait_text(page, "Remove:", 10), page.inner_text("body")
+        tap(page, '[flt-semantics-identifier="prop-0"]')  # remove the bot's rule
+        tap(page, '[flt-semantics-identifier="vote-0"]')
+        tap(page, '[flt-semantics-identifier="vote-count"]')
+        assert wait_text(page, "You: throw", 10), page.inner_text("body")
+        for throw in ("rock", "paper", "scissors"):
+            tap(page, f'[flt-semantics-identifier="rps-{throw}"]')
+            assert wait_text(page, f"You: {throw.capitalize()} ·", 10), page.inner_text("body")
+        page.screenshot(path=str(tmp_path / "rps.png"))
+        tap(page, '[flt-semantics-identifier="rps-auto"]')
+        assert wait_text(page, "A tie, settled by rock-paper-scissors", 10), page.inner_text("body")
+        browser.close()
+    st = open_storage(db)
+    try:
+        steps = api.load_session(st, sid)["data"]["steps"]  # type: ignore[arg-type]
+        vote = steps[-1]
+        assert vote[0] == "vote" and vote[1]["rule_id"] == bot_rule and vote[3] == {"0": ["rock", "paper", "scissors"]}
+    finally:
+        st.close()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / "lopti-rps.png").write_bytes((tmp_path / "rps.png").read_bytes())
