@@ -75,9 +75,12 @@ class SessionFlow:
             self.session = self.session.add_winner_rule(step[1], int(step[2]))
         elif kind == "vote":
             hands = {int(k): list(v) for k, v in (step[3] if len(step) > 3 else {}).items()}
+            # throws made by hand play the series only; a bracket (P-10.4) is thrown by the app,
+            # as throwers_by_hand assumed when it named the sides
             self.session = self.session.hold_vote(Proposal.from_json(step[1]),
                                                   {int(k): bool(v) for k, v in step[2].items()},
-                                                  throwers=self._throwers(hands))
+                                                  throwers=self._throwers(hands),
+                                                  bracket_throwers=self.session.default_thrower)
         elif kind == "delete":
             self.session = self.session.delete_own_rule(str(step[1]), int(step[2]))
         else:
@@ -169,7 +172,7 @@ class SessionFlow:
 
     def proposals(self, proposer: int) -> list[Proposal]:
         """Rule proposals a player may put to the vote here: remove or change a rule in force, or
-        restore a removed one (a change to a base parameter is built by :meth:`param_proposal`)."""
+        restore a removed one (a change to a base rule is built from :meth:`params`)."""
         out = []
         for r in self.session.rules:
             if r.in_force:

@@ -196,9 +196,11 @@ class LoptiSession:
                 raise VoteError("; ".join(exc.problems)) from None
 
     def hold_vote(self, proposal: Proposal, votes: dict[int, bool], throwers: Thrower | None = None,
-                  defenders: list[int] | None = None) -> LoptiSession:
+                  defenders: list[int] | None = None, bracket_throwers: Thrower | None = None) -> LoptiSession:
         """P-9: one vote per deal; pass with more than half of all players; a tie goes to RPS
-        (P-10), thrown by ``throwers(seat)`` (default: each seat's seeded bot throws)."""
+        (P-10), thrown by ``throwers(seat)`` (default: each seat's seeded bot throws). A bracket
+        choosing the defender (P-10.4) is thrown by ``bracket_throwers`` (default: ``throwers``), so
+        throws made by hand for the series are not spent in the bracket."""
         if self.vote_used():
             raise VoteError("this deal's rule vote has been used (P-9.1, P-9.5)")
         self.check_proposal(proposal)
@@ -206,7 +208,7 @@ class LoptiSession:
         rps: dict[str, Any] | None = None
         passed = how == "majority"
         if how == "tie":
-            passed, rps = self._settle_tie(proposal, votes, throwers, defenders)
+            passed, rps = self._settle_tie(proposal, votes, throwers, defenders, bracket_throwers or throwers)
         record = VoteRecord(self.deal_number, proposal, dict(votes), "passed" if passed else "failed", how, rps)
         s = replace(self, votes=(*self.votes, record))
         return s._enact(proposal) if passed else s
@@ -238,9 +240,9 @@ class LoptiSession:
         return p.proposer, volunteers[0] if len(volunteers) == 1 else bracket(volunteers, self._thrower(throwers))
 
     def _settle_tie(self, p: Proposal, votes: dict[int, bool], throwers: Thrower | None,
-                    defenders: list[int] | None) -> tuple[bool, dict[str, Any]]:
+                    defenders: list[int] | None, bracket_throwers: Thrower | None) -> tuple[bool, dict[str, Any]]:
         throw = self._thrower(throwers)
-        proposer, defender = self.tie_sides(p, votes, throwers, defenders)
+        proposer, defender = self.tie_sides(p, votes, bracket_throwers, defenders)
         if defender is None:
             return True, {"defender": None, "note": "nobody defended the rule: the change passes"}
         result = series(zip(throw(proposer), throw(defender), strict=False))

@@ -440,3 +440,32 @@ def test_a_session_deal_replays_from_its_record() -> None:
     rec = GameRecord("lopti", s.deal_options().to_json(), s.deal_seed, 3, tuple(acts))
     again, _ = replay(RULES, GameRecord.from_json(rec.to_json()))
     assert canonical_json(RULES.position_to_json(again)) == canonical_json(RULES.position_to_json(d))
+
+
+def test_throws_by_hand_play_the_series_and_never_the_bracket() -> None:
+    """P-10.2/P-10.4: the author proposes to change their own rule and two players object, so a
+    bracket between them picks the defender. The defender throws the series by hand; those throws
+    must not be spent in the bracket: with ``bracket_throwers`` the defender is the one
+    ``tie_sides`` named before anyone threw, and the hand throws decide the series (P-10.3)."""
+    from itertools import chain
+
+    from engine.lopti.rps import beats
+
+    def by_hand(s: LoptiSession, hand: list[str]) -> Any:
+        return lambda seat: chain(hand if seat == 2 else [], s.default_thrower(seat))
+
+    votes = {0: True, 1: True, 2: False, 3: False}
+    for seed in range(1, 200):  # a table where the hand throws, spent in the bracket, would pick 3
+        s = LoptiSession(players=4, seed=seed, results=((0, 1, 2, 3),))
+        s = s.add_winner_rule({**TEMPLATES[2], "id": "mine"}, 0)
+        p = Proposal("modify", 0, rule_id="mine", new_rule={**TEMPLATES[1], "id": "mine"})
+        proposer = s.default_thrower(0)
+        hand = [next(x for x in ("rock", "paper", "scissors") if beats(x, t))
+                for t in (next(proposer) for _ in range(30))]
+        if s.tie_sides(p, votes) == (0, 2) and s.tie_sides(p, votes, by_hand(s, hand)) == (0, 3):
+            break
+    assert s.tie_sides(p, votes) == (0, 2)
+    after = s.hold_vote(p, votes, throwers=by_hand(s, hand), bracket_throwers=s.default_thrower)
+    rps = after.votes[-1].rps
+    assert rps is not None and rps["defender"] == 2 and rps["score"] == [0, 30]
+    assert after.votes[-1].outcome == "failed" and after._rule("mine").rule["when"] == TEMPLATES[2]["when"]
