@@ -81,6 +81,12 @@ class SessionFlow:
                                                   {int(k): bool(v) for k, v in step[2].items()},
                                                   throwers=self._throwers(hands),
                                                   bracket_throwers=self.session.default_thrower)
+        elif kind == "carry":  # P-11.2: the first step of a session that follows another at this table
+            if self.session.results or self.session.rules:
+                raise ValueError("rules are carried over only when a session starts")
+            earlier = SessionFlow.resume(self.storage, int(step[1])).session
+            keep = {rid: {int(k): bool(v) for k, v in votes.items()} for rid, votes in step[2].items()}
+            self.session = earlier.new_session(self.seed, keep)
         elif kind == "delete":
             self.session = self.session.delete_own_rule(str(step[1]), int(step[2]))
         else:
@@ -227,6 +233,28 @@ class SessionFlow:
             step.append({str(k): list(v) for k, v in hands.items()})
         self._step(step)  # a proposal the engine refuses raises VoteError before anything is stored
         return self.session.votes[-1]
+
+    # --- the next session at this table (P-11) -------------------------------------------------------
+    def carry_ballots(self, people: dict[str, dict[int, bool]]) -> dict[str, dict[int, bool]]:
+        """For each rule in force at the end of this session, every seat's vote on bringing it into
+        the next one: people's as given (default no), every bot's by ``bot_vote`` on a restore."""
+        out = {}
+        for r in self.session.rules:
+            if r.in_force:
+                out[r.id] = self.ballots(Proposal("restore", 0, rule_id=r.id), people.get(r.id, {}))
+        return out
+
+    def next_session(self, seed: int, people: dict[str, dict[int, bool]]) -> SessionFlow:
+        """A new session at the same table: base rules only, except the old rules that a majority
+        votes to keep at setup (P-11.1, P-11.2; those votes do not use the first deal's vote).
+        This session ends; the new one is stored and returned."""
+        if self.session_id is None:
+            self.save()
+        votes = self.carry_ballots(people)
+        flow = SessionFlow(self.storage, self.levels[1:], seed)
+        flow._step(["carry", self.session_id, {rid: {str(k): v for k, v in vs.items()} for rid, vs in votes.items()}])
+        self.end()
+        return flow
 
     # --- what the session screen shows ------------------------------------------------------------
     def rules_in_force(self, lang: str) -> list[tuple[str, str, int | None, bool]]:

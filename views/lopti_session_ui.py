@@ -93,9 +93,49 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
         flow.end()
         app.home()
 
+    if flow.session.results:
+        controls.append(ft.Semantics(identifier="sess-again", button=True, content=ft.OutlinedButton(
+            t(lang, "sess_again"), icon=ft.Icons.REPLAY, on_click=lambda e: carry_screen(app, flow))))
+
     controls.append(ft.Semantics(identifier="sess-end", button=True, content=ft.TextButton(
         t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
-    _page(app, t(lang, "sess_title", n=flow.deal_number), controls)
+    _page(app, t(lang, "sess_title", n=flow.deal_number) if flow.deal_number else t(lang, "sess_title_new"), controls)
+
+
+def carry_screen(app: Any, flow: SessionFlow) -> None:
+    """P-11: the next session at this table starts with base rules; each old rule in force comes
+    back only if more than half of the table votes to keep it (the bots keep only their own)."""
+    lang = app.lang
+    people = [s for s, lv in enumerate(flow.levels) if lv == "person"]
+    keep: dict[str, dict[int, bool]] = {}
+
+    def start(e: Any) -> None:
+        import time
+
+        new = flow.next_session(int(time.time() * 1000) & 0xFFFFFFFF, keep)
+        session_screen(app, new, t(lang, "carry_kept", n=len(new.session.rules)))
+
+    rows: list[ft.Control] = []
+    for rid, words, author, in_force in flow.rules_in_force(lang):
+        if not in_force:
+            continue
+        keep[rid] = {}
+        switches: list[ft.Control] = []
+        for seat in people:
+            def flip(e: Any, rid: str = rid, seat: int = seat) -> None:
+                keep[rid][seat] = bool(e.control.value)
+            switches.append(ft.Semantics(identifier=f"keep-{rid}-{seat}", content=ft.Switch(
+                label=t(lang, "carry_keep", who=seat_label(flow, seat, lang)), value=False, on_change=flip)))
+        rows.append(ft.Card(content=ft.Container(padding=10, content=ft.Column([
+            text(lang, words, 14),
+            text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)), 12,
+                 color=ft.Colors.ON_SURFACE_VARIANT), *switches], spacing=4))))
+    _page(app, t(lang, "sess_again"), [
+        text(lang, t(lang, "carry_hint", n=flow.session.players // 2 + 1, of=flow.session.players), 13),
+        *(rows or [text(lang, t(lang, "sess_no_rules"), 13)]),
+        ft.Semantics(identifier="carry-start", button=True, content=ft.FilledButton(
+            t(lang, "carry_start"), icon=ft.Icons.PLAY_ARROW, on_click=start)),
+        ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))])
 
 
 def rule_builder(app: Any, flow: SessionFlow) -> None:

@@ -274,9 +274,12 @@ class LoptiSession:
         """P-11: a new session starts with base rules only; an old rule comes back only with a
         majority at setup (these votes do not use the first deal's vote, P-11.2)."""
         kept = []
-        for rule_id, votes in (keep or {}).items():
-            r = self._rule(rule_id)
-            if tally(votes, self.players) == "majority":
+        keep = keep or {}
+        for rule_id in keep:
+            self._rule(rule_id)  # an unknown rule is refused
+        for r in self.rules:  # kept rules keep their creation order, whatever order the votes came in
+            votes = keep.get(r.id)
+            if votes is not None and tally(votes, self.players) == "majority":
                 kept.append(SessionRule(r.rule, r.author, ACTIVE, 0, ("kept from an earlier session",)))
         return LoptiSession(self.players, seed, self.first_dealer, self.options, rules=tuple(kept))
 

@@ -191,3 +191,34 @@ def test_throws_by_hand_decide_the_series_alone_when_they_are_enough(st: Any) ->
     record = flow.vote(p, {0: True}, hands={0: losing})
     assert record.outcome == "failed" and record.rps["score"] == [0, 30]  # type: ignore[index]
     assert bot_rule.id in [r.id for r in flow.session.rules if r.in_force]
+
+
+def test_the_next_session_keeps_only_the_rules_a_majority_votes_for(st: Any) -> None:
+    """P-11.1/P-11.2: a new session at the same table starts with base rules; an old rule comes
+    back only with a majority at setup, and that vote does not use the first deal's vote."""
+    flow = _session_after_a_bot_win(st)
+    for _ in range(3):  # a few more deals, so both seats are likely to have written a rule
+        m = flow.start_deal()
+        play_out(m)
+        flow.deal_over(m)
+        if flow.rule_pending():
+            d = RuleDraft()
+            d.set_effect(0, "reverse")
+            flow.add_own_rule(d)
+    rules = {r.id: r.author for r in flow.session.rules if r.in_force}
+    people = {rid: {0: True} for rid in rules}  # I vote to keep every rule
+    votes = flow.carry_ballots(people)
+    # the bot keeps only its own rules: a rule both of us want is kept (2 of 2), mine alone is a tie
+    assert all(votes[rid][1] == (author == 1) for rid, author in rules.items())
+    new = flow.next_session(77, people)
+    kept = [r.id for r in new.session.rules]
+    assert kept == [rid for rid, author in rules.items() if author == 1]
+    assert all(r.active_from_deal == 0 for r in new.session.rules)
+    assert new.deal_number == 0 and new.can_vote() is False and not new.session.vote_used()
+    from storage import api
+
+    assert api.load_session(st, flow.session_id)["status"] == "ended"  # type: ignore[arg-type]
+    again = SessionFlow.resume(st, new.session_id)  # type: ignore[arg-type]
+    assert again.session.to_json() == new.session.to_json()
+    m = again.start_deal()
+    assert [r.to_json()["id"] for r in m.options.house_rules] == kept  # in force from the first deal
