@@ -241,5 +241,5 @@ def decide(obs: dict[str, Any], level: str, seed: int, budget_ms: int,
     if level == "casual":
         return _greedy(world, legal, rng, obs["player"])[0]
     if level == "skilled":
-        return _two_ply(obs, rng.next_u64(), samples=3, top=8, depth3=False)
+        return _two_ply(obs, rng.next_u64(), samples=3, top=8)
     return _expert(obs, rng.next_u64(), budget_ms, should_stop)
