@@ -235,9 +235,12 @@ def proposal_screen(app: Any, flow: SessionFlow) -> None:
             if e.control.value is not None:
                 chosen[name] = int(e.control.value)
         dd.on_select = picked
-        params.append(ft.Row([ft.Container(ft.Semantics(identifier=f"param-{name}", content=dd), expand=True),
-                              ft.Semantics(identifier=f"param-{name}-vote", button=True, content=ft.OutlinedButton(
-                                  t(lang, "param_vote"), on_click=put))]))
+        vote = ft.Semantics(identifier=f"param-{name}-vote", button=True,
+                            content=ft.OutlinedButton(t(lang, "param_vote"), on_click=put))
+        # the dropdown gets the whole width (its sentences are long on a phone), its button below
+        params.append(ft.Column([ft.Semantics(identifier=f"param-{name}", content=dd),
+                                 ft.Row([vote], alignment=ft.MainAxisAlignment.END)],
+                                spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     cancel = ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))
     _page(app, t(lang, "sess_propose"), [
         text(lang, t(lang, "sess_vote_rule"), 13), *options,
