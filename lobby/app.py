@@ -201,11 +201,15 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         async with aserial:
             yield
 
-    def get_db(_slot: Annotated[None, Depends(request_slot)]) -> Iterator[Session]:
+    # scope="function": the transaction commits (and the SQLite slot is freed) when the endpoint
+    # returns, *before* the response is sent. FastAPI's default ("request") ends a yield dependency
+    # after the response, so a client could be told "created" before the commit — and act on it
+    # through another worker that cannot see the row yet (found by the two-worker PostgreSQL test).
+    def get_db(_slot: Annotated[None, Depends(request_slot, scope="function")]) -> Iterator[Session]:
         with transaction(locked=False) as db:
             yield db
 
-    DB = Annotated[Session, Depends(get_db)]
+    DB = Annotated[Session, Depends(get_db, scope="function")]
 
     def me(db: DB, authorization: Annotated[str | None, Header()] = None) -> models.Player:
         token = authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None
@@ -245,6 +249,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     def revoke(player: Me, db: DB) -> dict[str, Any]:
         player.revoked = True
         db.add(player)
+        db.flush()
+        svc.forget_tokens_of(player.id)
         return {"ok": True}
 
     @app.get("/players/{player_id}")

@@ -333,3 +333,47 @@ def test_the_state_cache_follows_the_stored_record_even_when_another_worker_move
     for i in range(3):  # beyond its size the least recently used match is dropped
         cache.get(Match(id=f"x{i}", player0="a", player1="b", seed=i, options="{}", actions="[]"))
     assert "m1" not in cache.entries and len(cache.entries) == 2
+
+
+def test_a_change_is_committed_before_its_response_is_sent(tmp_path: Any) -> None:
+    """Read-your-writes across workers: when the client receives "created", another connection
+    already sees the row. (FastAPI ends a yield dependency after the response unless its scope is
+    "function"; then a friend accepting the challenge through another worker got 404.)"""
+    import anyio
+    from sqlmodel import Session, select
+
+    from lobby.clock import FakeClock
+    from lobby.models import Challenge
+
+    app = create_app(f"sqlite:///{tmp_path / 'rw.sqlite'}", clock=FakeClock(), run_sweeper=False)
+    with TestClient(app) as c:
+        token = c.post("/players", json={"name": "Ann"}).json()["token"]
+    seen: list[int] = []
+
+    async def call() -> None:
+        body = json.dumps({"rated": False, "time_control": "5+3", "variants": []}).encode()
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+                 "scheme": "http", "path": "/challenges", "raw_path": b"/challenges", "query_string": b"",
+                 "root_path": "", "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80),
+                 "headers": [(b"authorization", f"Bearer {token}".encode()), (b"content-type", b"application/json"),
+                             (b"content-length", str(len(body)).encode())]}
+        sent = False
+
+        async def receive() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await anyio.sleep(3600)
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start":
+                assert message["status"] == 201
+                with Session(app.state.engine) as other:  # another connection, as another worker
+                    seen.append(len(other.exec(select(Challenge)).all()))
+
+        await app(scope, receive, send)
+
+    anyio.run(call)
+    assert seen == [1]
