@@ -30,7 +30,9 @@ def seat_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
     return t(lang, "seat_name", n=seat + 1, level=t(lang, flow.levels[seat]))
 
 
-def _page(app: Any, title: str, controls: list[ft.Control]) -> None:
+def _page(app: Any, title: str, controls: list[ft.Control]) -> ft.Column:
+    """Show a session screen: a header, then ``controls`` in a scrolling column (returned, so a
+    screen can redraw its controls in place and keep the scroll position)."""
     lang = app.lang
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.home()),
@@ -39,6 +41,21 @@ def _page(app: Any, title: str, controls: list[ft.Control]) -> None:
         *controls,
     ], spacing=10, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))
+    return body
+
+
+def _builder_page(app: Any, title: str, draft: RuleDraft, actions: ft.Control) -> None:
+    """The rule builder's page: each choice redraws the controls *in place*, so the page keeps its
+    scroll position (on a phone, a change at the bottom of the rule stays in view)."""
+    def controls() -> list[ft.Control]:
+        preview, *editor = draft_editor(app, draft, redraw)
+        return [preview, actions, *editor]  # the sentence and its button on top; the choices follow
+
+    def redraw() -> None:
+        body.controls[1:] = controls()
+        app.page.update()
+
+    body = _page(app, title, controls())
 
 
 def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
@@ -183,10 +200,10 @@ def rule_builder(app: Any, flow: SessionFlow) -> None:
         group])
 
 
-def own_rule_screen(app: Any, flow: SessionFlow, draft: RuleDraft | None = None) -> None:
+def own_rule_screen(app: Any, flow: SessionFlow) -> None:
     """The winner writes a rule from scratch: when → if → then, read back as it is built."""
     lang = app.lang
-    draft = draft or RuleDraft()
+    draft = RuleDraft()
 
     def done(e: Any) -> None:
         problems = draft.problems()
@@ -200,13 +217,10 @@ def own_rule_screen(app: Any, flow: SessionFlow, draft: RuleDraft | None = None)
             return
         session_screen(app, flow, t(lang, "sess_rule_added", rule=describe(rule, lang)))
 
-    preview, *editor = draft_editor(app, draft, lambda: own_rule_screen(app, flow, draft))
-    _page(app, t(lang, "rb_title"), [
-        preview,  # the sentence and its button stay on top; the choices follow
-        ft.Row([ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
-                    t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
-                ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, flow))], wrap=True),
-        *editor])
+    _builder_page(app, t(lang, "rb_title"), draft, ft.Row([
+        ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
+            t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
+        ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, flow))], wrap=True))
 
 
 def proposal_screen(app: Any, flow: SessionFlow) -> None:
@@ -247,10 +261,10 @@ def proposal_screen(app: Any, flow: SessionFlow) -> None:
         text(lang, t(lang, "param_title"), 15, True), text(lang, t(lang, "param_hint"), 13), *params, cancel])
 
 
-def modify_screen(app: Any, flow: SessionFlow, proposal: Proposal, draft: RuleDraft | None = None) -> None:
+def modify_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
     """A change to a rule in force, written in the builder from the rule as it stands."""
     lang = app.lang
-    draft = draft or RuleDraft.from_rule(proposal.new_rule or {})
+    draft = RuleDraft.from_rule(proposal.new_rule or {})
 
     def done(e: Any) -> None:
         changed = Proposal("modify", proposal.proposer, rule_id=proposal.rule_id,
@@ -262,13 +276,10 @@ def modify_screen(app: Any, flow: SessionFlow, proposal: Proposal, draft: RuleDr
             return
         vote_screen(app, flow, changed)
 
-    preview, *editor = draft_editor(app, draft, lambda: modify_screen(app, flow, proposal, draft))
-    _page(app, t(lang, "sess_propose"), [
-        preview,
-        ft.Row([ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
-                    t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
-                ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, flow))], wrap=True),
-        *editor])
+    _builder_page(app, t(lang, "sess_propose"), draft, ft.Row([
+        ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
+            t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
+        ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, flow))], wrap=True))
 
 
 def proposal_words(flow: SessionFlow, proposal: Proposal, lang: str) -> str:
