@@ -13,11 +13,18 @@ from engine.tutorial import Lesson, LessonRun
 from views.i18n import t
 
 
-def tap_id(page: Any, ident: str, dy: float | None = None) -> bool:
+def tap_id(page: Any, ident: str, dy: float | None = None, wait: float = 10.0) -> bool:
+    """Tap the element ``ident``, waiting up to ``wait`` seconds for it: after the previous tap the
+    table is rebuilt, and on a loaded machine its new frame (with this element) can come late."""
     loc = page.locator(f'[flt-semantics-identifier="{ident}"]')
-    if loc.count() == 0:
-        return False
-    box = loc.first.bounding_box()
+    deadline = time.monotonic() + wait
+    box = None
+    while True:
+        if loc.count():
+            box = loc.first.bounding_box()
+        if box or time.monotonic() >= deadline:
+            break
+        time.sleep(0.2)
     if not box:
         return False
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + (dy if dy is not None else min(box["height"] / 2, 30)))
