@@ -540,6 +540,10 @@ def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) ->
                 if c.view(mid)["clock"]["to_move"] != mine:
                     time.sleep(0.5)
                     continue
+                # tap once the app itself shows my turn (it learns of the opponent's move by its
+                # long poll); a tap before that frame is drawn is lost
+                if not wait_text(page, "Opening: place", 20):
+                    continue
                 before = c.view(mid)["move_count"]
                 for k in range(8):
                     if not tap(page, f'[flt-semantics-identifier="hand-{k}"]') or \
@@ -550,7 +554,9 @@ def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) ->
                     tap(page, f'[flt-semantics-identifier="lane-{mine}-{empty}"]', dy=40)
                     if wait_until(lambda b=before: c.view(mid)["move_count"] > b, 10):
                         break
-            assert c.view(mid)["observation"]["players"][mine]["lanes"].count([]) == 0  # my opening, by tapping
+            final = c.view(mid)
+            assert final["observation"]["players"][mine]["lanes"].count([]) == 0, (  # my opening, by tapping
+                final["status"], final["reason"], final["move_count"], page.inner_text("body"))
             # the confirmation is a second "Resign" button, in a dialog that opens in the app's own
             # time; the clocks redraw the table every second, so a click may meet the frame before
             # (tried again if no dialog came)
