@@ -354,7 +354,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         """Presence, the time rules, then the caller's seat, events and view (one locked transaction)."""
         def work(db: Session) -> dict[str, Any]:
             m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
-            return {"seat": seat, "events": svc.events_for(db, m, seat, since),
+            return {"seat": seat, "events": svc.events_for(db, m.id, seat, since),
                     "view": svc.view_for(db, clk, m, seat)}
         return await run_db(work)
 

@@ -564,11 +564,7 @@ def view_for(db: Session, clock: Clock, m: Match, seat: int) -> dict[str, Any]:
     }
 
 
-def events_for(db: Session, m: Match, seat: int, since: int) -> list[dict[str, Any]]:
-    return _events(db, m.id, seat, since)
-
-
-def _events(db: Session, match_id: str, seat: int, since: int) -> list[dict[str, Any]]:
+def events_for(db: Session, match_id: str, seat: int, since: int) -> list[dict[str, Any]]:
     """``seat``'s events after number ``since``: the public ones and its own private variants."""
     rows = db.exec(select(MatchEvent.n, MatchEvent.seat, MatchEvent.data)
                    .where(MatchEvent.match_id == match_id, MatchEvent.n > since).order_by(col(MatchEvent.n))).all()
@@ -581,7 +577,7 @@ def events_after(db: Session, match_id: str, seat: int, since: int) -> tuple[lis
     status = db.exec(select(Match.status).where(Match.id == match_id)).first()
     if status is None:
         raise LobbyError(404, "no such match")
-    return _events(db, match_id, seat, since), status
+    return events_for(db, match_id, seat, since), status
 
 
 def replay_record(m: Match) -> dict[str, Any]:

@@ -347,8 +347,13 @@ class App:
         return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14),
                                                                controls=boxes)], spacing=4), width=340)
 
+    @staticmethod
+    def new_seed() -> int:
+        """A new game's or session's seed: the app picks it from the clock; the engine never reads one."""
+        return int(time.time() * 1000) & 0xFFFFFFFF
+
     def new_lanes(self, level: str) -> None:
-        seed = int(time.time() * 1000) & 0xFFFFFFFF  # the app picks a seed; the engine never reads a clock
+        seed = self.new_seed()
         options = LanesOptions(**{v: True for v in self.lanes_variants})
         self.open_table(LanesMatch(self.storage, level, seed, options=options))
 
@@ -362,7 +367,7 @@ class App:
             self.page.run_task(self.table.bot_turn)
 
     def new_spit(self, level: str) -> None:
-        seed = int(time.time() * 1000) & 0xFFFFFFFF
+        seed = self.new_seed()
         t0 = time.monotonic()
         self.open_spit(SpitGame(self.storage, level, seed, 0.0), t0)
 
@@ -377,7 +382,7 @@ class App:
 
     def new_lopti(self, players: int, levels: list[str] | None = None) -> None:
         """A new Lopti session (P-2.3): deal after deal, each winner adding a house rule."""
-        seed = int(time.time() * 1000) & 0xFFFFFFFF
+        seed = self.new_seed()
         levels = levels or ["expert", "casual", "skilled", "beginner"][: players - 1]
         flow = SessionFlow(self.storage, levels, seed)
         self.open_lopti(flow.start_deal(), flow)

@@ -127,9 +127,7 @@ def carry_screen(app: Any, flow: SessionFlow) -> None:
     keep: dict[str, dict[int, bool]] = {}
 
     def start(e: Any) -> None:
-        import time
-
-        new = flow.next_session(int(time.time() * 1000) & 0xFFFFFFFF, keep)
+        new = flow.next_session(app.new_seed(), keep)
         session_screen(app, new, t(lang, "carry_kept", n=len(new.session.rules)))
 
     rows: list[ft.Control] = []
@@ -363,7 +361,7 @@ def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int,
 
     def finish(e: Any = None) -> None:
         # the pairs thrown so far are kept; the app throws the rest of the series for the people
-        record = flow.vote(proposal, votes, hands={s: hands[s][:len(pairs)] for s in hands})
+        record = flow.vote(proposal, votes, hands=hands)
         session_screen(app, flow, outcome(flow, record, lang))
 
     def who_throws() -> int:

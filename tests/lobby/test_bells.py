@@ -66,13 +66,18 @@ def _wait_for_waiter(lobby: Lobby) -> None:
         time.sleep(0.02)
 
 
-def test_a_long_poll_is_woken_by_the_opponents_move(quiet_lobby: Lobby, monkeypatch: pytest.MonkeyPatch) -> None:
-    lobby = quiet_lobby
+def _running(lobby: Lobby) -> tuple[str, dict[str, str], dict[str, str], int]:
+    """A match past both first moves: (id, the player to move, the other, the other's last event)."""
     a, b = lobby.player("Ann"), lobby.player("Bob")
     mid = lobby.match(a, b)
     both_first_moves(lobby, mid, a, b)
-    mover, waiter = lobby.to_move(mid, a, b)
-    since = lobby.view(waiter, mid)["event_count"]
+    mover, other = lobby.to_move(mid, a, b)
+    return mid, mover, other, lobby.view(other, mid)["event_count"]
+
+
+def test_a_long_poll_is_woken_by_the_opponents_move(quiet_lobby: Lobby, monkeypatch: pytest.MonkeyPatch) -> None:
+    lobby = quiet_lobby
+    mid, mover, waiter, since = _running(lobby)
     reads = _count_reads(monkeypatch)
     got: dict[str, Any] = {}
 
@@ -92,11 +97,7 @@ def test_a_long_poll_is_woken_by_the_opponents_move(quiet_lobby: Lobby, monkeypa
 
 def test_an_event_stream_delivers_a_move_when_it_happens(quiet_lobby: Lobby) -> None:
     lobby = quiet_lobby
-    a, b = lobby.player("Ann"), lobby.player("Bob")
-    mid = lobby.match(a, b)
-    both_first_moves(lobby, mid, a, b)
-    mover, watcher = lobby.to_move(mid, a, b)
-    since = lobby.view(watcher, mid)["event_count"]
+    mid, mover, watcher, since = _running(lobby)
     seen: list[str] = []
 
     def watch() -> None:

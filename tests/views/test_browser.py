@@ -844,7 +844,6 @@ def test_a_lopti_session_between_deals_rule_vote_and_next_deal(tmp_path: Path) -
         assert wait_text(page, "one vote per deal", 5)
         tap(page, '[flt-semantics-identifier="sess-next"]')
         assert wait_text(page, "swap one hand card", 20), page.inner_text("body")
-        browser.close()
     st = open_storage(db)
     try:
         row = api.load_session(st, sid)  # type: ignore[arg-type]
@@ -874,23 +873,35 @@ def _won_first_deal(st, winner: int, levels: list[str]):  # type: ignore[no-unty
     raise AssertionError("no seed gave that winner")
 
 
-def test_a_winner_writes_a_rule_from_scratch_and_the_table_votes_on_a_base_rule(tmp_path: Path) -> None:
-    """#7 / P-8, P-9.1, P-9.6: I won deal 1 and build my own rule (a condition on kings and eights),
-    read back as I build it; then I put a base rule (the draw threshold) to the vote, to apply at
-    once, and the next deal is played with it."""
+@contextlib.contextmanager
+def _session_in_app(db: Path, winner: int, levels: list[str]):  # type: ignore[no-untyped-def]
+    """A stored session whose first deal ``winner`` won, continued in the app on a phone: yields
+    (the session as stored, the page); the storage is closed while the app runs."""
     from playwright.sync_api import sync_playwright
 
-    from storage import api
     from storage.db import open_storage
 
-    db = tmp_path / "app.sqlite"
     st = open_storage(db)
-    sid = _won_first_deal(st, 0, ["beginner"]).session_id
+    flow = _won_first_deal(st, winner, levels)
     st.close()
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)
         open_app(page, url)
         page.get_by_role("button", name="Continue").first.click(timeout=20_000)
+        yield flow, page
+        browser.close()
+
+
+def test_a_winner_writes_a_rule_from_scratch_and_the_table_votes_on_a_base_rule(tmp_path: Path) -> None:
+    """#7 / P-8, P-9.1, P-9.6: I won deal 1 and build my own rule (a condition on kings and eights),
+    read back as I build it; then I put a base rule (the draw threshold) to the vote, to apply at
+    once, and the next deal is played with it."""
+    from storage import api
+    from storage.db import open_storage
+
+    db = tmp_path / "app.sqlite"
+    with _session_in_app(db, 0, ["beginner"]) as (flow, page):
+        sid = flow.session_id
         assert wait_text(page, "You won deal 1: add one house rule.", 20), page.inner_text("body")
         tap(page, '[flt-semantics-identifier="rb-own"]')
         assert wait_text(page, "After a player plays cards: the next player draws 1.", 10), page.inner_text("body")
@@ -916,7 +927,6 @@ def test_a_winner_writes_a_rule_from_scratch_and_the_table_votes_on_a_base_rule(
         assert wait_text(page, "The vote passed (2 yes, 0 no).", 10), page.inner_text("body")
         tap(page, '[flt-semantics-identifier="sess-next"]')
         assert wait_text(page, "swap one hand card", 20), page.inner_text("body")
-        browser.close()
     st = open_storage(db)
     try:
         row = api.load_session(st, sid)  # type: ignore[arg-type]
@@ -935,21 +945,13 @@ def test_a_winner_writes_a_rule_from_scratch_and_the_table_votes_on_a_base_rule(
 def test_a_tied_rule_vote_is_thrown_by_hand(tmp_path: Path) -> None:
     """#7 / P-10: the bot won deal 1 and wrote a rule; I vote to remove it, it defends it (1–1),
     and I throw rock-paper-scissors by hand, then let the app throw the rest of the 30."""
-    from playwright.sync_api import sync_playwright
-
     from storage import api
     from storage.db import open_storage
 
     db = tmp_path / "app.sqlite"
-    st = open_storage(db)
-    flow = _won_first_deal(st, 1, ["casual"])
-    sid = flow.session_id
-    bot_rule = flow.session.rules[0].id
-    st.close()
-    with serve(db) as url, sync_playwright() as p:
-        browser, page = launch(p)
-        open_app(page, url)
-        page.get_by_role("button", name="Continue").first.click(timeout=20_000)
+    with _session_in_app(db, 1, ["casual"]) as (flow, page):
+        sid = flow.session_id
+        bot_rule = flow.session.rules[0].id
         assert wait_text(page, "House rules", 20), page.inner_text("body")
         tap(page, '[flt-semantics-identifier="sess-vote"]')
         assert wait_text(page, "Remove:", 10), page.inner_text("body")
@@ -963,7 +965,6 @@ def test_a_tied_rule_vote_is_thrown_by_hand(tmp_path: Path) -> None:
         page.screenshot(path=str(tmp_path / "rps.png"))
         tap(page, '[flt-semantics-identifier="rps-auto"]')
         assert wait_text(page, "A tie, settled by rock-paper-scissors", 10), page.inner_text("body")
-        browser.close()
     st = open_storage(db)
     try:
         steps = api.load_session(st, sid)["data"]["steps"]  # type: ignore[arg-type]
