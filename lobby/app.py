@@ -2,6 +2,7 @@
 
 
 import asyncio
+import gc
 import json
 import os
 import threading
@@ -10,8 +11,9 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any, TypeVar
 
+import orjson
 from fastapi import Depends, FastAPI, Header, Query, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -22,6 +24,7 @@ from lobby import service as svc
 from lobby.clock import Clock, SystemClock
 from lobby.models import Match, Seek
 from lobby.notify import Bells
+from lobby.rows import MatchRow, Tx
 
 DEFAULT_DB = "sqlite:///lobby.sqlite"
 #: an open stream or long poll marks its player present this often (well inside AWAY_WARN_S, so
@@ -93,6 +96,13 @@ class RateLimit:
         await self.app(scope, receive, send)
 
 
+class FastJSON(JSONResponse):
+    """A JSON response encoded by orjson (a view is the bulk of every hot answer)."""
+
+    def render(self, content: Any) -> bytes:
+        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+
+
 class NewPlayer(BaseModel):
     name: str = Field(min_length=1, max_length=24)
 
@@ -157,9 +167,17 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         with transaction() as db:
             svc.resume_after_restart(db, clk)
         task = asyncio.create_task(sweeper()) if run_sweeper else None
+        # Everything loaded so far (modules, FastAPI, SQLAlchemy: ~80k objects) lives as long as the
+        # process: moved out of the collector's sight, so a full collection walks only what requests
+        # created since (measured: full pauses of ~100 ms fell to ~30 ms under the load benchmark)
+        gc.collect()
+        gc.freeze()
         yield
         if task:
             task.cancel()
+        for conn in hot:
+            conn.close()
+        hot.clear()
         engine.dispose()
 
     async def sweeper() -> None:
@@ -306,7 +324,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         db.flush()
         return svc.view_for(db, clk, m, svc.seat_of(m, player))
 
-    async def run_db(fn: Callable[[Session], T]) -> T:
+    async def run_db(fn: Callable[[Tx], T]) -> T:
         """One transaction for a hot request (a match's view, a move, a poll), in one step.
 
         SQLite: the transactions are serialised anyway, so the work runs right here on the event
@@ -318,11 +336,31 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         async with aserial:
             return run_tx(fn)
 
-    def run_tx(fn: Callable[[Session], T]) -> T:
-        with transaction() as db:
-            return fn(db)
+    hot: list[Any] = []
 
-    def _match_for(db: Session, match_id: str, player: models.Player | svc.Caller) -> tuple[Match, int]:
+    def run_tx(fn: Callable[[Tx], T]) -> T:
+        """``fn`` in one transaction straight on a pooled DBAPI connection (:class:`lobby.rows.Tx`:
+        no ORM session to begin and commit), then the bells of the matches it wrote."""
+        if serial is not None:
+            serial.acquire()
+        try:
+            if serial is not None and not hot:
+                hot.append(engine.raw_connection())  # SQLite: one connection for every hot transaction
+            tx = Tx.open(engine, hot[0] if hot else None)
+            try:
+                result = fn(tx)
+            except BaseException:
+                tx.rollback()
+                raise
+            tx.commit()
+        finally:
+            if serial is not None:
+                serial.release()
+        for match_id in tx.info.pop("rang", ()):
+            bells.ring(match_id)
+        return result
+
+    def _match_for(db: Tx, match_id: str, player: models.Player | svc.Caller) -> tuple[MatchRow, int]:
         m = svc._match(db, match_id)  # locked: a view also touches and enforces
         seat = svc.seat_of(m, player)
         svc.touch(db, clk, m, seat)
@@ -333,18 +371,20 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     async def match_view(match_id: str, token: Token) -> JSONResponse:
         """The caller's own view of the match (as a JSONResponse: FastAPI's generic encoder walks a
         view dict field by field and cost more than building it)."""
-        def work(db: Session) -> dict[str, Any]:
+        def work(db: Tx) -> dict[str, Any]:
             m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
             return svc.view_for(db, clk, m, seat)
-        return JSONResponse(await run_db(work))
+        return FastJSON(await run_db(work))
 
     @app.post("/matches/{match_id}/moves")
-    async def move(match_id: str, body: MoveIn, token: Token) -> JSONResponse:
-        def work(db: Session) -> svc.MoveResult:
+    async def move(match_id: str, body: MoveIn, token: Token) -> Response:
+        def work(db: Tx) -> svc.MoveResult:
             return svc.make_move(db, clk, svc.authenticate_id(db, token), match_id, body.expected_move,
                                  body.client_move_id, body.action)
         r = await run_db(work)
-        return JSONResponse(r.body, status_code=r.status)
+        if r.text is not None:
+            return Response(r.text, status_code=r.status, media_type="application/json")
+        return FastJSON(r.body, status_code=r.status)
 
     @app.post("/matches/{match_id}/resign")
     def resign(match_id: str, player: Me, db: DB) -> dict[str, Any]:
@@ -352,7 +392,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     async def present(match_id: str, token: str | None, since: int) -> dict[str, Any]:
         """Presence, the time rules, then the caller's seat, events and view (one locked transaction)."""
-        def work(db: Session) -> dict[str, Any]:
+        def work(db: Tx) -> dict[str, Any]:
             m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
             return {"seat": seat, "events": svc.events_for(db, m.id, seat, since),
                     "view": svc.view_for(db, clk, m, seat)}
@@ -381,7 +421,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             left = deadline - time.monotonic()
             if body["events"] or left <= 0 or body["view"]["status"] != "running":
                 del body["seat"]
-                return JSONResponse(body)
+                return FastJSON(body)
             await quiet_wait(match_id, body["seat"], since, time.monotonic() + min(touch_s, left))
 
     @app.get("/matches/{match_id}/events")

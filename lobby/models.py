@@ -71,9 +71,11 @@ class Match(SQLModel, table=True):
 class MatchEvent(SQLModel, table=True):
     """Numbered events of a match; ``seat`` None is for both players, else only that seat."""
 
+    # the unique index (match_id, n, seat) also serves "this match's events after n": no second
+    # index on match_id to update on every event
     __table_args__ = (UniqueConstraint("match_id", "n", "seat"),)
     id: int | None = Field(default=None, primary_key=True)
-    match_id: str = Field(index=True)
+    match_id: str
     n: int
     seat: int | None = None
     data: str
@@ -82,9 +84,9 @@ class MatchEvent(SQLModel, table=True):
 class MoveReceipt(SQLModel, table=True):
     """Idempotency: the response to each client move id, returned again on a retry."""
 
-    __table_args__ = (UniqueConstraint("match_id", "client_move_id"),)
+    __table_args__ = (UniqueConstraint("match_id", "client_move_id"),)  # also the lookup's index
     id: int | None = Field(default=None, primary_key=True)
-    match_id: str = Field(index=True)
+    match_id: str
     player_id: str
     client_move_id: str
     move_no: int

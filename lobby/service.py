@@ -28,7 +28,8 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, case, insert, not_, or_
+import orjson
+from sqlalchemy import and_, case, not_, or_
 from sqlmodel import Session, col, select
 
 from engine.cards import Rng
@@ -37,7 +38,11 @@ from engine.lanes import RULES, LanesOptions
 from engine.lanes.state import LanesState
 from lobby.clock import Clock
 from lobby.glicko2 import Rating, after_game
-from lobby.models import Challenge, Match, MatchEvent, MoveReceipt, Player, RatingHistory, Seek, ServerState
+from lobby.models import Challenge, Match, Player, RatingHistory, Seek, ServerState
+from lobby.rows import Db, MatchRow, for_update, insert_many, load, run
+
+#: a match as the hot path holds it (a plain row) or as the cold paths do (the ORM object)
+AnyMatch = Match | MatchRow
 
 FIRST_MOVE_S = 60.0
 AWAY_S = 60.0
@@ -55,6 +60,12 @@ class LobbyError(Exception):
         self.status = status
         self.message = message
         self.detail = detail
+
+
+def dumps(obj: Any) -> str:
+    """JSON text for the hot path (orjson: a move encodes a view, its events and the action list,
+    and the standard encoder was the largest single cost left in a sampled profile)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _hash(token: str) -> str:
@@ -91,7 +102,7 @@ class Caller:
     id: str
 
 
-def authenticate_id(db: Session, token: str | None) -> Caller:
+def authenticate_id(db: Db, token: str | None) -> Caller:
     """Who holds ``token``: one plain row query, no ORM object to build (the hot paths need no more;
     :func:`authenticate` loads the row for the others). The hash is compared in constant time."""
     if not token:
@@ -102,7 +113,7 @@ def authenticate_id(db: Session, token: str | None) -> Caller:
         hit = _tokens.get(h)
     if hit is not None and now - hit[0] < TOKEN_TTL_S:
         return Caller(hit[1])
-    row = db.execute(select(Player.id, Player.token_hash, Player.revoked).where(Player.token_hash == h)).first()
+    row = run(db, "SELECT id, token_hash, revoked FROM player WHERE token_hash = :h", {"h": h}).fetchone()
     if row is None or not hmac.compare_digest(row[1], h) or row[2]:
         raise LobbyError(401, "that token is not valid (unknown or revoked)")
     with _tokens_lock:
@@ -138,7 +149,7 @@ def forget_player(player_id: str) -> None:
         _players.pop(player_id, None)
 
 
-def players_json(db: Session, ids: tuple[str, str]) -> list[dict[str, Any] | None]:
+def players_json(db: Db, ids: tuple[str, str]) -> list[dict[str, Any] | None]:
     """Both players of a match as the views show them (every view carries them; they change only on a
     rename or a rated result, so they are kept briefly instead of read on every request)."""
     now = time.monotonic()
@@ -146,8 +157,8 @@ def players_json(db: Session, ids: tuple[str, str]) -> list[dict[str, Any] | Non
         cached = {i: _players[i][1] for i in ids if i in _players and now - _players[i][0] < PLAYER_TTL_S}
     missing = [i for i in ids if i not in cached]
     if missing:
-        rows = db.execute(select(Player.id, Player.name, Player.rating, Player.rd, Player.vol, Player.rated_games)
-                          .where(col(Player.id).in_(missing))).all()
+        rows = run(db, "SELECT id, name, rating, rd, vol, rated_games FROM player WHERE id IN (:a, :b)",
+                   {"a": missing[0], "b": missing[-1]}).fetchall()
         fresh = {r[0]: _player_dict(*r) for r in rows}
         with _players_lock:
             if len(_players) > 50_000:
@@ -287,30 +298,35 @@ class StateCache:
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
-        self.entries: OrderedDict[str, tuple[str, int, list[Any], LanesState]] = OrderedDict()
+        # per match: options, seed, the stored action list's text, its length, the state after it.
+        # The text, not the parsed list: a thousand matches' lists of action dicts were most of the
+        # objects the garbage collector walked (pauses of tens of ms under the load benchmark).
+        self.entries: OrderedDict[str, tuple[str, int, str, int, LanesState]] = OrderedDict()
         self.replays = 0  # whole-record replays (a benchmark and the tests read it)
         self.lock = threading.Lock()  # requests run in a thread pool
 
-    def get(self, m: Match) -> LanesState:
-        actions: list[Any] = json.loads(m.actions)
+    def get(self, m: AnyMatch) -> LanesState:
         with self.lock:
             hit = self.entries.get(m.id)
-        if hit is not None and hit[0] == m.options and hit[1] == m.seed and actions[:len(hit[2])] == hit[2]:
-            if len(actions) == len(hit[2]):
-                return hit[3]
-            state = hit[3]
-            for raw in actions[len(hit[2]):]:
+        if hit is not None and hit[2] == m.actions and hit[0] == m.options and hit[1] == m.seed:
+            return hit[4]  # the usual case: the stored record is the one cached (no parsing)
+        actions: list[Any] = orjson.loads(m.actions)
+        if (hit is not None and hit[0] == m.options and hit[1] == m.seed and hit[3] <= len(actions)
+                and actions[:hit[3]] == orjson.loads(hit[2])):  # rare: parsing both is fine
+            state = hit[4]
+            for raw in actions[hit[3]:]:
                 state, _ = RULES.apply(state, RULES.parse_action(raw, state))
         else:
             self.replays += 1
             state, _ = replay(RULES, GameRecord("lanes", json.loads(m.options), m.seed, 2, tuple(actions)))
-        self.put(m, actions, state)
+        self.put(m, len(actions), state)
         return state
 
-    def put(self, m: Match, actions: list[Any], state: LanesState) -> None:
-        """Remember ``state`` as the state after ``actions`` (a move stores the state it computed)."""
+    def put(self, m: AnyMatch, n_actions: int, state: LanesState) -> None:
+        """Remember ``state`` as the state after the match's ``n_actions`` stored actions (a move
+        stores the state it computed, after setting ``m.actions``)."""
         with self.lock:
-            self.entries[m.id] = (m.options, m.seed, actions, state)
+            self.entries[m.id] = (m.options, m.seed, m.actions, n_actions, state)
             self.entries.move_to_end(m.id)
             while len(self.entries) > self.size:
                 self.entries.popitem(last=False)
@@ -319,11 +335,11 @@ class StateCache:
 STATES = StateCache()
 
 
-def state_of(m: Match) -> LanesState:
+def state_of(m: AnyMatch) -> LanesState:
     return STATES.get(m)
 
 
-def seat_of(m: Match, player: Player | Caller) -> int:
+def seat_of(m: AnyMatch, player: Player | Caller) -> int:
     if player.id == m.player0:
         return 0
     if player.id == m.player1:
@@ -331,24 +347,23 @@ def seat_of(m: Match, player: Player | Caller) -> int:
     raise LobbyError(403, "you are not a player in this match")
 
 
-def _event(db: Session, m: Match, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None) -> int:
+def _event(db: Db, m: AnyMatch, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None) -> int:
     """Append event number ``m.event_count + 1`` (per-seat variants when some of it is private)."""
     m.event_count += 1
     db.info.setdefault("rang", set()).add(m.id)  # the app rings this match's bell after the commit
     # plain INSERTs, not ORM objects: a move writes three or four events, and the unit of work
     # around each added object cost more than the statement (measured with tests/bench_lobby.py)
-    rows = ([{"match_id": m.id, "n": m.event_count, "seat": seat, "data": json.dumps(d)} for seat, d in private.items()]
-            if private else [{"match_id": m.id, "n": m.event_count, "seat": None, "data": json.dumps(data)}])
-    db.execute(insert(MatchEvent), rows)
-    db.add(m)
+    parts = private.items() if private else [(None, data)]
+    insert_many(db, "matchevent", [{"match_id": m.id, "n": m.event_count, "seat": seat, "data": dumps(d)}
+                                   for seat, d in parts])
     return m.event_count
 
 
-def clock_running(m: Match) -> bool:
+def clock_running(m: AnyMatch) -> bool:
     return m.status == "running" and m.moved0 and m.moved1
 
 
-def remaining_ms(m: Match, now: float) -> list[int]:
+def remaining_ms(m: AnyMatch, now: float) -> list[int]:
     rem = [m.remaining0, m.remaining1]
     if m.base_ms and clock_running(m):
         p = state_of(m).to_move
@@ -356,7 +371,7 @@ def remaining_ms(m: Match, now: float) -> list[int]:
     return rem
 
 
-def _finish(db: Session, clock: Clock, m: Match, winner: int | None, reason: str) -> None:
+def _finish(db: Db, clock: Clock, m: AnyMatch, winner: int | None, reason: str) -> None:
     if m.status != "running":
         return
     m.status = "aborted" if reason == "aborted" else "finished"
@@ -365,36 +380,35 @@ def _finish(db: Session, clock: Clock, m: Match, winner: int | None, reason: str
     if m.rated and m.moved0 and m.moved1 and m.status == "finished":
         change = _rate(db, clock, m)
     _event(db, m, {"type": "end", "winner": winner, "reason": reason, "rating_change": change})
-    db.add(m)
 
 
-def _rate(db: Session, clock: Clock, m: Match) -> dict[str, Any]:
+def _rate(db: Db, clock: Clock, m: AnyMatch) -> dict[str, Any]:
     # lock both players in a fixed order (two of a player's matches may end at the same moment)
+    players = {}
     for pid in sorted((m.player0, m.player1)):
-        db.get(Player, pid, with_for_update=True)
-    p0, p1 = db.get(Player, m.player0), db.get(Player, m.player1)
-    assert p0 is not None and p1 is not None
+        players[pid] = run(db, "SELECT rating, rd, vol, last_rated_at FROM player WHERE id = :id" + for_update(db),
+                           {"id": pid}).fetchone()
     now = clock.now()
     score0 = 0.5 if m.winner is None else (1.0 if m.winner == 0 else 0.0)
 
-    def periods(p: Player) -> float:
-        return 0.0 if p.last_rated_at is None else min(1.0, (now - p.last_rated_at) / RATING_PERIOD_S)
-    r0, r1 = after_game(Rating(p0.rating, p0.rd, p0.vol), Rating(p1.rating, p1.rd, p1.vol), score0,
-                        periods_a=periods(p0), periods_b=periods(p1))
+    def periods(last_rated_at: float | None) -> float:
+        return 0.0 if last_rated_at is None else min(1.0, (now - last_rated_at) / RATING_PERIOD_S)
+    (a0, d0, v0, t0), (a1, d1, v1, t1) = players[m.player0], players[m.player1]
+    r0, r1 = after_game(Rating(a0, d0, v0), Rating(a1, d1, v1), score0, periods_a=periods(t0), periods_b=periods(t1))
     change = {}
-    for seat, p, r in ((0, p0, r0), (1, p1, r1)):
-        change[str(seat)] = {"before": round(p.rating), "after": round(r.rating)}
-        p.rating, p.rd, p.vol = r.rating, r.rd, r.vol
-        p.rated_games += 1
-        p.last_rated_at = now
-        db.add(p)
-        forget_player(p.id)
-        db.add(RatingHistory(player_id=p.id, match_id=m.id, rating=r.rating, rd=r.rd, at=now))
-    m.rating_change = json.dumps(change)
+    for seat, pid, before, r in ((0, m.player0, a0, r0), (1, m.player1, a1, r1)):
+        change[str(seat)] = {"before": round(before), "after": round(r.rating)}
+        run(db, "UPDATE player SET rating = :rating, rd = :rd, vol = :vol, rated_games = rated_games + 1, "
+                "last_rated_at = :at WHERE id = :id",
+            {"rating": r.rating, "rd": r.rd, "vol": r.vol, "at": now, "id": pid})
+        forget_player(pid)
+        insert_many(db, "ratinghistory",
+                    [{"player_id": pid, "match_id": m.id, "rating": r.rating, "rd": r.rd, "at": now}])
+    m.rating_change = dumps(change)
     return change
 
 
-def enforce(db: Session, clock: Clock, m: Match) -> None:
+def enforce(db: Db, clock: Clock, m: AnyMatch) -> None:
     """Apply the time rule that ran out first, if any has by now (on every request and by the
     sweeper). Each rule has a moment at which it fires; the earliest one decides."""
     if m.status != "running":
@@ -424,17 +438,17 @@ def enforce(db: Session, clock: Clock, m: Match) -> None:
         _finish(db, clock, m, 1 - loser, "disconnected")
 
 
-def _timeout(db: Session, clock: Clock, m: Match, p: int) -> None:
+def _timeout(db: Db, clock: Clock, m: AnyMatch, p: int) -> None:
     if m.base_ms:
         if p == 0:
             m.remaining0 = 0
         else:
             m.remaining1 = 0
-    m.actions = json.dumps([*json.loads(m.actions), {"timeout": True, "player": p}])
+    m.actions = dumps([*orjson.loads(m.actions), {"timeout": True, "player": p}])
     _finish(db, clock, m, 1 - p, "timeout")
 
 
-def touch(db: Session, clock: Clock, m: Match, seat: int) -> None:
+def touch(db: Db, clock: Clock, m: AnyMatch, seat: int) -> None:
     """The player is here (a request, or an open event stream)."""
     if m.status != "running":
         return
@@ -442,16 +456,16 @@ def touch(db: Session, clock: Clock, m: Match, seat: int) -> None:
         m.last_seen0 = clock.now()
     else:
         m.last_seen1 = clock.now()
-    db.add(m)
 
 
 @dataclass
 class MoveResult:
     status: int
     body: dict[str, Any]
+    text: str | None = None  # the body as JSON, when it was encoded already (for the receipt)
 
 
-def make_move(db: Session, clock: Clock, player: Player | Caller, match_id: str, expected_move: int,
+def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expected_move: int,
               client_move_id: str, action: Any) -> MoveResult:
     """Idempotent, ordered moves: a repeated client move id gets the original answer; a stale move
     number gets 409 with the current state; the flag is checked before the move."""
@@ -459,12 +473,12 @@ def make_move(db: Session, clock: Clock, player: Player | Caller, match_id: str,
     seat = seat_of(m, player)
     if not client_move_id or len(client_move_id) > 64:
         raise LobbyError(422, "client_move_id: 1 to 64 characters")
-    receipt = db.execute(select(MoveReceipt.player_id, MoveReceipt.response).where(
-        MoveReceipt.match_id == m.id, MoveReceipt.client_move_id == client_move_id)).first()
+    receipt = run(db, "SELECT player_id, response FROM movereceipt WHERE match_id = :m AND client_move_id = :c",
+                  {"m": m.id, "c": client_move_id}).fetchone()
     if receipt is not None:
         if receipt[0] != player.id:
             raise LobbyError(409, "that client move id was used by the other player")
-        return MoveResult(200, json.loads(receipt[1]))
+        return MoveResult(200, orjson.loads(receipt[1]), receipt[1])
     touch(db, clock, m, seat)
     enforce(db, clock, m)
     if m.status != "running":
@@ -493,9 +507,9 @@ def make_move(db: Session, clock: Clock, player: Player | Caller, match_id: str,
         m.moved0 = True
     else:
         m.moved1 = True
-    actions = [*json.loads(m.actions), RULES.action_to_json(parsed)]
-    m.actions = json.dumps(actions)
-    STATES.put(m, actions, new_state)
+    actions = [*orjson.loads(m.actions), RULES.action_to_json(parsed)]
+    m.actions = dumps(actions)
+    STATES.put(m, len(actions), new_state)
     m.move_count += 1
     m.turn_started_at = now
     for e in events:
@@ -508,33 +522,34 @@ def make_move(db: Session, clock: Clock, player: Player | Caller, match_id: str,
     _event(db, m, {"type": "move", "move_count": m.move_count, "remaining_ms": [m.remaining0, m.remaining1]})
     if new_state.over:
         _finish(db, clock, m, new_state.winner, new_state.reason or "sold")
-    db.add(m)
     body = {"ok": True, "move_no": m.move_count - 1, "view": view_for(db, clock, m, seat)}
-    db.execute(insert(MoveReceipt).values(match_id=m.id, player_id=player.id, client_move_id=client_move_id,
-                                          move_no=m.move_count - 1, response=json.dumps(body)))
-    return MoveResult(200, body)
+    text = dumps(body)  # encoded once: the receipt and the response
+    insert_many(db, "movereceipt", [{"match_id": m.id, "player_id": player.id, "client_move_id": client_move_id,
+                                     "move_no": m.move_count - 1, "response": text}])
+    return MoveResult(200, body, text)
 
 
-def resign(db: Session, clock: Clock, player: Player, match_id: str) -> dict[str, Any]:
+def resign(db: Db, clock: Clock, player: Player, match_id: str) -> dict[str, Any]:
     m = _match(db, match_id)
     seat = seat_of(m, player)
     if m.status == "running":
-        m.actions = json.dumps([*json.loads(m.actions), {"resign": True, "player": seat}])
+        m.actions = dumps([*orjson.loads(m.actions), {"resign": True, "player": seat}])
         _finish(db, clock, m, 1 - seat, "resigned")
     return view_for(db, clock, m, seat)
 
 
-def _match(db: Session, match_id: str) -> Match:
+def _match(db: Db, match_id: str) -> MatchRow:
     """The match, row-locked until the transaction ends (PostgreSQL ``FOR UPDATE``; SQLite has one
     writer anyway): moves, resignations, touches and the sweeper of several workers serialise per
-    match, so a move and a flag can never both win."""
-    m = db.get(Match, match_id, with_for_update=True)
+    match, so a move and a flag can never both win. Its changes are written when the transaction
+    commits (:mod:`lobby.rows`)."""
+    m = load(db, match_id)
     if m is None:
         raise LobbyError(404, "no such match")
     return m
 
 
-def view_for(db: Session, clock: Clock, m: Match, seat: int) -> dict[str, Any]:
+def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
     """Everything ``seat`` may know about the match — the only way match data leaves the server."""
     now = clock.now()
     s = state_of(m)
@@ -564,23 +579,23 @@ def view_for(db: Session, clock: Clock, m: Match, seat: int) -> dict[str, Any]:
     }
 
 
-def events_for(db: Session, match_id: str, seat: int, since: int) -> list[dict[str, Any]]:
+def events_for(db: Db, match_id: str, seat: int, since: int) -> list[dict[str, Any]]:
     """``seat``'s events after number ``since``: the public ones and its own private variants."""
-    rows = db.exec(select(MatchEvent.n, MatchEvent.seat, MatchEvent.data)
-                   .where(MatchEvent.match_id == match_id, MatchEvent.n > since).order_by(col(MatchEvent.n))).all()
-    return [{"n": n, **json.loads(data)} for n, s, data in rows if s is None or s == seat]
+    rows = run(db, "SELECT n, seat, data FROM matchevent WHERE match_id = :m AND n > :since ORDER BY n",
+               {"m": match_id, "since": since}).fetchall()
+    return [{"n": n, **orjson.loads(data)} for n, s, data in rows if s is None or s == seat]
 
 
-def events_after(db: Session, match_id: str, seat: int, since: int) -> tuple[list[dict[str, Any]], str]:
+def events_after(db: Db, match_id: str, seat: int, since: int) -> tuple[list[dict[str, Any]], str]:
     """A waiting stream's cheap read: ``seat``'s events after ``since`` and the match's status,
     without locking the row, touching presence or building a view."""
-    status = db.exec(select(Match.status).where(Match.id == match_id)).first()
-    if status is None:
+    row = run(db, 'SELECT status FROM "match" WHERE id = :m', {"m": match_id}).fetchone()
+    if row is None:
         raise LobbyError(404, "no such match")
-    return events_for(db, match_id, seat, since), status
+    return events_for(db, match_id, seat, since), row[0]
 
 
-def replay_record(m: Match) -> dict[str, Any]:
+def replay_record(m: AnyMatch) -> dict[str, Any]:
     if m.status == "running":
         raise LobbyError(409, "the full record (with the deal) is published only after the match ends")
     return {"game": "lanes", "options": json.loads(m.options), "seed": m.seed, "players": 2,
@@ -606,11 +621,10 @@ def due_ids(db: Session, now: float) -> list[str]:
     return list(db.exec(select(Match.id).where(Match.status == "running", due)).all())
 
 
-def sweep_match(db: Session, clock: Clock, match_id: str) -> bool:
+def sweep_match(db: Db, clock: Clock, match_id: str) -> bool:
     """Enforce the time rules on one match; True if it ended. A match locked by a move or by another
     worker's sweeper is skipped (``SKIP LOCKED``): whoever holds the lock enforces the clock itself."""
-    m = db.exec(select(Match).where(Match.id == match_id, Match.status == "running")
-                .with_for_update(skip_locked=True)).first()
+    m = load(db, match_id, lock="skip", running_only=True)
     if m is None:
         return False
     enforce(db, clock, m)

@@ -148,9 +148,11 @@ async def main() -> None:
                 token = b if token == a else a
 
         async def paced(a: str, b: str, mid: str, offset: float, period: float) -> None:
-            """One match moving every ``period`` seconds from ``offset``."""
-            token = await first_token(a, b, mid)
+            """One match moving every ``period`` seconds from ``offset`` (its first look at the
+            match is paced too: 1,000 matches asking at once would be a burst no player makes)."""
             due = time.perf_counter() + offset
+            await asyncio.sleep(offset)
+            token = await first_token(a, b, mid)
             while True:
                 await asyncio.sleep(max(0.0, due - time.perf_counter()))
                 if time.perf_counter() >= stop or not await one_move(mid, token):
@@ -166,7 +168,8 @@ async def main() -> None:
                                    for i, p in enumerate(pairs)))
         else:
             await asyncio.gather(*(drive(*p) for p in pairs))
-        elapsed = time.perf_counter() - start
+        # moves are only started before `stop`; a paced match may then sleep past it until it sees so
+        elapsed = min(time.perf_counter() - start, args.seconds)
 
         def pct(xs: list[float], q: float) -> float:
             xs = sorted(xs)
