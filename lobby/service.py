@@ -39,7 +39,7 @@ from engine.lanes.state import LanesState
 from lobby.clock import Clock
 from lobby.glicko2 import Rating, after_game
 from lobby.models import Challenge, Match, Player, RatingHistory, Seek, ServerState
-from lobby.rows import Db, MatchRow, for_update, insert_many, load, run
+from lobby.rows import Db, MatchRow, flush_presence, for_update, insert_many, load, mark_present, run
 
 #: a match as the hot path holds it (a plain row) or as the cold paths do (the ORM object)
 AnyMatch = Match | MatchRow
@@ -449,10 +449,13 @@ def _timeout(db: Db, clock: Clock, m: AnyMatch, p: int) -> None:
 
 
 def touch(db: Db, clock: Clock, m: AnyMatch, seat: int) -> None:
-    """The player is here (a request, or an open event stream)."""
+    """The player is here (a request, or an open event stream). On a match row the time is noted
+    in memory and written by the sweeper within a second (:class:`lobby.rows.Presence`)."""
     if m.status != "running":
         return
-    if seat == 0:
+    if isinstance(m, MatchRow):
+        mark_present(db, m, seat, clock.now())
+    elif seat == 0:
         m.last_seen0 = clock.now()
     else:
         m.last_seen1 = clock.now()
@@ -640,6 +643,7 @@ def mark_alive(db: Session, clock: Clock) -> None:
 def sweep(db: Session, clock: Clock) -> int:
     """Enforce time rules on every running match, pair seeks, and note that the server is alive
     (the app's sweeper does the same with one short transaction per match)."""
+    flush_presence(db)
     n = sum(sweep_match(db, clock, mid) for mid in due_ids(db, clock.now()))
     pair_seeks(db, clock)
     mark_alive(db, clock)

@@ -377,3 +377,57 @@ def test_a_change_is_committed_before_its_response_is_sent(tmp_path: Any) -> Non
 
     anyio.run(call)
     assert seen == [1]
+
+
+def test_the_match_row_has_exactly_the_match_tables_columns() -> None:
+    """The hot path's plain row (lobby/rows.py) and the ORM model describe one table: a column
+    added to one and not the other would be silently lost or fail to load."""
+    from lobby.models import Match
+    from lobby.rows import COLUMNS
+
+    assert COLUMNS == tuple(Match.model_fields)
+    assert set(COLUMNS) == {c.name for c in Match.__table__.columns}  # type: ignore[attr-defined]
+
+
+def _stored_last_seen(lobby: Lobby, mid: str) -> tuple[float, float]:
+    from sqlmodel import Session
+
+    from lobby.models import Match
+
+    with Session(lobby.app.state.engine) as db:
+        m = db.get(Match, mid)
+        assert m is not None
+        return m.last_seen0, m.last_seen1
+
+
+def test_a_view_notes_presence_in_memory_and_the_sweeper_writes_it(lobby: Lobby) -> None:
+    """A view that changes nothing writes nothing (presence is noted in memory, lobby.rows.Presence);
+    the process still sees it at once, and the sweeper writes it within its next pass — before it
+    applies the away rule, so nobody is flagged for presence not yet written."""
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b, tc="10+5")
+    both_first_moves(lobby, mid, a, b)
+    lobby.app.state.sweep_once()
+    before = _stored_last_seen(lobby, mid)
+    lobby.clock.advance(40)
+    v = lobby.view(a, mid)  # Ann is here at +40 s; Bob is not
+    seat = v["seat"]
+    assert _stored_last_seen(lobby, mid) == before  # nothing written by the view
+    assert lobby.view(b, mid)["opponent_away_s"] is None  # ...but Bob's view sees Ann present
+    lobby.app.state.sweep_once()
+    after = _stored_last_seen(lobby, mid)
+    assert after[seat] == before[seat] + 40 and after[1 - seat] == before[1 - seat] + 40
+    lobby.clock.advance(59)  # 99 s after Bob's and Ann's views at +0 s/+40 s: nobody away for 60 s
+    lobby.app.state.sweep_once()
+    assert lobby.view(a, mid)["status"] == "running"
+
+
+def test_a_checkpoint_copies_the_whole_log(lobby: Lobby) -> None:
+    """SQLite: the sweeper's checkpoint (outside any request) copies every page of the log."""
+    if not str(lobby.app.state.engine.url).startswith("sqlite"):
+        return
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b)
+    both_first_moves(lobby, mid, a, b)
+    busy, log, copied = lobby.app.state.wal_checkpoint()
+    assert busy == 0 and log > 0 and copied == log
