@@ -51,9 +51,9 @@ def make_engine(url: str) -> Engine:
             # a match's row, events and receipts stay in this process's page cache (64 MB) instead of
             # being read back through the OS on every request
             cur.execute("PRAGMA cache_size=-65536")
-            # no checkpoint inside a request's commit: the sweeper copies the log into the database
-            # every second, in its own thread (an automatic checkpoint every ~1,000 pages — about
-            # every 100 moves — made a few requests wait for it)
+            # no checkpoint inside a request's commit: a task of the app copies the log into the
+            # database every second (``checkpoint`` in create_app: an automatic checkpoint every
+            # ~1,000 pages — about every 100 moves — made the request that crossed the mark wait)
             cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 

@@ -81,6 +81,19 @@ def wait_until(cond, seconds: float) -> bool:  # type: ignore[no-untyped-def]
     return bool(cond())
 
 
+def press_until_shown(page, button: str, selector: str, attempts: int = 3) -> None:  # type: ignore[no-untyped-def]
+    """Press the button named ``button`` until ``selector`` shows (the first press after the app
+    opens can be lost on a loaded machine: CI once waited 20 s for the lessons after 'Learn')."""
+    for attempt in range(attempts):
+        page.get_by_role("button", name=button).first.click(timeout=20_000)
+        try:
+            page.wait_for_selector(selector, timeout=10_000)
+            return
+        except Exception:  # noqa: BLE001 - playwright's timeout: press again, at most `attempts` times
+            if attempt == attempts - 1:
+                raise
+
+
 def wait_text(page, text: str, seconds: float) -> bool:  # type: ignore[no-untyped-def]
     return wait_until(lambda: text in page.inner_text("body"), seconds)
 
@@ -244,8 +257,7 @@ def test_lessons_play_through_on_a_phone_in_each_language(tmp_path: Path, lesson
         open_app(page, url)
         from views.i18n import t
 
-        page.get_by_role("button", name=t(lang, "learn")).first.click(timeout=20_000)
-        page.wait_for_selector('[flt-semantics-identifier^="lesson-"]', timeout=20_000)
+        press_until_shown(page, t(lang, "learn"), '[flt-semantics-identifier^="lesson-"]')
         loc = page.locator(f'[flt-semantics-identifier="lesson-{lesson_id}"]')
         for _ in range(12):
             if loc.count():
