@@ -180,11 +180,14 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         tasks = [asyncio.create_task(sweeper()), asyncio.create_task(collector())] if run_sweeper else []
         if run_sweeper and aserial is not None:
             tasks.append(asyncio.create_task(checkpointer()))
-        gc.collect()
-        gc.freeze()
+        if run_sweeper:  # a serving process (tests without the background tasks leave the collector be)
+            gc.collect()
+            gc.freeze()
         yield
         for task in tasks:
             task.cancel()
+        if run_sweeper:
+            gc.unfreeze()
         for conn in hot:
             conn.close()
         hot.clear()
