@@ -300,13 +300,13 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     Me = Annotated[models.Player, Depends(me)]
 
-    async def bearer(authorization: Annotated[str | None, Header()] = None) -> str | None:
-        """The token alone (async endpoints authenticate inside their own short transaction, so no
-        database transaction stays open while they wait). Async: a plain function dependency costs a
-        trip to the thread pool and back on every request."""
-        return authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None
+    # The hot endpoints take the Authorization header as a plain parameter and authenticate inside
+    # their own short transaction (no database transaction stays open while they wait); a
+    # dependency per request cost more than the header parameter (sampled under the benchmark).
+    Auth = Annotated[str | None, Header()]
 
-    Token = Annotated[str | None, Depends(bearer)]
+    def bearer(authorization: str | None) -> str | None:
+        return authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None
 
     @app.get("/health")
     def health() -> dict[str, Any]:
@@ -433,16 +433,20 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         return m, seat
 
     @app.get("/matches/{match_id}", response_model=None)
-    async def match_view(match_id: str, token: Token) -> JSONResponse:
+    async def match_view(match_id: str, authorization: Auth = None) -> JSONResponse:
         """The caller's own view of the match (as a JSONResponse: FastAPI's generic encoder walks a
         view dict field by field and cost more than building it)."""
+        token = bearer(authorization)
+
         def work(db: Tx) -> dict[str, Any]:
             m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
             return svc.view_for(db, clk, m, seat)
         return FastJSON(await run_db(work))
 
     @app.post("/matches/{match_id}/moves")
-    async def move(match_id: str, body: MoveIn, token: Token) -> Response:
+    async def move(match_id: str, body: MoveIn, authorization: Auth = None) -> Response:
+        token = bearer(authorization)
+
         def work(db: Tx) -> svc.MoveResult:
             return svc.make_move(db, clk, svc.authenticate_id(db, token), match_id, body.expected_move,
                                  body.client_move_id, body.action)
@@ -476,10 +480,11 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             await bells.until(match_id, ring, min(recheck_s, left))
 
     @app.get("/matches/{match_id}/poll")
-    async def poll(match_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0,
+    async def poll(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0)] = 0,
                    timeout: Annotated[float, Query(ge=0, le=30)] = 25.0) -> JSONResponse:
         """Long-poll fallback: answers at once when events after ``since`` exist, else waits for
         them (woken by the match's bell, marking the caller present every ``touch_s``)."""
+        token = bearer(authorization)
         deadline = time.monotonic() + timeout
         while True:
             body = await present(match_id, token, since)
@@ -490,10 +495,11 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             await quiet_wait(match_id, body["seat"], since, time.monotonic() + min(touch_s, left))
 
     @app.get("/matches/{match_id}/events")
-    async def stream(match_id: str, token: Token, since: Annotated[int, Query(ge=0)] = 0,
+    async def stream(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0)] = 0,
                      last_event_id: Annotated[str | None, Header()] = None) -> StreamingResponse:
         """Server-sent events, numbered; reconnect with ``Last-Event-ID`` or ``?since=`` to catch up.
         An open stream also counts as being present (no disconnect loss)."""
+        token = bearer(authorization)
         start = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
         seat = (await present(match_id, token, start))["seat"]  # 401/403/404 before streaming
 
@@ -526,6 +532,9 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             raise svc.LobbyError(404, "no such match")
         return svc.replay_record(m)
 
+    # The hot routes first: the router tries routes in order, matching each path's pattern.
+    hot_paths = ("/matches/{match_id}", "/matches/{match_id}/moves", "/matches/{match_id}/poll")
+    app.router.routes.sort(key=lambda r: getattr(r, "path", "") not in hot_paths)
     return app
 
 
