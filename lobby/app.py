@@ -11,7 +11,6 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any, TypeVar
 
-import orjson
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
@@ -111,7 +110,7 @@ class FastJSON(JSONResponse):
     """A JSON response encoded by orjson (a view is the bulk of every hot answer)."""
 
     def render(self, content: Any) -> bytes:
-        return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS)
+        return svc.to_json(content)
 
 
 class NewPlayer(BaseModel):
@@ -152,22 +151,29 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     recheck_s = fallback_s if fallback_s is not None else 5.0 if serial is not None else 0.5
 
     @contextmanager
+    def one_writer(locked: bool = True) -> Iterator[None]:
+        """SQLite: this process's transactions one at a time (PostgreSQL: row locks instead)."""
+        if serial is None or not locked:
+            yield
+            return
+        with serial:
+            yield
+
+    def ring(info: dict[str, Any]) -> None:
+        """After a commit: wake the waiters of the matches the transaction wrote events for."""
+        for match_id in info.pop("rang", ()):
+            bells.ring(match_id)
+
+    @contextmanager
     def transaction(locked: bool = True) -> Iterator[Session]:
-        if serial is not None and locked:
-            serial.acquire()
-        try:
-            with Session(engine, expire_on_commit=False) as db:
-                try:
-                    yield db
-                    db.commit()
-                except BaseException:
-                    db.rollback()
-                    raise
-                for match_id in db.info.pop("rang", ()):
-                    bells.ring(match_id)
-        finally:
-            if serial is not None and locked:
-                serial.release()
+        with one_writer(locked), Session(engine, expire_on_commit=False) as db:
+            try:
+                yield db
+                db.commit()
+            except BaseException:
+                db.rollback()
+                raise
+            ring(db.info)
     limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)))
 
     SQLModel.metadata.create_all(engine)
@@ -406,9 +412,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     def run_tx(fn: Callable[[Tx], T]) -> T:
         """``fn`` in one transaction straight on a pooled DBAPI connection (:class:`lobby.rows.Tx`:
         no ORM session to begin and commit), then the bells of the matches it wrote."""
-        if serial is not None:
-            serial.acquire()
-        try:
+        with one_writer():
             if serial is not None and not hot:
                 hot.append(engine.raw_connection())  # SQLite: one connection for every hot transaction
             tx = Tx.open(engine, hot[0] if hot else None)
@@ -418,11 +422,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
                 tx.rollback()
                 raise
             tx.commit()
-        finally:
-            if serial is not None:
-                serial.release()
-        for match_id in tx.info.pop("rang", ()):
-            bells.ring(match_id)
+        ring(tx.info)
         return result
 
     def _match_for(db: Tx, match_id: str, player: models.Player | svc.Caller) -> tuple[MatchRow, int]:

@@ -62,10 +62,14 @@ class LobbyError(Exception):
         self.detail = detail
 
 
+def to_json(obj: Any) -> bytes:
+    """JSON for the hot path (orjson: a move encodes a view, its events and the action list, and
+    the standard encoder was the largest single cost left in a sampled profile)."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS)
+
+
 def dumps(obj: Any) -> str:
-    """JSON text for the hot path (orjson: a move encodes a view, its events and the action list,
-    and the standard encoder was the largest single cost left in a sampled profile)."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    return to_json(obj).decode()
 
 
 def _hash(token: str) -> str:
@@ -448,17 +452,11 @@ def _timeout(db: Db, clock: Clock, m: AnyMatch, p: int) -> None:
     _finish(db, clock, m, 1 - p, "timeout")
 
 
-def touch(db: Db, clock: Clock, m: AnyMatch, seat: int) -> None:
-    """The player is here (a request, or an open event stream). On a match row the time is noted
-    in memory and written by the sweeper within a second (:class:`lobby.rows.Presence`)."""
-    if m.status != "running":
-        return
-    if isinstance(m, MatchRow):
+def touch(db: Db, clock: Clock, m: MatchRow, seat: int) -> None:
+    """The player is here (a request, or an open event stream): noted in memory and written by the
+    sweeper within a second (:class:`lobby.rows.Presence`)."""
+    if m.status == "running":
         mark_present(db, m, seat, clock.now())
-    elif seat == 0:
-        m.last_seen0 = clock.now()
-    else:
-        m.last_seen1 = clock.now()
 
 
 @dataclass
