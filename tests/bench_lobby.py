@@ -79,12 +79,37 @@ class Pool:
             self.idle.put_nowait(conn)
 
 
+def _cpu_ticks(pid: int) -> list[int]:
+    """The machine's user, system, idle, iowait and steal ticks, then the process's user+system."""
+    with open("/proc/stat") as f:
+        cpu = [int(x) for x in f.readline().split()[1:9]]
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return [cpu[0] + cpu[1], cpu[2], cpu[3], cpu[4], cpu[7], int(fields[11]) + int(fields[12]),
+            sum(os.times()[:2]) * os.sysconf("SC_CLK_TCK")]
+
+
+async def sample_cpu(pid: int, trace: list[Any]) -> None:
+    """Every quarter second, the CPU ticks spent since the last sample: machine
+    user/system/idle/iowait/steal, the server process, this driver — to tell a slow moment of the
+    server from a busy machine (on a shared virtual machine the hypervisor may take ("steal") a
+    virtual CPU from the server for seconds at a time)."""
+    last = _cpu_ticks(pid)
+    while True:
+        await asyncio.sleep(0.25)
+        now = _cpu_ticks(pid)
+        trace.append((time.perf_counter(), "cpu", [round(b - a, 1) for a, b in zip(last, now, strict=True)]))
+        last = now
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=int, default=1000)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--inflight", type=int, default=64)
     ap.add_argument("--rate", type=float, default=0.0, help="offered moves per second (0: as fast as possible)")
+    ap.add_argument("--trace", type=Path, help="write every request's start time (s) and round trip (ms) "
+                    "as JSON lines to this file, to see when slow requests happened")
     args = ap.parse_args()
     tmp = tempfile.mkdtemp()
     port = free_port()
@@ -113,6 +138,7 @@ async def main() -> None:
         print(f"set up {len(pairs)} matches in {time.perf_counter() - t0:.1f} s", flush=True)
         latencies: list[float] = []
         views: list[float] = []
+        trace: list[tuple[float, str, Any]] = []  # (start, "view"/"move", ms) and ("cpu", ticks)
         statuses: dict[int, int] = {}
         errors: list[Any] = []
         moves = 0
@@ -124,6 +150,7 @@ async def main() -> None:
             t = time.perf_counter()
             _, mine = await call("GET", f"/matches/{mid}", token)
             views.append((time.perf_counter() - t) * 1000)
+            trace.append((t, "view", views[-1]))
             if mine.get("status") != "running" or not mine["legal"]:
                 return False
             body = {"expected_move": mine["move_count"], "client_move_id": f"{mid}-{mine['move_count']}",
@@ -131,6 +158,7 @@ async def main() -> None:
             t = time.perf_counter()
             status, answer = await call("POST", f"/matches/{mid}/moves", token, body)
             latencies.append((time.perf_counter() - t) * 1000)
+            trace.append((t, "move", latencies[-1]))
             statuses[status] = statuses.get(status, 0) + 1
             if status == 200:
                 moves += 1
@@ -161,6 +189,7 @@ async def main() -> None:
                 due += period
 
         start = time.perf_counter()
+        sampler = asyncio.ensure_future(sample_cpu(proc.pid, trace))
         if args.rate > 0:
             period = len(pairs) / args.rate
             stop = start + args.seconds
@@ -168,6 +197,7 @@ async def main() -> None:
                                    for i, p in enumerate(pairs)))
         else:
             await asyncio.gather(*(drive(*p) for p in pairs))
+        sampler.cancel()
         # moves are only started before `stop`; a paced match may then sleep past it until it sees so
         elapsed = min(time.perf_counter() - start, args.seconds)
 
@@ -181,6 +211,28 @@ async def main() -> None:
               f"at most {args.inflight} requests in flight; move answers {statuses})")
         if errors:
             print("refused moves, e.g.:", errors)
+        slow = [(t - start, ms) for t, kind, ms in trace if kind in ("view", "move") and ms > 50]
+        seconds = {int(t) for t, _ in slow}
+        if slow:
+            print(f"{len(slow)} requests over 50 ms, started in {len(seconds)} distinct seconds: "
+                  f"{sorted(seconds)[:20]}{' ...' if len(seconds) > 20 else ''}; "
+                  f"the slowest {max(ms for _, ms in slow):.0f} ms")
+        cpu = [(int(t - start), ticks) for t, kind, ticks in trace if kind == "cpu"]
+
+        def share(rows: list[tuple[int, list[float]]], k: int) -> float:
+            """Column ``k``'s ticks as a percentage of the machine's (both CPUs) over ``rows``."""
+            total = sum(sum(r[:5]) for _, r in rows)
+            return 100 * sum(r[k] for _, r in rows) / total if total else 0.0
+        hot = [c for c in cpu if c[0] in seconds]
+        calm = [c for c in cpu if c[0] not in seconds]
+        print(f"CPU time stolen by the hypervisor: {share(cpu, 4):.0f} % of the machine's over the run"
+              + (f"; {share(hot, 4):.0f} % in the seconds slow requests started, {share(calm, 4):.0f} % in the others"
+                 if hot else "")
+              + f". The server used {2 * share(cpu, 5):.0f} % of one core, the driver {2 * share(cpu, 6):.0f} %.")
+        if args.trace:
+            with args.trace.open("w") as f:
+                for t, kind, ms in trace:
+                    f.write(json.dumps([round(t - start, 4), kind, ms if kind == "cpu" else round(ms, 2)]) + "\n")
     finally:
         proc.terminate()
         proc.wait(timeout=10)

@@ -2,12 +2,14 @@
 
 * ``beginner`` — readable rules of thumb (build toward 21–26, sell when you can, jack a selling
   lane of the opponent, discard what fits nowhere), and a quarter of its moves are random.
-* ``casual`` — one-ply greedy: the move whose result scores best on :func:`evaluate`.
-* ``skilled`` — two-ply: the move whose worst opponent reply scores best, averaged over sampled
-  opponent hands.
-* ``expert`` — determinised Monte Carlo: the skilled bot's best candidates, each tried in many
-  sampled worlds (opponent hand and deck orders drawn consistently with the observation) and
-  played out with a fast policy; the best mean wins. Work is counted in simulated actions.
+* ``casual`` — one-ply greedy: the move whose result scores best on the static evaluation
+  (``lanes_eval.evaluate`` with the hand-written weights).
+* ``skilled`` — look-ahead over three sampled worlds (opponent hand and deck orders drawn
+  consistently with the observation): our move, the opponent's best-looking reply, our best
+  follow-up; the best average wins.
+* ``expert`` — the same look-ahead over as many sampled worlds and candidates as the budget buys,
+  judged with the evaluation weights tuned by self-play (``lanes_eval.TUNED``). Work is counted in
+  simulated actions.
 """
 
 from __future__ import annotations
@@ -16,11 +18,11 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from engine.bots.lanes_eval import HAND_WRITTEN, TUNED, Weights, evaluate
 from engine.cards import Card, Rng, derive_seed, parse_card, standard_deck
 from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
 from engine.lanes.state import (
-    LANES,
     SELL_MAX,
     SELL_MIN,
     LanesState,
@@ -28,7 +30,6 @@ from engine.lanes.state import (
     Stack,
     is_number,
     pair_sellers,
-    selling,
     values,
 )
 
@@ -85,40 +86,6 @@ def determinise(obs: dict[str, Any], rng: Rng) -> LanesState:
                       rng.next_u64(), obs["winner"], obs["reason"], obs["over"], obs["ply"])
 
 
-# --- evaluation ------------------------------------------------------------------------------------
-
-def _lane_score(v: int) -> float:
-    if v == 0:
-        return 0.0
-    if v <= SELL_MAX:
-        return 6.0 * v / SELL_MAX + (2.0 if v >= SELL_MIN else 0.0)
-    return 4.0 - 1.2 * (v - SELL_MAX)
-
-
-def evaluate(s: LanesState, p: int) -> float:
-    """Static score of a position for player ``p`` (positive is good)."""
-    if s.over:
-        return 0.0 if s.winner is None else (1000.0 if s.winner == p else -1000.0)
-    mine, theirs = values(s, p), values(s, 1 - p)
-    sellers = selling(mine, theirs) if p == 0 else selling(theirs, mine)
-    score = 0.0
-    for i in range(LANES):
-        if sellers[i] == p:
-            score += 12.0
-        elif sellers[i] == 1 - p:
-            score -= 12.0
-        score += _lane_score(mine[i]) - _lane_score(theirs[i])
-    me, opp = s.sides[p], s.sides[1 - p]
-    score += 0.4 * min(len(me.hand), 5) - 0.4 * min(len(opp.hand), 5)
-    # cards that answer the opponent's sales are worth keeping
-    score += sum(1.2 if c.rank in (11, 0) else 0.6 if c.rank == 13 else 0.0 for c in me.hand[:8])
-    if not me.deck and len(me.hand) <= 2:
-        score -= 6.0 / (1 + len(me.hand))
-    if not opp.deck and len(opp.hand) <= 2:
-        score += 6.0 / (1 + len(opp.hand))
-    return score
-
-
 # --- policies ----------------------------------------------------------------------------------------
 
 def _beginner(s: LanesState, legal: list[LanesAction], rng: Rng) -> LanesAction:
@@ -157,12 +124,13 @@ def _beginner(s: LanesState, legal: list[LanesAction], rng: Rng) -> LanesAction:
     return choice
 
 
-def _greedy(s: LanesState, legal: list[LanesAction], rng: Rng, p: int) -> tuple[LanesAction, float]:
+def _greedy(s: LanesState, legal: list[LanesAction], rng: Rng, p: int,
+            w: Weights = HAND_WRITTEN) -> tuple[LanesAction, float]:
     best_score = float("-inf")
     best: list[LanesAction] = []
     for a in legal:
         t, _ = RULES.apply(s, a)
-        v = evaluate(t, p)
+        v = evaluate(t, p, w)
         if v > best_score + 1e-9:
             best_score, best = v, [a]
         elif abs(v - best_score) <= 1e-9:
@@ -170,16 +138,17 @@ def _greedy(s: LanesState, legal: list[LanesAction], rng: Rng, p: int) -> tuple[
     return best[rng.below(len(best))], best_score
 
 
-def _ranked(s: LanesState, legal: list[LanesAction], p: int) -> list[tuple[float, int, LanesAction]]:
+def _ranked(s: LanesState, legal: list[LanesAction], p: int,
+            w: Weights) -> list[tuple[float, int, LanesAction]]:
     scored = []
     for k, a in enumerate(legal):
         t, _ = RULES.apply(s, a)
-        scored.append((evaluate(t, p), -k, a))
+        scored.append((evaluate(t, p, w), -k, a))
     scored.sort(key=lambda x: (x[0], x[1]), reverse=True)
     return scored
 
 
-def _two_ply(obs: dict[str, Any], legal_seed: int, samples: int, top: int, depth3: bool = True,
+def _two_ply(obs: dict[str, Any], legal_seed: int, samples: int, top: int, w: Weights = HAND_WRITTEN,
              should_stop: Callable[[], bool] | None = None) -> LanesAction:
     """Look ahead over sampled worlds: our move, the opponent's best-looking reply, our best
     follow-up; the move with the best average wins."""
@@ -187,29 +156,29 @@ def _two_ply(obs: dict[str, Any], legal_seed: int, samples: int, top: int, depth
     p = obs["player"]
     base = determinise(obs, Rng(rng.next_u64()))
     legal = RULES.legal_actions(base)
-    ranked = _ranked(base, legal, p)[:top]
+    ranked = _ranked(base, legal, p, w)[:top]
     worlds = [base] + [determinise(obs, Rng(rng.next_u64())) for _ in range(samples - 1)]
     best, best_v = ranked[0][2], float("-inf")
     for _, _, a in ranked:
         if should_stop is not None and should_stop():
             break
         total = 0.0
-        for w in worlds:
-            t, _ = RULES.apply(w, a)
+        for world in worlds:
+            t, _ = RULES.apply(world, a)
             if t.over:
-                total += evaluate(t, p)
+                total += evaluate(t, p, w)
                 continue
             replies = RULES.legal_actions(t)
             opp = t.to_move
             # the opponent answers with its own best-looking reply (as a person would), and that
             # reply is judged from our side
-            reply = max(replies, key=lambda r: evaluate(RULES.apply(t, r)[0], opp))
+            reply = max(replies, key=lambda r: evaluate(RULES.apply(t, r)[0], opp, w))
             u, _ = RULES.apply(t, reply)
-            if u.over or depth3 is False:
-                total += evaluate(u, p)
+            if u.over:
+                total += evaluate(u, p, w)
                 continue
             # and our own best follow-up: a move that sets up a sale next turn counts
-            total += max(evaluate(RULES.apply(u, m)[0], p) for m in RULES.legal_actions(u))
+            total += max(evaluate(RULES.apply(u, m)[0], p, w) for m in RULES.legal_actions(u))
         if total / len(worlds) > best_v:
             best_v, best = total / len(worlds), a
     return best
@@ -221,7 +190,7 @@ def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callabl
     top = 10
     per_world = top * 50  # simulated actions one sampled world costs, roughly
     samples = max(3, min(24, budget_ms * WORK_PER_MS // per_world))
-    return _two_ply(obs, seed, samples=samples, top=top, should_stop=should_stop)
+    return _two_ply(obs, seed, samples=samples, top=top, w=TUNED, should_stop=should_stop)
 
 
 def decide(obs: dict[str, Any], level: str, seed: int, budget_ms: int,

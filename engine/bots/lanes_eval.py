@@ -1,0 +1,133 @@
+"""The static evaluation of a Lanes position, from one player's side, with its weights.
+
+Every Lanes bot above the beginner judges positions with :func:`evaluate`; the search levels call
+it hundreds of thousands of times per decision, so it stays a plain loop over the six lanes.
+
+The weights are data, not code, so that they can be tuned by self-play
+(``python tests/tune_lanes_eval.py``). ``HAND_WRITTEN`` are the weights the casual and skilled
+levels play with; ``TUNED`` is what the expert plays with (docs/bots.md has how they were found
+and what they are worth).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from engine.cards import JACK, JOKER, KING, QUEEN
+from engine.lanes.state import DOWN, LANES, SELL_MAX, SELL_MIN, UP, LanesState, base_direction, lane_value
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    #: a pair this player sells (the opponent's sales count against)
+    sale: float = 12.0
+    #: lane value toward 26, per 26 points
+    slope: float = 6.0
+    #: a lane in the selling range 21–26
+    in_range: float = 2.0
+    #: an overloaded lane (over 26): worth this much at 27 …
+    over_base: float = 4.0
+    #: … and this much less per point above 26
+    over_slope: float = 1.2
+    #: per card in hand (up to five)
+    hand: float = 0.4
+    #: a jack or joker in hand (they answer the opponent's sales)
+    answer: float = 1.2
+    #: a king in hand
+    king: float = 0.6
+    #: about to run out of cards (L-8.2): deck empty, two cards or fewer in hand
+    dry: float = 6.0
+    #: a sale's margin of safety: (value − 21) / 5 of a selling lane
+    secure: float = 0.0
+    #: a lane under 21 that one number card could bring into range, in its direction (per rank that
+    #: does it, out of ten)
+    finish: float = 0.0
+    #: a queen in hand (it turns a lane that cannot grow any more)
+    queen: float = 0.0
+    #: selling in two pairs or more (one more sale anywhere ends the match in this player's favour)
+    majority: float = 0.0
+
+    def to_json(self) -> dict[str, float]:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Weights:
+        return replace(Weights(), **{k: float(v) for k, v in d.items()})
+
+
+HAND_WRITTEN = Weights()
+TUNED = HAND_WRITTEN
+
+
+def _lane_score(v: int, w: Weights) -> float:
+    if v == 0:
+        return 0.0
+    if v <= SELL_MAX:
+        return w.slope * v / SELL_MAX + (w.in_range if v >= SELL_MIN else 0.0)
+    return w.over_base - w.over_slope * (v - SELL_MAX)
+
+
+def _finishers(lane: list[Any], v: int, held: str | None) -> int:
+    """How many number ranks (1–10) would bring this lane from under 21 into 21–26, allowed by its
+    direction (the current-suit exception ignored: the suit of a card yet to come is unknown)."""
+    if not lane or v >= SELL_MIN:
+        return 0
+    lo, hi = max(1, SELL_MIN - v), min(10, SELL_MAX - v)
+    if lo > hi:
+        return 0
+    last = lane[-1].card.rank
+    d = base_direction(lane, held)
+    if d is not None and len(lane[-1].queens()) % 2:
+        d = DOWN if d == UP else UP
+    if d is None:
+        return hi - lo + 1 - (1 if lo <= last <= hi else 0)
+    if d == UP:
+        lo = max(lo, last + 1)
+    else:
+        hi = min(hi, last - 1)
+    return max(0, hi - lo + 1)
+
+
+def evaluate(s: LanesState, p: int, w: Weights = HAND_WRITTEN) -> float:
+    """Static score of a position for player ``p`` (positive is good); ±1000 when the match is
+    over."""
+    if s.over:
+        return 0.0 if s.winner is None else (1000.0 if s.winner == p else -1000.0)
+    opts = s.options
+    me, opp = s.sides[p], s.sides[1 - p]
+    mine = [lane_value(lane, opts) for lane in me.lanes]
+    theirs = [lane_value(lane, opts) for lane in opp.lanes]
+    score = 0.0
+    sold = [0, 0]  # pairs this player sells, pairs the opponent sells
+    for i in range(LANES):
+        a, b = mine[i], theirs[i]
+        a_in = SELL_MIN <= a <= SELL_MAX
+        b_in = SELL_MIN <= b <= SELL_MAX
+        if a_in and (not b_in or a > b):
+            score += w.sale + w.secure * (a - SELL_MIN) / 5
+            sold[0] += 1
+        elif b_in and (not a_in or b > a):
+            score -= w.sale + w.secure * (b - SELL_MIN) / 5
+            sold[1] += 1
+        score += _lane_score(a, w) - _lane_score(b, w)
+        if w.finish:
+            score += w.finish * (_finishers(me.lanes[i], a, s.held[p][i])
+                                 - _finishers(opp.lanes[i], b, s.held[1 - p][i])) / 10
+    if w.majority:
+        score += w.majority * ((sold[0] >= 2) - (sold[1] >= 2))
+    score += w.hand * (min(len(me.hand), 5) - min(len(opp.hand), 5))
+    # cards that answer the opponent's sales are worth keeping
+    for c in me.hand[:8]:
+        r = c.rank
+        if r == JACK or r == JOKER:
+            score += w.answer
+        elif r == KING:
+            score += w.king
+        elif r == QUEEN:
+            score += w.queen
+    if not me.deck and len(me.hand) <= 2:
+        score -= w.dry / (1 + len(me.hand))
+    if not opp.deck and len(opp.hand) <= 2:
+        score += w.dry / (1 + len(opp.hand))
+    return score
