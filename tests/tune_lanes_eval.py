@@ -5,7 +5,7 @@
 
 Both seats play the casual policy (one-ply greedy on ``evaluate``), one with the candidate weights,
 one with the weights to beat; every deal is played twice with the seats swapped. A coordinate
-search scales one weight at a time (×0.5, ×1.5, or sets a zero weight to a starting value) and keeps
+search scales one weight at a time (by default ×0.5, then ×1.5; or sets a zero weight to a starting value) and keeps
 a change only when it wins clearly (a lower 90 % bound over 50 %) against the current weights.
 It prints each kept change and the final weights as JSON, for ``engine/bots/lanes_eval.py``.
 
@@ -79,6 +79,7 @@ def main() -> int:
     ap.add_argument("--compare", type=json.loads, help="only measure these weights")
     ap.add_argument("--against", type=json.loads, default={}, help="… against these (default hand-written)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--scale", default="0.5,1.5", help="the factors a weight is tried at, in order")
     args = ap.parse_args()
     with ProcessPoolExecutor(args.workers) as pool:
         if args.compare is not None:
@@ -92,7 +93,7 @@ def main() -> int:
         for _ in range(args.rounds):
             for f in fields(Weights):
                 v = getattr(best, f.name)
-                tries = [v * 0.5, v * 1.5] if v else [START.get(f.name, 1.0)]
+                tries = [v * float(x) for x in args.scale.split(",")] if v else [START.get(f.name, 1.0)]
                 for nv in tries:
                     step += 1
                     cand = replace(best, **{f.name: round(nv, 3)})
