@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from engine.cards import JACK, JOKER, KING, QUEEN
-from engine.lanes.state import LANES, SELL_MAX, SELL_MIN, UP, LanesState, base_direction, lane_value
+from engine.lanes.state import LANES, SELL_MAX, SELL_MIN, UP, LanesState, lane_direction, lane_value
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,16 +83,15 @@ def _finishers(lane: list[Any], v: int, held: str | None) -> int:
     if lo > 10:
         return 0
     lo, hi = max(1, lo), min(10, hi)
-    last = lane[-1]
-    if len(lane) < 2:  # no direction yet (L-5.9): anything but the same value (L-5.6)
-        return hi - lo + 1 - (1 if lo <= last.card.rank <= hi else 0)
-    up = base_direction(lane, held) == UP
-    if last.attached and len(last.queens()) % 2:
-        up = not up
+    last = lane[-1].card.rank
+    d = lane_direction(lane, held)  # L-5.9, queens on the last card included
+    if d is None:  # fewer than two number cards: anything but the same value (L-5.6)
+        return hi - lo + 1 - (1 if lo <= last <= hi else 0)
+    up = d == UP
     if up:
-        lo = max(lo, last.card.rank + 1)
+        lo = max(lo, last + 1)
     else:
-        hi = min(hi, last.card.rank - 1)
+        hi = min(hi, last - 1)
     return max(0, hi - lo + 1)
 
 
