@@ -5,9 +5,10 @@
 
 Both seats play the casual policy (one-ply greedy on ``evaluate``), one with the candidate weights,
 one with the weights to beat; every deal is played twice with the seats swapped. A coordinate
-search scales one weight at a time (by default ×0.5, then ×1.5; or sets a zero weight to a starting value) and keeps
-a change only when it wins clearly (a lower 90 % bound over 50 %) against the current weights.
-It prints each kept change and the final weights as JSON, for ``engine/bots/lanes_eval.py``.
+search scales one weight at a time (``--scale``, by default ×0.5 then ×1.5; a zero weight is tried
+at its value in ``START``) and keeps a change only when it wins clearly (a lower 90 % bound over
+50 %) against the current weights. It prints every try (win rate ± a 95 % half-width) and the final
+weights as JSON, for ``engine/bots/lanes_eval.py``.
 
 One-ply greedy is cheap (a game in ~0.1 s), so thousands of games per step fit in minutes; the
 search levels then use the weights inside their look-ahead.
