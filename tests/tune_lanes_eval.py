@@ -50,9 +50,9 @@ def play(ws: tuple[Weights, Weights], seed: int) -> int | None:
     return s.winner if s.over else None
 
 
-def _pair(args: tuple[dict[str, float], dict[str, float], int]) -> float:
+def _pair(args: tuple[Weights, Weights, int]) -> float:
     """Candidate's points over one deal played twice, seats swapped (0, 0.5 … 2)."""
-    cand, base = Weights.from_json(args[0]), Weights.from_json(args[1])
+    cand, base = args[0], args[1]
     points = 0.0
     for seat in (0, 1):
         ws = (cand, base) if seat == 0 else (base, cand)
@@ -63,7 +63,7 @@ def _pair(args: tuple[dict[str, float], dict[str, float], int]) -> float:
 
 def score(pool: ProcessPoolExecutor, cand: Weights, base: Weights, games: int, seed: int) -> tuple[float, float]:
     """Candidate's win rate over ``games`` games against ``base`` and its standard error."""
-    jobs = [(cand.to_json(), base.to_json(), derive_seed(seed, "pair", i)) for i in range(games // 2)]
+    jobs = [(cand, base, derive_seed(seed, "pair", i)) for i in range(games // 2)]
     pts = list(pool.map(_pair, jobs, chunksize=8))
     n = len(pts)
     mean = sum(pts) / (2 * n)

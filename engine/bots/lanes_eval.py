@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from engine.cards import JACK, JOKER, KING, QUEEN
-from engine.lanes.state import LANES, SELL_MAX, SELL_MIN, UP, LanesState, lane_direction, lane_value
+from engine.lanes.state import LANES, SELL_MAX, SELL_MIN, UP, LanesState, lane_direction, selling, values
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,22 +100,16 @@ def evaluate(s: LanesState, p: int, w: Weights = HAND_WRITTEN) -> float:
     over."""
     if s.over:
         return 0.0 if s.winner is None else (1000.0 if s.winner == p else -1000.0)
-    opts = s.options
     me, opp = s.sides[p], s.sides[1 - p]
-    mine = [lane_value(lane, opts) for lane in me.lanes]
-    theirs = [lane_value(lane, opts) for lane in opp.lanes]
+    mine, theirs = values(s, p), values(s, 1 - p)
+    sellers = selling(mine, theirs)  # per pair: 0 this player sells, 1 the opponent (L-7)
     score = 0.0
-    sold = [0, 0]  # pairs this player sells, pairs the opponent sells
     for i in range(LANES):
         a, b = mine[i], theirs[i]
-        a_in = SELL_MIN <= a <= SELL_MAX
-        b_in = SELL_MIN <= b <= SELL_MAX
-        if a_in and (not b_in or a > b):
+        if sellers[i] == 0:
             score += w.sale + w.secure * (a - SELL_MIN) / 5
-            sold[0] += 1
-        elif b_in and (not a_in or b > a):
+        elif sellers[i] == 1:
             score -= w.sale + w.secure * (b - SELL_MIN) / 5
-            sold[1] += 1
         score += _lane_score(a, w) - _lane_score(b, w)
         if w.finish:  # only a lane at 11–20 can be finished by one number card
             if SELL_MIN - 10 <= a < SELL_MIN:
@@ -123,7 +117,7 @@ def evaluate(s: LanesState, p: int, w: Weights = HAND_WRITTEN) -> float:
             if SELL_MIN - 10 <= b < SELL_MIN:
                 score -= w.finish * _finishers(opp.lanes[i], b, s.held[1 - p][i]) / 10
     if w.majority:
-        score += w.majority * ((sold[0] >= 2) - (sold[1] >= 2))
+        score += w.majority * ((sellers.count(0) >= 2) - (sellers.count(1) >= 2))
     score += w.hand * (min(len(me.hand), 5) - min(len(opp.hand), 5))
     # cards that answer the opponent's sales are worth keeping
     for c in me.hand[:8]:
