@@ -94,6 +94,37 @@ def press_until_shown(page, button: str, selector: str, attempts: int = 3) -> No
                 raise
 
 
+def press_until_button(page, button, shows: str) -> None:  # type: ignore[no-untyped-def]
+    """Press ``button`` (a locator, or a button's name: its first match) until the button named
+    ``shows`` appears, at most three times: the same cure as `press_until_shown` for the step
+    from home to the bot levels, which CI once waited 20 s for."""
+    loc = page.get_by_role("button", name=button).first if isinstance(button, str) else button
+    for attempt in range(3):
+        loc.click(timeout=20_000)
+        try:
+            page.get_by_role("button", name=shows).first.wait_for(timeout=10_000)
+            return
+        except Exception:  # noqa: BLE001 - playwright's timeout: press again
+            if attempt == 2:
+                raise
+
+
+def choose_setting(page, key: str, option: str) -> None:  # type: ignore[no-untyped-def]
+    """Open the settings dropdown ``setting-{key}`` and pick ``option``. Waits for the dropdown to
+    be on the screen first and opens it again if its menu does not show (a tap before the settings
+    screen had rendered was silently lost: CI waited 20 s for 'Dark')."""
+    selector = f'[flt-semantics-identifier="setting-{key}"]'
+    page.wait_for_selector(selector, timeout=20_000)
+    for attempt in range(3):
+        assert tap(page, selector), f"no {selector}"
+        try:
+            page.get_by_role("button", name=option, exact=True).last.click(timeout=10_000)
+            return
+        except Exception:  # noqa: BLE001 - playwright's timeout: open the menu again
+            if attempt == 2:
+                raise
+
+
 def wait_text(page, text: str, seconds: float) -> bool:  # type: ignore[no-untyped-def]
     return wait_until(lambda: text in page.inner_text("body"), seconds)
 
@@ -111,7 +142,7 @@ def test_phone_plays_the_opening_of_a_lanes_match(app_url) -> None:  # type: ign
         page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
         time.sleep(1.0)
         page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-        page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
+        press_until_button(page, page.get_by_role("button", name="Play against a bot").first, "Beginner")
         page.get_by_role("button", name="Beginner").click(timeout=20_000)
         page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
         deadline = time.monotonic() + 150
@@ -168,7 +199,7 @@ def open_app(page, url: str) -> None:  # type: ignore[no-untyped-def]
 
 def start_lanes_against_the_beginner(page) -> None:  # type: ignore[no-untyped-def]
     """From home: a Lanes match against the Beginner bot, until my hand is on the table."""
-    page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
+    press_until_button(page, page.get_by_role("button", name="Play against a bot").first, "Beginner")
     page.get_by_role("button", name="Beginner").click(timeout=20_000)
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
 
@@ -402,7 +433,7 @@ def test_phone_plays_a_spit_round_to_its_slap(app_url) -> None:  # type: ignore[
     with sync_playwright() as p:
         browser, page = launch(p)
         open_app(page, url)
-        page.get_by_role("button", name="Play against a bot").nth(1).click(timeout=20_000)
+        press_until_button(page, page.get_by_role("button", name="Play against a bot").nth(1), "Beginner")
         page.get_by_role("button", name="Beginner").click(timeout=20_000)
         deadline = time.monotonic() + 180
         types: list[str] = []
@@ -619,10 +650,9 @@ def test_settings_back_and_replay_of_a_finished_game(tmp_path: Path) -> None:
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)
         open_app(page, url)
-        page.get_by_role("button", name="Settings").click(timeout=20_000)
+        press_until_shown(page, "Settings", '[flt-semantics-identifier="setting-theme"]')
         for key, option in (("theme", "Dark"), ("card_style", "Four colours"), ("bot_speed", "Fast")):
-            tap(page, f'[flt-semantics-identifier="setting-{key}"]')
-            page.get_by_role("button", name=option, exact=True).last.click(timeout=20_000)
+            choose_setting(page, key, option)
             time.sleep(0.5)
         page.get_by_role("switch", name="Sounds").click()
         time.sleep(0.5)
@@ -649,7 +679,7 @@ def test_settings_back_and_replay_of_a_finished_game(tmp_path: Path) -> None:
         page.screenshot(path=str(tmp_path / "replay.png"))
         assert press_back(page, "Recent games"), page.inner_text("body")  # back: to the stats it came from
         assert press_back(page, "Play against a bot"), page.inner_text("body")
-        page.get_by_role("button", name="Play against a bot").first.click(timeout=20_000)
+        press_until_button(page, page.get_by_role("button", name="Play against a bot").first, "Beginner")
         page.get_by_role("button", name="Beginner").click(timeout=20_000)
         page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
         page.screenshot(path=str(tmp_path / "table-four-colour.png"))
@@ -717,7 +747,7 @@ def test_dragging_plays_like_tapping_on_the_lanes_and_spit_tables(tmp_path: Path
         assert mine == 3, page.inner_text("body")
         page.screenshot(path=str(tmp_path / "drag-lanes.png"))
         assert press_back(page, "Continue")
-        page.get_by_role("button", name="Play against a bot").nth(1).click(timeout=20_000)
+        press_until_button(page, page.get_by_role("button", name="Play against a bot").nth(1), "Beginner")
         page.get_by_role("button", name="Beginner").click(timeout=20_000)
         page.wait_for_selector('[flt-semantics-identifier="stock-0-0"]', timeout=20_000)
         page.get_by_role("button", name="Spit!").click(timeout=20_000)
