@@ -12,13 +12,18 @@ from contextlib import asynccontextmanager, contextmanager
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
-from lobby import models  # noqa: F401  (registers the tables)
+from lobby import (
+    hot,
+    models,  # noqa: F401  (registers the tables)
+)
 from lobby import service as svc
 from lobby.clock import Clock, SystemClock
 from lobby.models import Match, Seek
@@ -85,6 +90,12 @@ class RateLimiter:
                 self.buckets.clear()
             return True
 
+    def over(self, scope: Any) -> bool:
+        """Whether this HTTP request is over its budget (keyed by its bearer token, else its address)."""
+        auth = hot.header(scope, b"authorization")
+        client = scope.get("client")
+        return not self.allow(auth.decode("latin-1") if auth else (client[0] if client else "?"), time.monotonic())
+
 
 class RateLimit:
     """Plain ASGI middleware (Starlette's ``BaseHTTPMiddleware`` wraps every request in extra tasks
@@ -94,15 +105,11 @@ class RateLimit:
         self.app, self.limiter = app, limiter
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            auth = next((v for k, v in scope.get("headers", []) if k == b"authorization"), None)
-            client = scope.get("client")
-            key = auth.decode("latin-1") if auth else (client[0] if client else "?")
-            if not self.limiter.allow(key, time.monotonic()):
-                response = JSONResponse({"error": "too many requests: slow down"}, status_code=429,
-                                        headers={"Retry-After": "1"})
-                await response(scope, receive, send)
-                return
+        if scope["type"] == "http" and self.limiter.over(scope):
+            response = JSONResponse({"error": "too many requests: slow down"}, status_code=429,
+                                    headers={"Retry-After": "1"})
+            await response(scope, receive, send)
+            return
         await self.app(scope, receive, send)
 
 
@@ -125,8 +132,22 @@ class Terms(BaseModel):
 
 class MoveIn(BaseModel):
     expected_move: int = Field(ge=0)
-    client_move_id: str = Field(min_length=1, max_length=64)
+    client_move_id: str = Field(min_length=1, max_length=hot.CLIENT_MOVE_ID_MAX)
     action: dict[str, Any]
+
+
+class LobbyAPI(FastAPI):
+    """FastAPI, with the two hot requests served first by :class:`lobby.hot.HotRoutes` when they
+    are plainly well formed (everything else, and the schema, is FastAPI's)."""
+
+    hot_routes: hot.HotRoutes | None = None
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if self.hot_routes is not None and scope["type"] == "http":
+            receive = await self.hot_routes.serve(scope, receive, send)
+            if receive is None:
+                return
+        await super().__call__(scope, receive, send)
 
 
 def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweeper: bool = True,
@@ -194,9 +215,9 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             task.cancel()
         if run_sweeper:
             gc.unfreeze()
-        for conn in hot:
+        for conn in hot_conn:
             conn.close()
-        hot.clear()
+        hot_conn.clear()
         engine.dispose()
 
     async def sweeper() -> None:
@@ -269,7 +290,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         finally:
             conn.close()
 
-    app = FastAPI(title="Card Table lobby", version="1.0", lifespan=lifespan,
+    app = LobbyAPI(title="Card Table lobby", version="1.0", lifespan=lifespan,
                   description="Online rated, timed Lanes matches. Every match response is the viewer's own view.")
     app.state.engine = engine
     app.state.clock = clk
@@ -280,6 +301,13 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     @app.exception_handler(svc.LobbyError)
     async def lobby_error(request: Request, exc: svc.LobbyError) -> JSONResponse:
         return JSONResponse({"error": exc.message, "detail": exc.detail}, status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
+        """FastAPI's 422, encoded so that any input it quotes can be sent back: a body such as
+        ``{"expected_move": NaN}`` (Python's JSON reader takes it) made the standard encoder raise
+        while answering, and the client got a 500 (found by tests/lobby/test_hot.py)."""
+        return FastJSON({"detail": jsonable_encoder(exc.errors())}, status_code=422)
 
     app.add_middleware(RateLimit, limiter=limiter)
 
@@ -311,8 +339,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     # dependency per request cost more than the header parameter (sampled under the benchmark).
     Auth = Annotated[str | None, Header()]
 
-    def bearer(authorization: str | None) -> str | None:
-        return authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None
+    bearer = hot.bearer
 
     @app.get("/health")
     def health() -> dict[str, Any]:
@@ -407,15 +434,15 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         async with aserial:
             return run_tx(fn)
 
-    hot: list[Any] = []
+    hot_conn: list[Any] = []
 
     def run_tx(fn: Callable[[Tx], T]) -> T:
         """``fn`` in one transaction straight on a pooled DBAPI connection (:class:`lobby.rows.Tx`:
         no ORM session to begin and commit), then the bells of the matches it wrote."""
         with one_writer():
-            if serial is not None and not hot:
-                hot.append(engine.raw_connection())  # SQLite: one connection for every hot transaction
-            tx = Tx.open(engine, hot[0] if hot else None)
+            if serial is not None and not hot_conn:
+                hot_conn.append(engine.raw_connection())  # SQLite: one connection for every hot transaction
+            tx = Tx.open(engine, hot_conn[0] if hot_conn else None)
             try:
                 result = fn(tx)
             except BaseException:
@@ -432,25 +459,34 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         svc.enforce(db, clk, m)
         return m, seat
 
+    async def view_of(match_id: str, token: str | None) -> dict[str, Any]:
+        """The caller's own view of the match (the hot path and the route below)."""
+        def work(db: Tx) -> dict[str, Any]:
+            m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
+            return svc.view_for(db, clk, m, seat)
+        return await run_db(work)
+
+    async def move_in(match_id: str, token: str | None, expected_move: int, client_move_id: str,
+                      action: dict[str, Any]) -> svc.MoveResult:
+        """A move (the hot path and the route below)."""
+        def work(db: Tx) -> svc.MoveResult:
+            return svc.make_move(db, clk, svc.authenticate_id(db, token), match_id, expected_move,
+                                 client_move_id, action)
+        return await run_db(work)
+
+    app.hot_routes = hot.HotRoutes(view_of, move_in, limiter.over)
+
+    # The two routes below are what the schema documents; well-formed requests are answered by
+    # ``app.hot_routes`` with the same functions before they get here (lobby/hot.py says why).
     @app.get("/matches/{match_id}", response_model=None)
     async def match_view(match_id: str, authorization: Auth = None) -> JSONResponse:
         """The caller's own view of the match (as a JSONResponse: FastAPI's generic encoder walks a
         view dict field by field and cost more than building it)."""
-        token = bearer(authorization)
-
-        def work(db: Tx) -> dict[str, Any]:
-            m, seat = _match_for(db, match_id, svc.authenticate_id(db, token))
-            return svc.view_for(db, clk, m, seat)
-        return FastJSON(await run_db(work))
+        return FastJSON(await view_of(match_id, bearer(authorization)))
 
     @app.post("/matches/{match_id}/moves")
     async def move(match_id: str, body: MoveIn, authorization: Auth = None) -> Response:
-        token = bearer(authorization)
-
-        def work(db: Tx) -> svc.MoveResult:
-            return svc.make_move(db, clk, svc.authenticate_id(db, token), match_id, body.expected_move,
-                                 body.client_move_id, body.action)
-        r = await run_db(work)
+        r = await move_in(match_id, bearer(authorization), body.expected_move, body.client_move_id, body.action)
         if r.text is not None:
             return Response(r.text, status_code=r.status, media_type="application/json")
         return FastJSON(r.body, status_code=r.status)
