@@ -100,8 +100,8 @@ class HotRoutes:
             match_id, fields = rest, None
         elif method == "POST" and rest.endswith("/moves") and len(rest) > 6 and "/" not in rest[:-6]:
             match_id = rest[:-6]
-            if not (header(scope, b"content-type") or b"").startswith(_JSON):
-                return receive
+            if (header(scope, b"content-type") or b"").split(b";")[0].strip().lower() != _JSON:
+                return receive  # FastAPI's rules for other types (+json, none at all) are its own
             body = await read_body(receive)
             fields = move_fields(body)
             if fields is None:

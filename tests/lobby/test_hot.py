@@ -154,7 +154,7 @@ BAD: list[tuple[str, str, str, Any, Any]] = [
     ("GET on moves", "GET", "/matches/{m}/moves", None, None),
     ("someone else's match", "GET", "/matches/{m}", None, "outsider"),
     ("out of turn", "POST", "/matches/{m}/moves", mv(0, "x1", "legal"), "waiter"),
-    ("an illegal action", "POST", "/matches/{m}/moves", mv(0, "x2", {"type": "discard_lane", "lane": 9}), None),
+    ("an unknown action type", "POST", "/matches/{m}/moves", mv(0, "x2", {"type": "discard_lane", "lane": 9}), None),
     ("not an action", "POST", "/matches/{m}/moves", mv(0, "x3", {}), None),
     ("a stale move number", "POST", "/matches/{m}/moves", mv(5, "x4", "legal"), None),
     ("a fraction", "POST", "/matches/{m}/moves", mv(0.5, "x7", "legal"), None),
@@ -168,6 +168,9 @@ BAD: list[tuple[str, str, str, Any, Any]] = [
     ("NaN", "POST", "/matches/{m}/moves", b'{"expected_move": NaN, "client_move_id": "x", "action": {}}', None),
     ("no body", "POST", "/matches/{m}/moves", b"", None),
     ("text/plain", "POST", "/matches/{m}/moves", mv(0, "x11", "legal"), {"Content-Type": "text/plain"}),
+    ("a made-up JSON type", "POST", "/matches/{m}/moves", mv(0, "x13", "legal"), {"Content-Type": "application/jsonx"}),
+    ("a JSON type with a charset", "POST", "/matches/{m}/moves", mv(0, "x14", {}),
+     {"Content-Type": "Application/JSON; charset=utf-8"}),
     ("an unknown match's move", "POST", "/matches/m_0000/moves", mv(0, "x12", "legal"), None),
     # last, as they move: FastAPI's lax validation takes "0" for 0 (a move), then False for 0 (stale by now)
     ("a number as text", "POST", "/matches/{m}/moves", mv("0", "x5", "legal"), None),
@@ -223,16 +226,18 @@ def test_bad_requests_get_fastapis_answers(tmp_path: Path, monkeypatch: pytest.M
     by_label = {label: status for label, status, _, _ in runs[True]}
     assert by_label["no token"] == 401 and by_label["a wrong token"] == 401 and by_label["an unknown match"] == 404
     assert by_label["someone else's match"] == 403 and by_label["out of turn"] == 409
-    assert by_label["a stale move number"] == 409 and by_label["an illegal action"] == 422
+    assert by_label["a stale move number"] == 409 and by_label["an unknown action type"] == 422
     assert by_label["a number as text"] == 200 and by_label["a boolean number"] == 409
     for label in ("a fraction", "negative", "an empty move id", "a long move id", "no action",
-                  "an action list", "a list", "not JSON", "NaN", "no body"):
+                  "an action list", "a list", "not JSON", "NaN", "no body", "a JSON type with a charset",
+                  "text/plain", "a made-up JSON type"):
         assert by_label[label] == 422, label
     # the hot path answered the well-formed ones (the lobby's own 401/403/404/409 and the engine's
     # 422); FastAPI the rest ("a trailing slash" is FastAPI's redirect, then the view here)
     assert runs[True, "served"] == {
         "no token", "a wrong token", "not bearer", "an unknown match", "a trailing slash", "someone else's match",
-        "out of turn", "an illegal action", "not an action", "a stale move number", "an unknown match's move"}
+        "out of turn", "an unknown action type", "not an action", "a stale move number", "an unknown match's move",
+        "a JSON type with a charset"}
     assert runs[False, "served"] == set()
 
 
