@@ -4,7 +4,8 @@ Why: at 200 moves/s the lobby's single SQLite worker spent about as much CPU in 
 as in its own work. Sampled under ``tests/bench_lobby.py``: of the worker's time, ~44 % was the
 view and the move themselves and ~40 % FastAPI and Starlette around them — the middleware stack,
 routing by trying each route's pattern, solving dependencies, validating the body with pydantic,
-building the response. A request the framework sees costs ~0.45 ms in-process before any work.
+building the response. Served here, the worker needs ~50 % of a core at 200 moves/s instead of
+~70 % (docs/lobby.md, "Load: measured").
 
 So :class:`HotRoutes` looks at each HTTP request first. It serves ``GET /matches/{id}`` and
 ``POST /matches/{id}/moves`` itself **only when the request is plainly well formed**: the path has
