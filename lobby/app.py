@@ -4,6 +4,7 @@
 import asyncio
 import gc
 import json
+import math
 import os
 import threading
 import time
@@ -118,6 +119,17 @@ class FastJSON(JSONResponse):
 
     def render(self, content: Any) -> bytes:
         return svc.to_json(content)
+
+
+def finite(obj: Any) -> Any:
+    """``obj`` (JSON-like) with NaN and the infinities replaced by None, which JSON can carry."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [finite(v) for v in obj]
+    return obj
 
 
 class NewPlayer(BaseModel):
@@ -306,8 +318,10 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:
         """FastAPI's 422, encoded so that any input it quotes can be sent back: a body such as
         ``{"expected_move": NaN}`` (Python's JSON reader takes it) made the standard encoder raise
-        while answering, and the client got a 500 (found by tests/lobby/test_hot.py)."""
-        return FastJSON({"detail": jsonable_encoder(exc.errors())}, status_code=422)
+        while answering, and the client got a 500 (found by tests/lobby/test_hot.py). Non-finite
+        numbers are sent as ``null``; the standard encoder keeps the rest, integers of any size
+        included (orjson refuses those beyond 64 bits: schemathesis found that)."""
+        return JSONResponse({"detail": finite(jsonable_encoder(exc.errors()))}, status_code=422)
 
     app.add_middleware(RateLimit, limiter=limiter)
 

@@ -46,7 +46,7 @@ def forget_process_memory() -> None:
     svc._tokens.clear()
     svc._players.clear()
     svc.STATES.entries.clear()
-    PRESENCE.__init__()  # type: ignore[misc]
+    PRESENCE.take()
 
 
 class Counting:
@@ -166,6 +166,8 @@ BAD: list[tuple[str, str, str, Any, Any]] = [
     ("a list", "POST", "/matches/{m}/moves", [1, 2], None),
     ("not JSON", "POST", "/matches/{m}/moves", b"{nope", None),
     ("NaN", "POST", "/matches/{m}/moves", b'{"expected_move": NaN, "client_move_id": "x", "action": {}}', None),
+    ("a huge number", "POST", "/matches/{m}/moves",
+     b'{"expected_move": 0, "client_move_id": "x", "action": -9223372036854775809}', None),
     ("no body", "POST", "/matches/{m}/moves", b"", None),
     ("text/plain", "POST", "/matches/{m}/moves", mv(0, "x11", "legal"), {"Content-Type": "text/plain"}),
     ("a made-up JSON type", "POST", "/matches/{m}/moves", mv(0, "x13", "legal"), {"Content-Type": "application/jsonx"}),
@@ -229,8 +231,8 @@ def test_bad_requests_get_fastapis_answers(tmp_path: Path, monkeypatch: pytest.M
     assert by_label["a stale move number"] == 409 and by_label["an unknown action type"] == 422
     assert by_label["a number as text"] == 200 and by_label["a boolean number"] == 409
     for label in ("a fraction", "negative", "an empty move id", "a long move id", "no action",
-                  "an action list", "a list", "not JSON", "NaN", "no body", "a JSON type with a charset",
-                  "text/plain", "a made-up JSON type"):
+                  "an action list", "a list", "not JSON", "NaN", "a huge number", "no body",
+                  "a JSON type with a charset", "text/plain", "a made-up JSON type"):
         assert by_label[label] == 422, label
     # the hot path answered the well-formed ones (the lobby's own 401/403/404/409 and the engine's
     # 422); FastAPI the rest ("a trailing slash" is FastAPI's redirect, then the view here)
