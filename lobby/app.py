@@ -107,8 +107,7 @@ class RateLimit:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and self.limiter.over(scope):
-            response = JSONResponse({"error": "too many requests: slow down"}, status_code=429,
-                                    headers={"Retry-After": "1"})
+            response = JSONResponse(hot.TOO_MANY_REQUESTS, status_code=429, headers={"Retry-After": "1"})
             await response(scope, receive, send)
             return
         await self.app(scope, receive, send)
@@ -155,7 +154,7 @@ class LobbyAPI(FastAPI):
     hot_routes: hot.HotRoutes | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if self.hot_routes is not None and scope["type"] == "http":
+        if self.hot_routes is not None:
             receive = await self.hot_routes.serve(scope, receive, send)
             if receive is None:
                 return
@@ -312,7 +311,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     @app.exception_handler(svc.LobbyError)
     async def lobby_error(request: Request, exc: svc.LobbyError) -> JSONResponse:
-        return JSONResponse({"error": exc.message, "detail": exc.detail}, status_code=exc.status)
+        return JSONResponse(exc.body(), status_code=exc.status)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:

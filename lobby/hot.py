@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
+from starlette.responses import PlainTextResponse
 
 from lobby import service as svc
 
@@ -38,6 +39,8 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 #: the bounds of :class:`lobby.app.MoveIn` (a test checks they agree with its schema)
 CLIENT_MOVE_ID_MAX = 64
 _JSON = b"application/json"
+#: the answer to a request over its rate limit (429, here and in :class:`lobby.app.RateLimit`)
+TOO_MANY_REQUESTS = {"error": "too many requests: slow down"}
 
 
 def header(scope: Scope, name: bytes) -> bytes | None:
@@ -110,7 +113,7 @@ class HotRoutes:
         else:
             return receive
         if self.limited(scope):
-            await respond(send, 429, svc.to_json({"error": "too many requests: slow down"}), [(b"retry-after", b"1")])
+            await respond(send, 429, svc.to_json(TOO_MANY_REQUESTS), [(b"retry-after", b"1")])
             return None
         token = bearer(header(scope, b"authorization"))
         try:
@@ -120,11 +123,9 @@ class HotRoutes:
                 r = await self.move(match_id, token, *fields)
                 await respond(send, r.status, r.text.encode() if r.text is not None else svc.to_json(r.body))
         except svc.LobbyError as exc:
-            await respond(send, exc.status, svc.to_json({"error": exc.message, "detail": exc.detail}))
+            await respond(send, exc.status, svc.to_json(exc.body()))
         except Exception:
-            await send({"type": "http.response.start", "status": 500,
-                        "headers": [(b"content-length", b"21"), (b"content-type", b"text/plain; charset=utf-8")]})
-            await send({"type": "http.response.body", "body": b"Internal Server Error"})
+            await PlainTextResponse("Internal Server Error", status_code=500)(scope, receive, send)
             raise
         return None
 

@@ -87,8 +87,7 @@ def _finishers(lane: list[Any], v: int, held: str | None) -> int:
     d = lane_direction(lane, held)  # L-5.9, queens on the last card included
     if d is None:  # fewer than two number cards: anything but the same value (L-5.6)
         return hi - lo + 1 - (1 if lo <= last <= hi else 0)
-    up = d == UP
-    if up:
+    if d == UP:
         lo = max(lo, last + 1)
     else:
         hi = min(hi, last - 1)
