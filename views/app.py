@@ -311,10 +311,10 @@ class App:
         if game == "lanes":
             buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
                                              on_click=lambda e: self.new_lanes("person")))
+            buttons.insert(0, self._variant_picker())  # choose the rules first, then the opponent
         else:
             buttons.append(ft.OutlinedButton(t(lang, "sp_split"), width=260, icon=ft.Icons.PEOPLE,
                                              on_click=lambda e: self.new_spit("person")))
-            buttons.insert(0, self._variant_picker())  # choose the rules first, then the opponent
         body = ft.Column([
             ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: self.home()),
                     ft.Container(text(lang, t(lang, "choose_level"), 20, True), expand=True),

@@ -1,0 +1,209 @@
+"""Fast screen tests: the real app on a real Flet ``Session`` with a stand-in connection — no
+browser, no Flutter. Every control the app builds is the one a browser would draw; taps are
+dispatched through Flet's own event path (``Session.dispatch_event`` and the auto-update after it),
+and every outgoing message is encoded with Flet's own msgpack encoder, as the socket server does,
+so the diffs the app sends are the diffs a client would get.
+
+The session's event loop runs in a thread of its own, as it does under ``ft.run``: bot turns
+started with ``page.run_task`` go on while a test looks at the screen. Tests read the screen only
+through ``Screen`` (which runs its reads on that loop), and wait for what a person would wait for.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import flet as ft
+import msgpack
+from flet.controls.base_control import BaseControl
+from flet.controls.context import _context_page
+from flet.messaging.connection import Connection
+from flet.messaging.protocol import MessageAction, configure_encode_object_for_msgpack
+from flet.messaging.session import Session
+from flet.pubsub.pubsub_hub import PubSubHub
+
+T = TypeVar("T")
+ENCODE = configure_encode_object_for_msgpack(BaseControl)
+
+
+class StandInConnection(Connection):
+    """Encodes what the app sends (like the socket server) and answers the client methods the app
+    calls: ``push_route`` becomes the client's route change, the rest answer ``None``."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        self.loop = loop
+        self.executor = concurrent.futures.ThreadPoolExecutor(4)
+        self.pubsubhub = PubSubHub(loop)
+        self.page_url = "http://127.0.0.1:8550"
+        self.session: Session | None = None
+        self.patches = 0
+        self.bytes_sent = 0
+        self.crashes: list[str] = []
+        self.invoked: list[str] = []
+
+    def send_message(self, message: Any) -> None:
+        body = msgpack.packb([message.action, message.body], default=ENCODE)
+        self.bytes_sent += len(body)
+        if message.action == MessageAction.PATCH_CONTROL:
+            self.patches += 1
+        elif message.action == MessageAction.SESSION_CRASHED:
+            self.crashes.append(str(message.body))
+        elif message.action == MessageAction.INVOKE_METHOD:
+            self.loop.call_soon(self._answer, message.body)
+
+    def _answer(self, call: Any) -> None:
+        assert self.session is not None
+        self.invoked.append(call.name)
+        self.session.handle_invoke_method_results(call.control_id, call.call_id, None, None)
+        if call.name == "push_route":
+            route = call.args["route"]
+            page = self.session.page
+            page.route = route
+            asyncio.ensure_future(self.session.dispatch_event(page._i, "route_change", {"route": route}))
+
+
+def walk(control: Any) -> Iterator[Any]:
+    """Every control under ``control`` (content, controls, actions, titles, …), depth first."""
+    if isinstance(control, list):
+        for c in control:
+            yield from walk(c)
+        return
+    if not isinstance(control, BaseControl):
+        return
+    yield control
+    for name in ("content", "controls", "title", "leading", "trailing", "subtitle", "actions", "label",
+                 "appbar", "tabs", "feedback"):
+        value = getattr(control, name, None)
+        if isinstance(value, (BaseControl, list)):
+            yield from walk(value)
+
+
+def words(control: Any) -> str:
+    """What a control says: its text, or a button's text."""
+    for name in ("value", "content", "label", "text"):
+        value = getattr(control, name, None)
+        if isinstance(value, str):
+            return value
+    return ""
+
+
+class Screen:
+    """The running app, as a person sees and taps it."""
+
+    def __init__(self, db: Path, start: Callable[[ft.Page, str], Any]) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.conn = StandInConnection(self.loop)
+        self.session: Session = self.call(lambda: Session(self.conn))
+        self.conn.session = self.session
+        self.page: ft.Page = self.session.page
+        self.app = self.call(lambda: start(self.page, str(db)))
+
+    # --- running on the session's loop ----------------------------------------------------------
+
+    def call(self, fn: Callable[[], T]) -> T:
+        """Run ``fn`` on the session's loop (where the app's handlers run) and return its result."""
+        async def run() -> T:
+            if getattr(self, "page", None) is not None:
+                _context_page.set(self.page)
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=30)
+
+    def close(self) -> None:
+        async def cancel_all() -> None:
+            for task in asyncio.all_tasks():
+                if task is not asyncio.current_task():
+                    task.cancel()
+
+        asyncio.run_coroutine_threadsafe(cancel_all(), self.loop).result(timeout=10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+        self.conn.executor.shutdown(wait=False, cancel_futures=True)
+
+    # --- looking ----------------------------------------------------------------------------------
+
+    def controls(self) -> list[Any]:
+        """Everything on the top view and in any open dialog."""
+        def collect() -> list[Any]:
+            out = list(walk(self.page.views[-1] if self.page.views else []))
+            dialogs = getattr(self.page, "_dialogs", None)
+            for d in getattr(dialogs, "controls", []):
+                if getattr(d, "open", False):
+                    out.extend(walk(d))
+            return out
+
+        return self.call(collect)
+
+    def texts(self) -> list[str]:
+        return [w for c in self.controls() if (w := words(c))]
+
+    def shows(self, text: str) -> bool:
+        return any(text in w for w in self.texts())
+
+    def find(self, text: str | None = None, *, kind: type | None = None, ident: str | None = None) -> list[Any]:
+        """Controls saying ``text`` (exactly), of type ``kind``, or with semantics identifier ``ident``."""
+        out = []
+        for c in self.controls():
+            if kind is not None and not isinstance(c, kind):
+                continue
+            if text is not None and words(c) != text:
+                continue
+            if ident is not None and getattr(c, "identifier", None) != ident:
+                continue
+            out.append(c)
+        return out
+
+    def one(self, text: str | None = None, *, kind: type | None = None, ident: str | None = None) -> Any:
+        found = self.find(text, kind=kind, ident=ident)
+        assert found, f"nothing on screen matches text={text!r} kind={kind} ident={ident!r}: {self.texts()}"
+        return found[0]
+
+    def wait_for(self, check: Callable[[], Any], timeout: float = 20, what: str = "") -> Any:
+        """Wait until ``check()`` is truthy (a bot's move, a route change) and return its value."""
+        deadline = time.monotonic() + timeout
+        while True:
+            value = check()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise AssertionError(f"timed out waiting for {what or check}: screen says {self.texts()}")
+            time.sleep(0.02)
+
+    def wait_text(self, text: str, timeout: float = 20) -> None:
+        self.wait_for(lambda: self.shows(text), timeout, repr(text))
+
+    # --- doing ------------------------------------------------------------------------------------
+
+    def fire(self, control: Any, event: str = "click", data: Any = None) -> None:
+        """Deliver ``event`` to ``control`` as the client would, then Flet's auto-update."""
+        def clickable(c: Any) -> Any:
+            # a Semantics wrapper or a Container: the handler sits on the first control that has one
+            for x in walk(c):
+                if getattr(x, f"on_{event}", None) is not None:
+                    return x
+            raise AssertionError(f"{c} has no on_{event} handler")
+
+        target = self.call(lambda: clickable(control))
+
+        async def deliver() -> None:
+            await self.session.dispatch_event(target._i, event, data)
+            await self.session.after_event(target)
+
+        asyncio.run_coroutine_threadsafe(deliver(), self.loop).result(timeout=30)
+        assert not self.conn.crashes, self.conn.crashes
+
+    def tap(self, text: str | None = None, *, kind: type | None = None, ident: str | None = None) -> None:
+        self.fire(self.one(text, kind=kind, ident=ident))
+
+    def toggle(self, control: Any, value: bool) -> None:
+        self.call(lambda: setattr(control, "value", value))
+        self.fire(control, "change", str(value).lower())

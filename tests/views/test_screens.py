@@ -1,0 +1,58 @@
+"""Fast screen tests of the real app (no browser): the real controls on a real Flet session with a
+stand-in connection (tests/views/screen.py), tapped through Flet's own event path."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import flet as ft
+import pytest
+
+from engine.lanes import VARIANTS
+from storage import api
+from tests.views.screen import Screen
+from views.app import start
+from views.i18n import t
+
+
+@pytest.fixture
+def screen(tmp_path: Path) -> Iterator[Screen]:
+    s = Screen(tmp_path / "app.sqlite", start)
+    yield s
+    s.close()
+
+
+def variant_boxes(screen: Screen) -> list[ft.Checkbox]:
+    return [c for c in screen.find(kind=ft.Checkbox) if str(c.label).startswith(tuple(
+        t("en", f"variant_{v}") for v in VARIANTS))]
+
+
+def test_lanes_new_game_offers_the_house_rules_and_the_rated_badge(screen: Screen) -> None:
+    """L-9 house rules and the L-8.5 rated-rules badge are on the Lanes opponent screen."""
+    buttons = screen.find("Play against a bot")
+    screen.fire(buttons[0])  # the Lanes tile comes first
+    screen.wait_text(t("en", "choose_level"))
+    assert screen.shows(t("en", "rated_rules"))
+    assert len(variant_boxes(screen)) == len(VARIANTS)
+
+
+def test_spit_new_game_has_no_lanes_house_rules(screen: Screen) -> None:
+    buttons = screen.find("Play against a bot")
+    screen.fire(buttons[-1])  # the Spit tile comes last
+    screen.wait_text(t("en", "sp_split"))
+    assert not variant_boxes(screen)
+    assert not screen.shows(t("en", "rated_rules"))
+
+
+def test_a_house_rule_toggled_on_makes_the_game_friendly_and_is_played(screen: Screen) -> None:
+    """L-8.5: any L-9 rule on makes the game friendly (never rated); the table uses it."""
+    screen.fire(screen.find("Play against a bot")[0])
+    screen.wait_text(t("en", "rated_rules"))
+    box = next(b for b in variant_boxes(screen) if b.label == t("en", "variant_quick_sell"))
+    screen.toggle(box, True)
+    screen.wait_text(t("en", "friendly_rules", n=1))
+    screen.tap("Beginner")
+    screen.wait_for(lambda: screen.find(ident="hand-0"), what="the Lanes table")
+    games = api.games_in_progress(screen.app.storage)
+    assert games and games[0].options["variants"] == ["quick_sell"]
