@@ -82,7 +82,7 @@ def _wrong_candidates(run: LessonRun) -> list[object]:
 def test_wrong_moves_on_every_lesson_get_words_and_change_nothing(path: Path) -> None:
     """Every step that asks for a move: a legal move the lesson does not ask for gets the step's words,
     an illegal one the engine's reason with a translation key; neither changes the position or step."""
-    from views.i18n import t, why_text
+    from views.ui.i18n import t, why_text
 
     lesson = load(path)
     run = LessonRun(lesson)
@@ -127,7 +127,7 @@ def test_engine_reasons_are_translated() -> None:
     """Every reason key the engine can give has words in all three languages."""
     import re
 
-    from views.i18n import table
+    from views.ui.i18n import table
 
     keys = set()
     for path in (ROOT / "engine").rglob("*.py"):

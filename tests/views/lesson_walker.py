@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.tutorial import Lesson, LessonRun
-from views.i18n import t
+from views.ui.i18n import t
 
 
 def tap_id(page: Any, ident: str, dy: float | None = None, wait: float = 10.0) -> bool:

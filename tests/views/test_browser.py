@@ -264,7 +264,7 @@ WALKS = [("lanes-6-selling", "en"), ("lopti-1-deal-swap", "ar"), ("spit-2-fills-
 def walks() -> list[tuple[str, str]]:
     """CI walks one lesson per game, each in another language; SOAK=1 walks every lesson."""
     if os.environ.get("SOAK"):
-        from views.lessons import lessons
+        from views.table.lessons import lessons
 
         return [(x.id, lang) for group in lessons().values() for x in group for lang in ("en", "ar", "vi")]
     return WALKS
@@ -278,7 +278,7 @@ def test_lessons_play_through_on_a_phone_in_each_language(tmp_path: Path, lesson
     from storage import api
     from storage.db import open_storage
     from tests.views.lesson_walker import tap_id, walk
-    from views.lessons import find
+    from views.table.lessons import find
 
     db = tmp_path / "app.sqlite"
     st = open_storage(db)
@@ -290,7 +290,7 @@ def test_lessons_play_through_on_a_phone_in_each_language(tmp_path: Path, lesson
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)
         open_app(page, url)
-        from views.i18n import t
+        from views.ui.i18n import t
 
         press_until_shown(page, t(lang, "learn"), '[flt-semantics-identifier^="lesson-"]')
         loc = page.locator(f'[flt-semantics-identifier="lesson-{lesson_id}"]')
@@ -481,7 +481,7 @@ def test_every_table_on_phone_and_desktop_with_a_reload_that_resumes(tmp_path: P
 
     from storage import api
     from storage.db import open_storage
-    from views.i18n import t
+    from views.ui.i18n import t
 
     db = tmp_path / "app.sqlite"
     st = open_storage(db)
@@ -859,7 +859,7 @@ def test_a_lopti_session_between_deals_rule_vote_and_next_deal(tmp_path: Path) -
     from storage import api
     from storage.db import open_storage
     from tests.views.test_lopti_session import play_out
-    from views.lopti_session import SessionFlow
+    from views.lopti.session import SessionFlow
 
     db = tmp_path / "app.sqlite"
     st = open_storage(db)
@@ -907,7 +907,7 @@ def test_a_lopti_session_between_deals_rule_vote_and_next_deal(tmp_path: Path) -
 def _won_first_deal(st, winner: int, levels: list[str]):  # type: ignore[no-untyped-def]
     """A stored session whose recorded deals were won by ``winner`` (0 = me) first."""
     from tests.views.test_lopti_session import play_out
-    from views.lopti_session import SessionFlow
+    from views.lopti.session import SessionFlow
 
     for seed in range(1, 80):
         flow = SessionFlow(st, levels, seed=seed)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from engine.lanes import RULES
 from engine.lanes.actions import Discard, Play
 from storage import api
-from views.i18n import LANGS, t, table
-from views.lanes_controller import LanesMatch
+from views.lanes.controller import LanesMatch
+from views.ui.i18n import LANGS, t, table
 
 
 def human_move(m: LanesMatch) -> None:

@@ -1,4 +1,4 @@
-"""Lessons on the real tables' controllers (views/lessons.py), the rules pages, and refused taps in
+"""Lessons on the real tables' controllers (views/table/lessons.py), the rules pages, and refused taps in
 ordinary games — all without Flet."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import pytest
 
 from engine.cards import parse_card
 from storage import api
-from views.i18n import LANGS, why_text
-from views.lanes_controller import LanesMatch
-from views.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons, next_lesson
-from views.lopti_controller import LoptiMatch
-from views.rules_pages import RulesPageError, page, parse
+from views.lanes.controller import LanesMatch
+from views.lopti.controller import LoptiMatch
+from views.table.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons, next_lesson
+from views.ui.i18n import LANGS, why_text
+from views.ui.rules_pages import RulesPageError, page, parse
 
 
 def test_lesson_catalogue_has_the_required_lessons_per_game() -> None:

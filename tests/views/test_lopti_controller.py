@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.lopti import RULES
 from storage import api
-from views.i18n import LANGS
-from views.lopti_controller import LoptiMatch
+from views.lopti.controller import LoptiMatch
+from views.ui.i18n import LANGS
 
 
 def person_move(m: LoptiMatch) -> None:

@@ -9,8 +9,8 @@ import pytest
 
 from engine.lopti.votes import VoteError
 from tests.views.test_lopti_controller import person_move
-from views.lopti_controller import LoptiMatch
-from views.lopti_session import SessionFlow
+from views.lopti.controller import LoptiMatch
+from views.lopti.session import SessionFlow
 
 
 def play_out(m: LoptiMatch) -> None:

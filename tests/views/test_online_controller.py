@@ -1,4 +1,4 @@
-"""The online Lanes controller (views/online.py) against the lobby app in-process (fake clock):
+"""The online Lanes controller (views/online/controller.py) against the lobby app in-process (fake clock):
 legal targets only from the server's list, moves with expected numbers, the opponent's moves by
 numbered events with catch-up, clocks that tick locally, and a lost connection said plainly."""
 
@@ -20,7 +20,7 @@ from engine.lanes import RULES  # noqa: E402
 from lobby.app import create_app  # noqa: E402
 from lobby.clock import FakeClock  # noqa: E402
 from storage.lobby_client import LobbyClient  # noqa: E402
-from views.online import OnlineLanesMatch  # noqa: E402
+from views.online.controller import OnlineLanesMatch  # noqa: E402
 
 
 @pytest.fixture

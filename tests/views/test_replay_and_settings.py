@@ -12,13 +12,13 @@ from engine.games import rules_for
 from storage import api
 from tests.views.test_lanes_controller import human_move
 from tests.views.test_lopti_controller import person_move
-from views.feedback import sound_for
-from views.i18n import LANGS
-from views.lanes_controller import LanesMatch
-from views.lopti_controller import LoptiMatch
-from views.prefs import Prefs
-from views.replay import LanesReplay, LoptiReplay, SpitReplay, Timeline, open_replay
-from views.spit_controller import SpitGame
+from views.lanes.controller import LanesMatch
+from views.lopti.controller import LoptiMatch
+from views.spit.controller import SpitGame
+from views.table.feedback import sound_for
+from views.table.replay import LanesReplay, LoptiReplay, SpitReplay, Timeline, open_replay
+from views.ui.i18n import LANGS
+from views.ui.prefs import Prefs
 
 
 def finished_lanes(st: Any) -> LanesMatch:
@@ -146,7 +146,7 @@ def test_settings_read_from_a_damaged_profile_fall_back_to_defaults() -> None:
 
 
 def test_settings_are_stored_and_a_card_style_colours_the_suits(st) -> None:  # type: ignore[no-untyped-def]
-    from views.widgets import FOUR_COLOUR, suit_color
+    from views.ui.widgets import FOUR_COLOUR, suit_color
 
     api.update_profile(st, theme="dark", card_style="four_colour", sound=False, haptics=False, bot_speed="slow")
     _, settings = api.get_profile(st)
@@ -157,7 +157,7 @@ def test_settings_are_stored_and_a_card_style_colours_the_suits(st) -> None:  # 
 
 def test_what_landed_is_read_from_the_events_alone() -> None:
     """Animations follow the engine: the cards that grow into place are the ones the events name."""
-    from views.motion import lanes_landed, lopti_landed, spit_landed
+    from views.table.motion import lanes_landed, lopti_landed, spit_landed
 
     assert lanes_landed([ev("play", player=0, card="5H", owner=0, lane=2, stack=0),
                          ev("play", player=1, card="KS", owner=0, lane=1, stack=3), ev("discard", player=1)]) == {
@@ -170,9 +170,23 @@ def test_what_landed_is_read_from_the_events_alone() -> None:
 
 
 def test_a_batch_of_events_moves_once() -> None:
-    from views.motion import Arrivals
+    """A new batch's cards arrive small and faded; the redraw at rest (and every later build of the
+    same batch) draws them at rest, so a refresh for a selection does not replay the motion."""
+    import asyncio
 
+    import flet as ft
+
+    from views.table.motion import Arrivals
+
+    redraws: list[bool] = []
+    page = type("P", (), {"run_task": staticmethod(lambda fn: asyncio.run(fn()))})()
     a = Arrivals()
     batch = [ev("play", player=0, card="5H", owner=0, lane=0, stack=0)]
-    assert a.fresh(batch) and not a.fresh(batch)  # a refresh for a selection does not replay it
-    assert not a.fresh([]) and a.fresh(list(batch))
+    assert a.fresh(batch) and a.wrap(ft.Text("5H")).scale == 0.55
+    a.settle(page, lambda: redraws.append(a.arriving))
+    assert redraws == [False]  # the redraw draws the same cards at rest
+    assert a.fresh(batch) and a.wrap(ft.Text("5H")).scale == 1.0
+    a.settle(page, lambda: redraws.append(True))
+    assert redraws == [False]  # nothing more to animate
+    assert not a.fresh([])
+    assert a.fresh(list(batch)) and a.wrap(ft.Text("5H")).opacity == 0.25  # a new batch arrives again

@@ -14,8 +14,8 @@ from engine.lopti.rps import beats, progress
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError
 from tests.views.test_lopti_session import play_out
-from views.lopti_session import SessionFlow
-from views.rule_draft import RuleDraft
+from views.lopti.rule_draft import RuleDraft
+from views.lopti.session import SessionFlow
 
 COUNTER = {"rock": "paper", "paper": "scissors", "scissors": "rock"}
 

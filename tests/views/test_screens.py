@@ -3,6 +3,7 @@ stand-in connection (tests/views/screen.py), tapped through Flet's own event pat
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,7 +14,7 @@ from engine.lanes import VARIANTS
 from storage import api
 from tests.views.screen import Screen
 from views.app import start
-from views.i18n import t
+from views.ui.i18n import t
 
 
 @pytest.fixture
@@ -56,3 +57,21 @@ def test_a_house_rule_toggled_on_makes_the_game_friendly_and_is_played(screen: S
     screen.wait_for(lambda: screen.find(ident="hand-0"), what="the Lanes table")
     games = api.games_in_progress(screen.app.storage)
     assert games and games[0].options["variants"] == ["quick_sell"]
+
+
+def test_background_pauses_the_spit_clock_and_return_resumes_it(screen: Screen) -> None:
+    """The app in the background freezes Spit's game time (no move falls due, the bot waits);
+    coming back resumes exactly where it stopped (docs/app.md, Background)."""
+    from views.spit.table import SpitTable
+
+    screen.fire(screen.find("Play against a bot")[-1])
+    screen.tap("Beginner")
+    table = screen.wait_for(lambda: isinstance(screen.app.screen, SpitTable) and screen.app.screen, what="Spit")
+    screen.fire(screen.page, "app_lifecycle_state_change", {"state": "hide"})
+    assert screen.app.paused and table.paused_at is not None
+    frozen = table.now()
+    time.sleep(0.05)
+    assert table.now() == frozen
+    screen.fire(screen.page, "app_lifecycle_state_change", {"state": "resume"})
+    assert not screen.app.paused and table.paused_at is None
+    assert frozen <= table.now() < frozen + 0.5  # the background time is not game time

@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.spit import RULES
 from storage import api
 from storage.db import open_storage
-from views.spit_controller import SpitGame
+from views.spit.controller import SpitGame
 
 
 def test_a_person_and_a_bot_play_and_the_game_resumes(tmp_path: Path) -> None:
@@ -66,7 +66,7 @@ def test_split_screen_two_people_share_the_piles(tmp_path) -> None:  # type: ign
     from engine.spit.actions import Fill, PlayCard
     from storage import api
     from storage.db import open_storage
-    from views.spit_controller import SpitGame
+    from views.spit.controller import SpitGame
 
     st = open_storage(tmp_path / "s.sqlite")
     g = SpitGame(st, "person", 4, 0.0)
@@ -109,25 +109,3 @@ def test_split_screen_two_people_share_the_piles(tmp_path) -> None:  # type: ign
     players = {a.get("player") for a in info.actions if isinstance(a, dict)}
     assert players == {0, 1}  # both people's moves are in the record
     st.close()
-
-
-def test_background_pauses_the_spit_clock_and_bots_and_resume_continues() -> None:
-    """#7: the app going to the background freezes Spit's game time (no move falls due, the bot
-    waits); coming back resumes exactly where it stopped."""
-    import time as _time
-    from types import SimpleNamespace
-
-    from views.app import lifecycle
-    from views.spit_table import SpitTable
-
-    app = SimpleNamespace(paused=False, table=None, lang="en", page=SimpleNamespace(run_thread=lambda f: f()))
-    table = SpitTable(app, SimpleNamespace(), _time.monotonic() - 10.0)
-    app.table = table
-    lifecycle(app, "hide")  # type: ignore[arg-type]
-    assert app.paused and table.paused_at is not None
-    frozen = table.now()
-    _time.sleep(0.05)
-    assert table.now() == frozen
-    lifecycle(app, "resume")  # type: ignore[arg-type]
-    assert not app.paused and table.paused_at is None
-    assert frozen <= table.now() < frozen + 0.04  # the background time is not game time

@@ -25,7 +25,7 @@ from engine.lanes import RULES
 from engine.lanes.actions import LanesAction, Play
 from engine.lanes.state import is_number
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
-from views.lanes_controller import LanesMatch
+from views.lanes.controller import LanesMatch
 
 
 @dataclass

@@ -5,30 +5,36 @@ the player can follow whose move it is."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from views.i18n import t
-from views.motion import Arrivals
-from views.widgets import text
+from views.table.motion import Arrivals
+from views.table.screen import TableScreen
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.reconcile import show
+from views.ui.widgets import text
+
+if TYPE_CHECKING:
+    from views.app import App
 
 
-class TurnBasedTable:
+class TurnBasedTable(TableScreen):
     bot_delay = 0.4  # seconds between a bot's decision and showing it (scaled by the bot-speed setting)
     game = ""  # "lanes" | "lopti"
 
-    def __init__(self, app: Any, match: Any) -> None:
+    def __init__(self, app: App, match: Any) -> None:
         self.app = app
         self.match = match
         self.root = ft.Column(expand=True, spacing=6)
         self.busy = False
-        #: cards that landed with the last events grow into place (views/motion.py)
+        #: cards that landed with the last events grow into place (views/table/motion.py)
         self.motion = Arrivals()
 
     @property
     def lang(self) -> str:
-        return str(self.app.lang)
+        return self.app.lang
 
     def refresh(self, update: bool = True) -> None:
         raise NotImplementedError
@@ -36,31 +42,23 @@ class TurnBasedTable:
     def show_privacy(self, n: int, ready: Any, update: bool = True) -> None:
         """Pass-and-play: nobody's cards are on screen until player ``n`` says they hold the device."""
         lang = self.lang
-        self.root.controls = [ft.Container(expand=True), ft.Column([
-            ft.Icon(ft.Icons.SWAP_HORIZ, size=64, color="#FFFFFF"),
-            text(lang, t(lang, "pass_to", n=n), 22, True, "#FFFFFF", align=ft.TextAlign.CENTER),
-            text(lang, t(lang, "pass_hint", n=n), 14, color="#C8E6C9", align=ft.TextAlign.CENTER),
+        show(self.root, [ft.Container(expand=True), ft.Column([
+            ft.Icon(ft.Icons.SWAP_HORIZ, size=64, color=theme.ON_FELT),
+            text(lang, t(lang, "pass_to", n=n), 22, True, theme.ON_FELT, align=ft.TextAlign.CENTER),
+            text(lang, t(lang, "pass_hint", n=n), 14, color=theme.ON_FELT_MUTED, align=ft.TextAlign.CENTER),
             ft.Semantics(identifier="privacy-ready", button=True, content=ft.FilledButton(
                 t(lang, "ready", n=n), on_click=lambda e: ready())),
-        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)]
-        if update:
-            self.app.page.update()
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)], update)
 
     def leave(self) -> None:
-        """Back (the header's arrow, Android's back button, Escape): to the lessons from a lesson,
-        else home. The game is already stored after every move."""
-        from views.coach import is_lesson
-
-        if is_lesson(self.match):
-            self.app.learn_screen(self.game)
-        else:
-            self.app.home()
+        """Back (the header's arrow): the route's parent — the lessons from a lesson, the stats from
+        a replay, else home. The game is already stored after every move."""
+        self.app.back()
 
     def feedback(self, events: list[Any]) -> None:
         """A sound and a haptic tap for what happened (a refusal when a tap changed nothing)."""
-        fb = getattr(self.app, "feedback", None)
-        if fb is not None:
-            fb.events(events, self.match.human) if events else fb("refuse")
+        fb = self.app.feedback
+        fb.events(events, self.match.human) if events else fb("refuse")
 
     def build(self) -> ft.Control:
         self.refresh(update=False)
@@ -73,11 +71,10 @@ class TurnBasedTable:
         self.busy = True
         try:
             while not self.match.state.over and not self.match.my_turn:
-                while getattr(self.app, "paused", False):  # in the background: bots wait
+                while self.app.paused:  # in the background: bots wait
                     await asyncio.sleep(0.2)
                 action = await asyncio.to_thread(self.match.bot_choice)
-                prefs = getattr(self.app, "prefs", None)
-                await asyncio.sleep(prefs.bot_delay(self.bot_delay) if prefs is not None else self.bot_delay)
+                await asyncio.sleep(self.app.prefs.bot_delay(self.bot_delay))
                 if action is None:
                     break
                 events = self.match.apply_bot(action)

@@ -9,12 +9,14 @@ from typing import Any
 
 import flet as ft
 
-from views.coach import coach_for, is_lesson
-from views.i18n import RTL, t, why_text
-from views.lanes_controller import LanesMatch
-from views.motion import lanes_landed
-from views.turn_table import TurnBasedTable
-from views.widgets import (
+from views.lanes.controller import LanesMatch
+from views.table.coach import coach_for, is_lesson
+from views.table.motion import lanes_landed
+from views.table.turn_table import TurnBasedTable
+from views.ui import theme
+from views.ui.i18n import RTL, t, why_text
+from views.ui.reconcile import show
+from views.ui.widgets import (
     FELT_DARK,
     HIGHLIGHT,
     SUIT_GLYPH,
@@ -39,6 +41,7 @@ class LanesTable(TurnBasedTable):
         self.match: LanesMatch = match
         self.status_override: str | None = None
         self.landed: set[tuple[int, int, int]] = set()
+        self.result_shown = False
 
     # --- building blocks ------------------------------------------------------------------------
 
@@ -47,11 +50,11 @@ class LanesTable(TurnBasedTable):
         v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
         selling = obs["selling"][lane] == owner
         label = f"{v} {ARROW[d]} {SUIT_GLYPH.get(s, '') if s else ''}".strip() if v else "—"
-        chips: list[ft.Control] = [ft.Text(label, size=13, weight=ft.FontWeight.BOLD, color="#FFFFFF",
+        chips: list[ft.Control] = [ft.Text(label, size=13, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
                                            style=ft.TextStyle(font_family="DejaVu"))]
         if selling:
-            chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), 11, True, "#1B1B1F"),
-                                      bgcolor="#FFD54F", border_radius=ft.BorderRadius.all(8),
+            chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), 11, True, theme.INK),
+                                      bgcolor=theme.SELLING, border_radius=ft.BorderRadius.all(8),
                                       padding=ft.Padding.symmetric(horizontal=5, vertical=0),
                                       on_click=(lambda e: self.app.rules_dialog("lanes", "L-7.2"))
                                       if self.match.selected is None else None))
@@ -88,13 +91,13 @@ class LanesTable(TurnBasedTable):
             content=ft.Column([self._lane_header(obs, owner, lane), pile], spacing=4, tight=True,
                               horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
-            bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, "#2E7D32"),
+            bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
             on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
         column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}",
                                                  content=self._drop(body, owner, lane, None))]
         if me and lane in disbandable and self.match.selected is None:
             column.append(ft.TextButton(t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
-                                        style=ft.ButtonStyle(color="#FFFFFF")))
+                                        style=ft.ButtonStyle(color=theme.ON_FELT)))
         return ft.Column(column, expand=True, spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
@@ -179,11 +182,12 @@ class LanesTable(TurnBasedTable):
                               ft.Row([self.app.rules_button("lanes"),
                                       ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign,
                                                     disabled=obs["over"] or getattr(m, "replaying", False),
-                                                    style=ft.ButtonStyle(color="#FFCDD2"))],
+                                                    style=ft.ButtonStyle(color=theme.RESIGN))],
                                      spacing=0, tight=True))
         opp_row = ft.Row([card_back(22, 30, str(opp_info["hand_size"])),
                           text(self.lang, t(self.lang, "hand", n=opp_info["hand_size"]) + " · " +
-                               t(self.lang, "deck", n=opp_info["deck_size"]), 12, color="#C8E6C9")], spacing=6)
+                               t(self.lang, "deck", n=opp_info["deck_size"]), 12, color=theme.ON_FELT_MUTED)],
+                         spacing=6)
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
         if lesson:
             status = ft.Column([coach_for(self.app, m, self.refresh, self._lesson_hint),  # type: ignore[arg-type]
@@ -194,22 +198,21 @@ class LanesTable(TurnBasedTable):
                        self.match.human, None, None),
             ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint,
                           disabled=not m.my_turn or lesson or m.level == "online",
-                          style=ft.ButtonStyle(color="#FFE082")),
+                          style=ft.ButtonStyle(color=theme.LAST_MOVE)),
             *([ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
-                             disabled=not m.my_turn, style=ft.ButtonStyle(color="#FFFFFF"))]
+                             disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT))]
               if m.can_undo() else []),
-            text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color="#C8E6C9"),
+            text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color=theme.ON_FELT_MUTED),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
-        self.root.controls = [
-            header, opp_row, self._side(obs, opp), status, self._side(obs, me),
+        rows = [
+            header, *self.top_rows(), opp_row, self._side(obs, opp), status, self._side(obs, me),
             ft.Container(expand=True),
             ft.Container(ft.Row(hand, spacing=3, wrap=True, alignment=ft.MainAxisAlignment.CENTER,
                                 run_spacing=4), padding=ft.Padding.only(top=4), alignment=ft.Alignment.CENTER),
             *([] if getattr(m, "replaying", False) else [actions]),  # a replay has its own bar
         ]
-        if update:
-            self.app.page.update()
-        self.motion.settle(self.app.page)
+        show(self.root, rows, update)
+        self.motion.settle(self.app.page, self.refresh)
         if obs["over"] and not self.busy and not lesson:
             self.show_result(obs)
 
@@ -287,7 +290,14 @@ class LanesTable(TurnBasedTable):
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
                      ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
 
+    def top_rows(self) -> list[ft.Control]:
+        """Rows under the header that a mode adds (the online clocks)."""
+        return []
+
     def show_result(self, obs: dict[str, Any]) -> None:
+        if self.result_shown:
+            return
+        self.result_shown = True
         won = obs["winner"] == self.match.human
         reason = t(self.lang, f"reason_{obs['reason']}")
         self.app.page.show_dialog(ft.AlertDialog(

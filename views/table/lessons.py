@@ -23,12 +23,12 @@ from engine.lopti import RULES as LOPTI
 from engine.lopti.actions import LoptiAction
 from engine.spit import RULES as SPIT
 from engine.tutorial import Feedback, Lesson, LessonError, LessonRun
-from views.i18n import why_text
-from views.lanes_controller import LanesMatch
-from views.lopti_controller import LoptiMatch
-from views.spit_controller import SpitGame
+from views.lanes.controller import LanesMatch
+from views.lopti.controller import LoptiMatch
+from views.spit.controller import SpitGame
+from views.ui.i18n import why_text
 
-LESSON_DIR = Path(__file__).resolve().parent.parent / "assets" / "lessons"
+LESSON_DIR = Path(__file__).resolve().parents[2] / "assets" / "lessons"
 GAMES = ("lanes", "lopti", "spit")
 
 

@@ -1,6 +1,6 @@
 """The Lopti session screens: between deals, the results so far and the house rules (each described
 in the player's language), the winner's rule builder, and the one rule vote per deal with its
-rock-paper-scissors tie-break. Decisions come from :mod:`views.lopti_session` (the engine's
+rock-paper-scissors tie-break. Decisions come from :mod:`views.lopti.session` (the engine's
 session); these functions only draw them and send the player's choices."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import flet as ft
 from engine.lopti.describe import describe
 from engine.lopti.rps import progress
 from engine.lopti.votes import Proposal, VoteError, VoteRecord
-from views.i18n import t
-from views.lopti_session import SessionFlow
-from views.rule_builder_ui import draft_editor
-from views.rule_draft import RuleDraft
-from views.widgets import icon_button, text
+from views.lopti.rule_builder import draft_editor
+from views.lopti.rule_draft import RuleDraft
+from views.lopti.session import SessionFlow
+from views.ui.i18n import t
+from views.ui.widgets import icon_button, text
 
 
 def seat_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
@@ -35,7 +35,7 @@ def _page(app: Any, title: str, controls: list[ft.Control]) -> ft.Column:
     screen can redraw its controls in place and keep the scroll position)."""
     lang = app.lang
     body = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.home()),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, title, 20, True), expand=True),
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: app.rules_dialog("lopti", "P-8.1"))]),
         *controls,
@@ -61,7 +61,6 @@ def _builder_page(app: Any, title: str, draft: RuleDraft, actions: ft.Control) -
 def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
     """Between deals: results, rules, the winner's rule (if a person won), the vote, the next deal."""
     lang = app.lang
-    app.table = None
     if flow.rule_pending():
         rule_builder(app, flow)
         return

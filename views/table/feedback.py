@@ -12,7 +12,7 @@ from typing import Any
 
 import flet as ft
 
-from views.prefs import Prefs
+from views.ui.prefs import Prefs
 
 SOUND_FILES = {kind: f"sounds/{kind}.wav" for kind in ("play", "special", "refuse", "win", "lose")}
 #: events that change the table more than a card laid down: a take, a clear, a slap, a sale…

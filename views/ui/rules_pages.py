@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from engine.cards import parse_card
-from views.i18n import LANGS
+from views.ui.i18n import LANGS
 
-RULES_DIR = Path(__file__).resolve().parent.parent / "assets" / "rules"
+RULES_DIR = Path(__file__).resolve().parents[2] / "assets" / "rules"
 
 
 class RulesPageError(ValueError):

@@ -1,4 +1,4 @@
-"""The coach panel wired to a lesson controller and the app (the Flet half of views/lessons.py)."""
+"""The coach panel wired to a lesson controller and the app (the Flet half of views/table/lessons.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from typing import Any
 
 import flet as ft
 
-from views.i18n import t
-from views.lessons import LessonMixin, next_lesson
-from views.widgets import coach_panel
+from views.table.lessons import LessonMixin, next_lesson
+from views.ui.i18n import t
+from views.ui.widgets import coach_panel
 
 
 def is_lesson(match: Any) -> bool:
@@ -46,7 +46,7 @@ def coach_for(app: Any, match: LessonMixin, refresh: Callable[[], None],
     if coach.done and getattr(state, "over", False) and getattr(state, "winner", None) is not None:
         coach.text = t(lang, "won" if state.winner == lesson.learner else "lost") + " " + coach.text
     if match.refusal is not None and not coach.done:
-        from views.i18n import why_text
+        from views.ui.i18n import why_text
 
         coach.feedback = why_text(lang, match.refusal)
     return coach_panel(lang, coach, on_hint=hint, on_retry=retry, on_continue=cont, on_next=nxt,

@@ -18,8 +18,8 @@ from engine.lopti.house_rules import BaseParams
 from engine.lopti.session import LoptiSession, bot_rule, bot_vote
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
-from views.lopti_controller import LoptiMatch
-from views.rule_draft import RuleDraft
+from views.lopti.controller import LoptiMatch
+from views.lopti.rule_draft import RuleDraft
 
 
 class SessionFlow:

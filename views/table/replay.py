@@ -12,10 +12,10 @@ from typing import Any
 
 from engine.core import Event, GameRecord
 from engine.games import rules_for
-from views.i18n import t
-from views.lanes_controller import LanesMatch
-from views.lopti_controller import LoptiMatch
-from views.spit_controller import SpitGame
+from views.lanes.controller import LanesMatch
+from views.lopti.controller import LoptiMatch
+from views.spit.controller import SpitGame
+from views.ui.i18n import t
 
 
 class Timeline:

@@ -8,19 +8,25 @@ from __future__ import annotations
 import asyncio
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from views.coach import coach_for, is_lesson
-from views.i18n import t, why_text
-from views.motion import Arrivals, spit_landed
-from views.spit_controller import SpitGame
-from views.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, table_header, text
+from views.spit.controller import SpitGame
+from views.table.coach import coach_for, is_lesson
+from views.table.motion import Arrivals, spit_landed
+from views.table.screen import TableScreen
+from views.ui import theme
+from views.ui.i18n import t, why_text
+from views.ui.reconcile import show
+from views.ui.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, table_header, text
+
+if TYPE_CHECKING:
+    from views.app import App
 
 
-class SpitTable:
-    def __init__(self, app: Any, game: SpitGame, t0: float) -> None:
+class SpitTable(TableScreen):
+    def __init__(self, app: App, game: SpitGame, t0: float) -> None:
         self.app = app
         self.game = game
         self.t0 = t0
@@ -30,10 +36,12 @@ class SpitTable:
         #: when a drag started (the ticker holds its rebuilds until the drop), and a held rebuild
         self.drag_started: float | None = None
         self.stale = False
-        #: the last events (a play grows onto its pile: views/motion.py)
+        #: the last events (a play grows onto its pile: views/table/motion.py)
         self.motion = Arrivals()
         self.events: list[Any] = []
         self.landed: set[int] = set()
+        #: one long-lived status line: the ticker changes its text in place (the countdown)
+        self.status = text(app.lang, "", 15, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
 
     @property
     def lang(self) -> str:
@@ -64,10 +72,10 @@ class SpitTable:
         if top:
             face = card_face(top, 56, 78, selected=selected, target=target)
         else:
-            face = ft.Container(width=56, height=78, border=ft.Border.all(2, HIGHLIGHT if target else "#2E7D32"),
+            face = ft.Container(width=56, height=78, border=ft.Border.all(2, HIGHLIGHT if target else theme.SUCCESS),
                                 border_radius=ft.BorderRadius.all(6))
         # "+3" cards beneath; the left-to-right mark keeps the sign in front in Arabic too
-        under = text(self.lang, "\u200e+" + str(size - 1) if size > 1 else " ", 11, color="#C8E6C9")
+        under = text(self.lang, "\u200e+" + str(size - 1) if size > 1 else " ", 11, color=theme.ON_FELT_MUTED)
         body: ft.Control = ft.Container(ft.Column([face, under], spacing=2, tight=True,
                                                   horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                                         on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
@@ -86,10 +94,10 @@ class SpitTable:
         target = (i in self.game.target_piles(0) or (self.game.split and i in self.game.target_piles(1))
                   or (obs["phase"] == "slap" and i in obs["piles_in_use"]))
         face = card_face(top, 84, 118, target=target) if top else ft.Container(
-            width=84, height=118, border=ft.Border.all(2, "#2E7D32"), border_radius=ft.BorderRadius.all(8))
+            width=84, height=118, border=ft.Border.all(2, theme.SUCCESS), border_radius=ft.BorderRadius.all(8))
         if top and i in self.landed:
             face = self.motion.wrap(face)
-        body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), 12, color="#C8E6C9")],
+        body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), 12, color=theme.ON_FELT_MUTED)],
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
                             border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
@@ -135,27 +143,25 @@ class SpitTable:
             d = obs["players"][p]
             return ft.Row([card_back(22, 30, str(d["spit_count"])), text(
                 self.lang, t(self.lang, "player_n", n=p + 1) + " · " + t(self.lang, "sp_spit_cards", n=d["spit_count"])
-                + " · " + t(self.lang, "sp_total", n=d["total"]), 12, color="#C8E6C9")], spacing=6,
+                + " · " + t(self.lang, "sp_total", n=d["total"]), 12, color=theme.ON_FELT_MUTED)], spacing=6,
                 alignment=ft.MainAxisAlignment.CENTER)
 
         bot_info = ft.Row([card_back(22, 30, str(bot["spit_count"])),
                            text(self.lang, t(self.lang, "sp_spit_cards", n=bot["spit_count"]) + " · " +
-                                t(self.lang, "sp_total", n=bot["total"]), 12, color="#C8E6C9")], spacing=6)
+                                t(self.lang, "sp_total", n=bot["total"]), 12, color=theme.ON_FELT_MUTED)], spacing=6)
         my_info = ft.Row([card_back(22, 30, str(me["spit_count"])),
                           text(self.lang, t(self.lang, "sp_spit_cards", n=me["spit_count"]) + " · " +
-                               t(self.lang, "sp_total", n=me["total"]), 12, color="#C8E6C9")], spacing=6)
-        self.status = text(self.lang, self._status(obs), 15, True, "#FFFFFF", align=ft.TextAlign.CENTER)
+                               t(self.lang, "sp_total", n=me["total"]), 12, color=theme.ON_FELT_MUTED)], spacing=6)
+        self.status.value = self._status(obs)
         spit_button = ft.FilledButton(
             t(self.lang, "spit_call"), on_click=self.on_spit, disabled=not self.game.can_spit(),
             style=ft.ButtonStyle(bgcolor=SELECTED if self.game.can_spit() else None, padding=ft.Padding.symmetric(
                 horizontal=28, vertical=14)))
         if self.game.split:
-            self.root.controls = self._split_rows(obs, header, info)
-            if update:
-                self.app.page.update()
-            self.motion.settle(self.app.page)
+            show(self.root, self._split_rows(obs, header, info), update)
+            self.motion.settle(self.app.page, self.refresh)
             return
-        self.root.controls = [
+        rows = [
             header, bot_info,
             ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
             ft.Container(height=8),
@@ -166,9 +172,8 @@ class SpitTable:
             ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
             my_info,
         ]
-        if update:
-            self.app.page.update()
-        self.motion.settle(self.app.page)
+        show(self.root, rows, update)
+        self.motion.settle(self.app.page, self.refresh)
 
     async def ticker(self) -> None:
         """Feeds the clock to the driver (the bot's moves, the countdown, the next deal)."""
@@ -203,9 +208,8 @@ class SpitTable:
         tap that only picks up a stock is silent)."""
         if events:
             self.events = events
-        fb = getattr(self.app, "feedback", None)
-        if fb is not None and events:
-            fb.events(events, player)
+        if events:
+            self.app.feedback.events(events, player)
 
     def _drag(self, on: bool) -> None:
         self.drag_started = time.monotonic() if on else None
@@ -279,8 +283,9 @@ class SpitTable:
         ]
 
     def leave(self) -> None:
+        """Back (the header's arrow): the route's parent (the lessons from a lesson, else home)."""
         self.active = False
-        if is_lesson(self.game):
-            self.app.learn_screen("spit")
-        else:
-            self.app.home()
+        self.app.back()
+
+    def stop(self) -> None:
+        self.active = False

@@ -11,7 +11,7 @@ from typing import Any
 LANGS = ("en", "ar", "vi")
 RTL = {"ar"}
 NAMES = {"en": "English", "ar": "العربية", "vi": "Tiếng Việt"}
-I18N_DIR = Path(__file__).resolve().parent.parent / "assets" / "i18n"
+I18N_DIR = Path(__file__).resolve().parents[2] / "assets" / "i18n"
 
 
 @cache

@@ -12,9 +12,9 @@ from engine.core import BadRequest, Event, IllegalAction, Why
 from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.state import LoptiState, order
-from views.i18n import card_label, said, t
-from views.undo import UNDO_LEVELS, undo_point
-from views.undo import undo as take_back
+from views.table.undo import UNDO_LEVELS, undo_point
+from views.table.undo import undo as take_back
+from views.ui.i18n import card_label, said, t
 
 
 class LoptiMatch:

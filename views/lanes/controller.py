@@ -16,9 +16,9 @@ from engine.core import BadRequest, Event, IllegalAction, Why
 from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
 from engine.lanes.state import LanesState, is_number
-from views.i18n import said, t
-from views.undo import UNDO_LEVELS, undo_point
-from views.undo import undo as take_back
+from views.table.undo import UNDO_LEVELS, undo_point
+from views.table.undo import undo as take_back
+from views.ui.i18n import said, t
 
 
 @dataclass
@@ -169,7 +169,7 @@ class LanesMatch:
                 and self.game_id is not None and self.own_last is not None)
 
     def undo(self) -> bool:
-        """Take back my last move and the bot's reply (Beginner/Casual only, see views/undo.py)."""
+        """Take back my last move and the bot's reply (Beginner/Casual only, see views/table/undo.py)."""
         if not self.can_undo():
             return False
         self.selected = None
@@ -196,7 +196,7 @@ class LanesMatch:
         return action
 
     def describe_action(self, action: LanesAction | None, lang: str) -> str:
-        from views.i18n import card_label
+        from views.ui.i18n import card_label
 
         if isinstance(action, Play):
             if action.owner is None:
@@ -226,7 +226,7 @@ class LanesMatch:
 
     def explain(self, events: list[Event], lang: str) -> str:
         """The last move in words (for the opponent's move highlight)."""
-        from views.i18n import card_label
+        from views.ui.i18n import card_label
 
         parts = []
         for e in events:

@@ -10,23 +10,26 @@ from typing import Any
 import flet as ft
 
 from engine.cards import parse_card
-from views.coach import coach_for, is_lesson
-from views.i18n import t, why_text
-from views.lopti_controller import LoptiMatch
-from views.motion import lopti_landed
-from views.turn_table import TurnBasedTable
-from views.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, status_box, table_header, text
+from views.lopti.controller import LoptiMatch
+from views.lopti.session import SessionFlow
+from views.table.coach import coach_for, is_lesson
+from views.table.motion import lopti_landed
+from views.table.turn_table import TurnBasedTable
+from views.ui import theme
+from views.ui.i18n import t, why_text
+from views.ui.reconcile import show
+from views.ui.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, status_box, table_header, text
 
 
 class LoptiTable(TurnBasedTable):
     bot_delay = 0.5
     game = "lopti"
 
-    def __init__(self, app: Any, match: LoptiMatch) -> None:
+    def __init__(self, app: Any, match: LoptiMatch, session: SessionFlow | None = None) -> None:
         super().__init__(app, match)
         self.match: LoptiMatch = match
-        #: the session this deal belongs to (views/lopti_session.py); None in a lesson or a replay
-        self.session: Any = None
+        #: the session this deal belongs to (views/lopti/session.py); None in a lesson or a replay
+        self.session = session
 
     def _opponent(self, obs: dict[str, Any], seat: int) -> ft.Control:
         p = obs["players"][seat]
@@ -34,16 +37,16 @@ class LoptiTable(TurnBasedTable):
         ups = [card_face(c, 26, 36) for c in p["up"]]
         place = obs["places"].index(seat) + 1 if seat in obs["places"] else None
         lines: list[ft.Control] = [
-            text(self.lang, self.match.who(seat, self.lang), 12, True, "#FFFFFF"),
+            text(self.lang, self.match.who(seat, self.lang), 12, True, theme.ON_FELT),
             ft.Row([card_back(20, 28, str(p["hand_size"])), *ups,
-                    text(self.lang, t(self.lang, "face_down", n=p["down_count"]), 11, color="#C8E6C9")],
+                    text(self.lang, t(self.lang, "face_down", n=p["down_count"]), 11, color=theme.ON_FELT_MUTED)],
                    spacing=3, wrap=True),
         ]
         if place:
-            lines.append(text(self.lang, t(self.lang, "place", n=place), 12, True, "#FFD54F"))
+            lines.append(text(self.lang, t(self.lang, "place", n=place), 12, True, theme.SELLING))
         return ft.Container(ft.Column(lines, spacing=3, tight=True), padding=ft.Padding.all(6), bgcolor=FELT_DARK,
                             border_radius=ft.BorderRadius.all(8),
-                            border=ft.Border.all(2, HIGHLIGHT) if turn else ft.Border.all(1, "#2E7D32"))
+                            border=ft.Border.all(2, HIGHLIGHT) if turn else ft.Border.all(1, theme.SUCCESS))
 
     def _pile(self, obs: dict[str, Any]) -> ft.Control:
         plays = obs["pile"][-3:]
@@ -53,21 +56,21 @@ class LoptiTable(TurnBasedTable):
             row: ft.Control = ft.Row([card_face(c, 34, 48) for c in play], spacing=2)
             cards.append(self.motion.wrap(row) if landed and k == len(plays) - 1 else row)
         if not cards:
-            cards = [text(self.lang, t(self.lang, "empty_pile"), 13, color="#C8E6C9")]
+            cards = [text(self.lang, t(self.lang, "empty_pile"), 13, color=theme.ON_FELT_MUTED)]
         badges: list[ft.Control] = [ft.Container(
-            text(self.lang, t(self.lang, "draw_pile", n=obs["draw_size"]), 12, color="#C8E6C9"),
+            text(self.lang, t(self.lang, "draw_pile", n=obs["draw_size"]), 12, color=theme.ON_FELT_MUTED),
             on_click=lambda e: self.app.rules_dialog("lopti", "P-3.5"))]
         if obs["threes"]:
-            badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"]), "#90CAF9", "P-4.2"))
+            badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"]), theme.THREES, "P-4.2"))
         if obs["low"]:
-            badges.append(self._badge(t(self.lang, "lp_low"), "#FFCC80", "P-4.4"))
+            badges.append(self._badge(t(self.lang, "lp_low"), theme.LOW, "P-4.4"))
         if obs["obligation"]:
-            badges.append(self._badge(t(self.lang, "lp_obligation"), "#EF9A9A", "P-4.6"))
+            badges.append(self._badge(t(self.lang, "lp_obligation"), theme.OBLIGATION, "P-4.6"))
         return ft.Container(ft.Column([ft.Row(cards, spacing=8, alignment=ft.MainAxisAlignment.CENTER),
                                        ft.Row(badges, spacing=6, wrap=True,
                                               alignment=ft.MainAxisAlignment.CENTER)],
                                       horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6, tight=True),
-                            padding=ft.Padding.all(8), bgcolor="#00000022", border_radius=ft.BorderRadius.all(10))
+                            padding=ft.Padding.all(8), bgcolor=theme.SHADE_LIGHT, border_radius=ft.BorderRadius.all(10))
 
     def _draggable(self, card: str, face: ft.Control, setup: bool) -> ft.Control:
         """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play."""
@@ -89,8 +92,8 @@ class LoptiTable(TurnBasedTable):
     def _badge(self, label: str, color: str, rule: str) -> ft.Control:
         """A marker that explains itself: tapping it shows the rule behind it."""
         return ft.Semantics(identifier=f"rule-{rule}", button=True, content=ft.Container(
-            ft.Row([text(self.lang, label, 11, True, "#1B1B1F"), ft.Icon(ft.Icons.INFO_OUTLINE, size=12,
-                                                                          color="#1B1B1F")], spacing=2, tight=True),
+            ft.Row([text(self.lang, label, 11, True, theme.INK), ft.Icon(ft.Icons.INFO_OUTLINE, size=12,
+                                                                          color=theme.INK)], spacing=2, tight=True),
             bgcolor=color, border_radius=ft.BorderRadius.all(8), padding=ft.Padding.symmetric(horizontal=6, vertical=1),
             on_click=lambda e: self.app.rules_dialog("lopti", rule)))
 
@@ -163,7 +166,7 @@ class LoptiTable(TurnBasedTable):
                 on_click=lambda e: self.app.lopti_deal_done(self)))]
         if m.can_undo():
             buttons.append(ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
-                                         disabled=not m.my_turn, style=ft.ButtonStyle(color="#FFFFFF")))
+                                         disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT)))
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
         title = m.lesson.title[self.lang] if lesson else f"{t(self.lang, 'lopti')} · " \
             f"{t(self.lang, 'players_n', n=m.players)}"
@@ -174,7 +177,7 @@ class LoptiTable(TurnBasedTable):
             status = ft.Column([coach_for(self.app, m, self.refresh),  # type: ignore[arg-type]
                                 status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
                                 else ft.Container()], spacing=4, tight=True)
-        self.root.controls = [
+        rows = [
             header,
             ft.Row(opponents, spacing=4, wrap=True, run_spacing=4),
             ft.DragTarget(group="lopti-card", content=self._pile(obs),
@@ -187,9 +190,8 @@ class LoptiTable(TurnBasedTable):
                          alignment=ft.Alignment.CENTER, height=min(200, 68 * (1 + len(hand) // 9))),
             ft.Row(buttons, spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
         ]
-        if update:
-            self.app.page.update()
-        self.motion.settle(self.app.page)
+        show(self.root, rows, update)
+        self.motion.settle(self.app.page, self.refresh)
 
     # --- events -------------------------------------------------------------------------------
     def on_hand(self, card: str) -> None:

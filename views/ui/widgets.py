@@ -8,13 +8,16 @@ from typing import Any
 
 import flet as ft
 
+from views.ui import theme
+from views.ui.theme import card_style
+
 SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RED = "#C62828"
-BLACK = "#1B1B1F"
-HIGHLIGHT = "#FFB300"
-SELECTED = "#1E88E5"
-FELT = "#0B5D3B"
-FELT_DARK = "#08462C"
+RED = theme.RED
+BLACK = theme.INK
+HIGHLIGHT = theme.HIGHLIGHT
+SELECTED = theme.SELECTED
+FELT = theme.FELT
+FELT_DARK = theme.FELT_DARK
 CARD_FONT = "DejaVu"
 
 FONTS = {
@@ -28,17 +31,7 @@ FONTS = {
 
 
 #: a colour per suit in the four-colour card style (settings): diamonds blue, clubs green
-FOUR_COLOUR = {"S": BLACK, "H": RED, "D": "#1565C0", "C": "#2E7D32"}
-
-
-def card_style() -> str:
-    """The card style chosen in the settings of the page being drawn (``App`` sets it on its page);
-    classic outside a running app (unit tests build controls without a page)."""
-    try:
-        page = ft.context.page
-    except RuntimeError:
-        return "classic"
-    return str(getattr(page, "cardtable_card_style", "classic"))
+FOUR_COLOUR = {"S": BLACK, "H": RED, "D": theme.DIAMONDS_4C, "C": theme.CLUBS_4C}
 
 
 def suit_color(suit: str, style: str | None = None) -> str:
@@ -68,21 +61,21 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
     """A card face: rank and suit in the corner and large in the middle (``style``: a card style other
     than the page's, for the settings' preview)."""
     if card == "JK":
-        rank, glyph, color = "JK", "★", "#6A1B9A"
+        rank, glyph, color = "JK", "★", theme.JOKER
     else:
         rank, suit = card[:-1], card[-1]
         glyph, color = SUIT_GLYPH[suit], suit_color(suit, style)
     border = ft.Border.all(3, SELECTED) if selected else ft.Border.all(3, HIGHLIGHT) if target else ft.Border.all(
-        1, "#9E9E9E")
+        1, theme.CARD_EDGE)
     if height < 45:  # a small card: rank and suit on one line
         small = ft.Container(
-            width=width, height=height, bgcolor="#FFFFFF", border=border, border_radius=ft.BorderRadius.all(4),
+            width=width, height=height, bgcolor=theme.CARD_FACE, border=border, border_radius=ft.BorderRadius.all(4),
             alignment=ft.Alignment.CENTER, on_click=on_click,
             content=ft.Text(rank + glyph if rank != "JK" else "★", size=11 if len(rank) == 1 else 9.5, no_wrap=True,
                             weight=ft.FontWeight.BOLD, color=color, style=ft.TextStyle(font_family=CARD_FONT)))
         return ft.Semantics(identifier=ident, label=card, content=small) if ident else small
     body = ft.Container(
-        width=width, height=height, bgcolor="#FFFFFF" if not dim else "#E0E0E0", border=border,
+        width=width, height=height, bgcolor=theme.CARD_FACE if not dim else theme.CARD_DIM, border=border,
         border_radius=ft.BorderRadius.all(6), padding=ft.Padding.all(2), on_click=on_click, ink=on_click is not None,
         content=ft.Column([
             ft.Text(rank, size=13, weight=ft.FontWeight.BOLD, color=color,
@@ -96,20 +89,20 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
 
 
 def card_back(width: float = 46, height: float = 64, label: str | None = None) -> ft.Control:
-    return ft.Container(width=width, height=height, bgcolor="#1A237E", border=ft.Border.all(2, "#FFFFFF"),
+    return ft.Container(width=width, height=height, bgcolor=theme.CARD_BACK, border=ft.Border.all(2, theme.ON_FELT),
                         border_radius=ft.BorderRadius.all(6), alignment=ft.Alignment.CENTER,
-                        content=ft.Text(label or "", size=12, color="#FFFFFF",
+                        content=ft.Text(label or "", size=12, color=theme.ON_FELT,
                                         style=ft.TextStyle(font_family=CARD_FONT)))
 
 
 def mini_card(card: str) -> ft.Control:
     """An attachment shown as a small tag beside the number card it sits on."""
     if card == "JK":
-        label, color = "★", "#6A1B9A"
+        label, color = "★", theme.JOKER
     else:
         label, color = card[:-1] + SUIT_GLYPH[card[-1]], suit_color(card[-1])
-    return ft.Container(bgcolor="#FFFFFF", border_radius=ft.BorderRadius.all(4), padding=ft.Padding.symmetric(
-        horizontal=3, vertical=1), border=ft.Border.all(1, "#9E9E9E"),
+    return ft.Container(bgcolor=theme.CARD_FACE, border_radius=ft.BorderRadius.all(4), padding=ft.Padding.symmetric(
+        horizontal=3, vertical=1), border=ft.Border.all(1, theme.CARD_EDGE),
         content=ft.Text(label, size=11, color=color, weight=ft.FontWeight.BOLD,
                         style=ft.TextStyle(font_family=CARD_FONT)))
 
@@ -118,8 +111,8 @@ def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_labe
                  extra: ft.Control | None = None) -> ft.Control:
     """The bar above every table: back, the game and opponent, an optional action (resign)."""
     row: list[ft.Control] = [
-        icon_button(ft.Icons.ARROW_BACK, back_label, on_back, "#FFFFFF"),
-        ft.Container(text(lang, title, 18, True, "#FFFFFF"), expand=True),
+        icon_button(ft.Icons.ARROW_BACK, back_label, on_back, theme.ON_FELT),
+        ft.Container(text(lang, title, 18, True, theme.ON_FELT), expand=True),
     ]
     if extra is not None:
         row.append(extra)
@@ -128,11 +121,11 @@ def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_labe
 
 def status_box(lang: str, status: str, last: str) -> ft.Control:
     """Whose move it is and what to do, and the last move in words."""
-    lines: list[ft.Control] = [text(lang, status, 15, True, "#FFFFFF")]
+    lines: list[ft.Control] = [text(lang, status, 15, True, theme.ON_FELT)]
     if last:
-        lines.append(text(lang, last, 12, color="#FFE082", max_lines=3))
+        lines.append(text(lang, last, 12, color=theme.LAST_MOVE, max_lines=3))
     return ft.Container(ft.Column(lines, spacing=2, tight=True),
-                        padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor="#00000033",
+                        padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor=theme.SHADE,
                         border_radius=ft.BorderRadius.all(8))
 
 
@@ -142,7 +135,7 @@ def icon_button(icon: Any, label: str, on_click: Callable[[Any], Any], color: st
                         content=ft.IconButton(icon, on_click=on_click, icon_color=color, tooltip=label))
 
 
-MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
+MAX_WIDTH = theme.MAX_WIDTH
 
 
 def felt(content: ft.Control, page_width: float | None) -> ft.Control:
@@ -158,12 +151,12 @@ def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retr
                 next_label: str, on_learn: Callable[[Any], Any]) -> ft.Control:
     """The lesson coach above the learner's side of the table: step counter, the step's words, why
     the last move was wrong, the hint once asked for, and Continue / Retry / Next lesson."""
-    from views.i18n import t
+    from views.ui.i18n import t
 
     head = t(lang, "coach_done") if coach.done else t(lang, "coach_step", i=coach.step, n=coach.steps)
     lines: list[ft.Control] = [
-        ft.Row([ft.Icon(ft.Icons.SCHOOL, size=18, color="#0B5D3B"),
-                ft.Container(text(lang, head, 12, True, "#0B5D3B"), expand=True),
+        ft.Row([ft.Icon(ft.Icons.SCHOOL, size=18, color=theme.FELT),
+                ft.Container(text(lang, head, 12, True, theme.FELT), expand=True),
                 *([] if coach.done else [ft.TextButton(t(lang, "hint"), on_click=on_hint),
                                          ft.TextButton(t(lang, "retry"), on_click=on_retry)])],
                spacing=4),
@@ -171,9 +164,9 @@ def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retr
     ]
     if coach.feedback:
         lines.append(ft.Semantics(identifier="coach-feedback",
-                                  content=text(lang, coach.feedback, 13, True, "#B71C1C")))
+                                  content=text(lang, coach.feedback, 13, True, theme.DANGER)))
     if coach.hint:
-        lines.append(text(lang, coach.hint, 13, color="#0D47A1"))
+        lines.append(text(lang, coach.hint, 13, color=theme.HINT))
     buttons: list[ft.Control] = []
     if coach.info:
         buttons.append(ft.Semantics(identifier="coach-continue", button=True, content=ft.FilledButton(
@@ -186,6 +179,6 @@ def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retr
         buttons.append(ft.TextButton(t(lang, "retry"), on_click=on_retry))
     if buttons:
         lines.append(ft.Row(buttons, spacing=8, wrap=True))
-    return ft.Container(ft.Column(lines, spacing=4, tight=True), bgcolor="#FFF8E1",
+    return ft.Container(ft.Column(lines, spacing=4, tight=True), bgcolor=theme.COACH_BG,
                         padding=ft.Padding.symmetric(horizontal=10, vertical=6),
                         border_radius=ft.BorderRadius.all(10), border=ft.Border.all(2, HIGHLIGHT))

@@ -9,7 +9,7 @@ exactly what the engine says happened — including a bot's move and an undo's r
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import flet as ft
@@ -34,43 +34,48 @@ def spit_landed(events: Iterable[Any]) -> set[int]:
 
 
 class Arrivals:
-    """Collects the controls of cards that landed during one build; ``settle`` animates them in."""
+    """The arrival of the cards in the last batch of events, as two frames of one description.
+
+    Tables are described afresh and reconciled in place (views/ui/reconcile.py), so the motion is
+    a second description, not a change to a built control: the first build after a new batch
+    shows the landed cards small and faded (``arrive``), ``settle`` redraws the table a moment
+    later with the same cards at rest, and the reconcile changes just their scale and opacity —
+    which the client animates. Later builds keep them at rest (same structure, nothing re-sent)."""
 
     def __init__(self) -> None:
-        self.boxes: list[ft.Container] = []
         self.seen: object = None
+        self.arriving = False
+        self.wrapped = False
 
     def fresh(self, events: list[Any]) -> bool:
-        """True once per batch of events (a refresh for a selection does not replay the motion)."""
-        if not events or events is self.seen:
+        """Whether the cards of ``events`` are drawn as arrivals (a new batch starts a motion)."""
+        if not events:
             return False
-        self.seen = events
+        if events is not self.seen:
+            self.seen = events
+            self.arriving = True
         return True
 
     def wrap(self, control: ft.Control) -> ft.Control:
-        box = ft.Container(control, scale=0.55, opacity=0.25,
-                           animate_scale=ft.Animation(DURATION_MS, ft.AnimationCurve.EASE_OUT_BACK),
-                           animate_opacity=ft.Animation(DURATION_MS, ft.AnimationCurve.EASE_OUT))
-        self.boxes.append(box)
-        return box
+        self.wrapped = self.wrapped or self.arriving
+        return ft.Container(control, scale=0.55 if self.arriving else 1.0, opacity=0.25 if self.arriving else 1.0,
+                            animate_scale=ft.Animation(DURATION_MS, ft.AnimationCurve.EASE_OUT_BACK),
+                            animate_opacity=ft.Animation(DURATION_MS, ft.AnimationCurve.EASE_OUT))
 
-    def settle(self, page: Any) -> None:
-        """After the first frame went out: the resting frame (the client animates between them)."""
-        boxes, self.boxes = self.boxes, []
-        if not boxes:
+    def settle(self, page: Any, redraw: Callable[[], None]) -> None:
+        """After the first frame went out: ``redraw`` the table at rest (the client animates)."""
+        if not self.arriving:
             return
+        self.arriving = False
+        if not self.wrapped:
+            return
+        self.wrapped = False
 
         async def rest() -> None:
             await asyncio.sleep(0.04)
-            for box in boxes:
-                box.scale, box.opacity = 1.0, 1.0
-            try:
-                page.update()
-            except Exception:  # noqa: BLE001 - the table was left meanwhile
-                pass
+            redraw()
 
         try:
             page.run_task(rest)
-        except Exception:  # noqa: BLE001 - no running page (a closing session)
-            for box in boxes:
-                box.scale, box.opacity = 1.0, 1.0
+        except RuntimeError:  # no running page (a closing session): nothing to animate
+            pass

@@ -13,9 +13,9 @@ import flet as ft
 
 from engine.lopti.describe import PHRASES, describe
 from engine.lopti.house_rules import CAUSES, EVENTS, RANK_LABELS, TIMINGS, ZONES
-from views.i18n import t
-from views.rule_draft import ARG_CHOICES, MAX_CONDITIONS, RuleDraft
-from views.widgets import icon_button, text
+from views.lopti.rule_draft import ARG_CHOICES, MAX_CONDITIONS, RuleDraft
+from views.ui.i18n import t
+from views.ui.widgets import icon_button, text
 
 
 def _dropdown(ident: str, label: str, value: Any, options: list[tuple[Any, str]],

@@ -16,10 +16,11 @@ import flet as ft
 
 from storage import api
 from storage.lobby_client import DEFAULT_URL, LobbyClient, LobbyRefused, LobbyUnavailable
-from views.i18n import t
-from views.lanes_table import LanesTable
-from views.online import OnlineLanesMatch
-from views.widgets import felt, icon_button, text
+from views.lanes.table import LanesTable
+from views.online.controller import OnlineLanesMatch
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.widgets import felt, icon_button, text
 
 TIME_CONTROLS = ("3+2", "5+3", "10+5", "1+0", "untimed")
 
@@ -34,7 +35,7 @@ def client_for(app: Any) -> LobbyClient | None:
 def _screen(app: Any, title: str, controls: list[ft.Control], back: Any = None) -> None:
     lang = app.lang
     body = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), back or (lambda e: app.home())),
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), back or (lambda e: app.back())),
                 ft.Container(text(lang, title, 20, True), expand=True)]),
         *controls,
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
@@ -67,7 +68,7 @@ def online_home(app: Any, notice: str = "") -> None:
     """Sign in (guest) or, when signed in, the lobby: find a game, challenge, leaderboard, profile."""
     lang = app.lang
     acc = api.get_account(app.storage)
-    status = text(lang, notice, 13, True, "#B71C1C")
+    status = text(lang, notice, 13, True, theme.DANGER)
     if acc is None:
         url = ft.TextField(label=t(lang, "ol_url"), value=DEFAULT_URL, width=320)
         name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, width=320)
@@ -117,7 +118,7 @@ def online_home(app: Any, notice: str = "") -> None:
         if c is FAILED:
             return
         status.value = t(lang, "ol_your_code", code=c)
-        status.color = "#0B5D3B"
+        status.color = theme.FELT
         app.page.update()
         await wait_for_challenge(app, c)
 
@@ -151,9 +152,10 @@ async def wait_for_challenge(app: Any, code: str) -> None:
     """The challenger waits until a friend accepts the code, then the table opens."""
     client = client_for(app)
     assert client is not None
+    scope = app.scope
     for _ in range(600):
         await asyncio.sleep(1.0)
-        if app.screen_token != "online":
+        if not scope.open:
             client.close()
             return
         try:
@@ -175,12 +177,12 @@ def find_game(app: Any, rated: bool, time_control: str) -> None:
     if client is None:
         online_home(app)
         return
-    app.screen_token = "seek"
+    scope = app.scope
     info = text(lang, t(lang, "ol_waiting", tc=time_control), 15)
     state: dict[str, Any] = {"seek": None}
 
     def cancel(e: Any) -> None:
-        app.screen_token = "online"
+        scope.close()
         if state["seek"]:
             try:
                 client.cancel_seek(state["seek"])
@@ -200,7 +202,7 @@ def find_game(app: Any, rated: bool, time_control: str) -> None:
             return
         state["seek"] = seek["id"]
         started = time.monotonic()
-        while app.screen_token == "seek":
+        while scope.open:
             await asyncio.sleep(1.0)
             try:
                 s = await asyncio.to_thread(client.seek_status, seek["id"])
@@ -262,11 +264,9 @@ def profile(app: Any) -> None:
 
 
 def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> None:
-    app.screen_token = "table"
     match = OnlineLanesMatch(client, view, time.monotonic(), clock=time.monotonic)
     table = OnlineLanesTable(app, match)
-    app.table = table
-    app.show(felt(table.build(), app.page.width), bg="#0B5D3B", table=True)
+    app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
 
 
 class OnlineLanesTable(LanesTable):
@@ -278,7 +278,7 @@ class OnlineLanesTable(LanesTable):
         super().__init__(app, match)
         self.online: OnlineLanesMatch = match
         self.active = True
-        self.clocks = text(app.lang, "", 15, True, "#FFFFFF", align=ft.TextAlign.CENTER)
+        self.clocks = text(app.lang, "", 15, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
         self.shown_result = False
 
     def _clock_text(self) -> str:
@@ -301,11 +301,11 @@ class OnlineLanesTable(LanesTable):
         return line
 
     def refresh(self, update: bool = True) -> None:
-        super().refresh(update=False)
         self.clocks.value = self._clock_text()
-        self.root.controls.insert(1, self.clocks)
-        if update:
-            self.app.page.update()
+        super().refresh(update)
+
+    def top_rows(self) -> list[ft.Control]:
+        return [self.clocks]
 
     def build(self) -> ft.Control:
         ctl = super().build()
@@ -317,7 +317,10 @@ class OnlineLanesTable(LanesTable):
         """Back from the table: the match goes on at the lobby (its clock runs); the table stops
         following it. Continue it from the online screen."""
         self.active = False
-        self.app.home()
+        self.app.back()
+
+    def stop(self) -> None:
+        self.active = False
 
     def _home(self) -> None:
         self.active = False
@@ -352,7 +355,7 @@ class OnlineLanesTable(LanesTable):
         """The opponent's moves: long polls from the last event number (so a lost connection catches
         up on return); backs off while the lobby is unreachable."""
         backoff = 1.0
-        while self.active and self.app.table is self:
+        while self.active and self.app.screen is self:
             changed = await asyncio.to_thread(self.online.sync, time.monotonic(), 10.0)
             if self.online.connection == "lost":
                 self.refresh()
@@ -367,7 +370,7 @@ class OnlineLanesTable(LanesTable):
 
     async def tick(self) -> None:
         """The clocks tick locally twice a second (one text changed in place)."""
-        while self.active and self.app.table is self and not self.online.state.over:
+        while self.active and self.app.screen is self and not self.online.state.over:
             self.clocks.value = self._clock_text()
             try:
                 self.clocks.update()

@@ -1,0 +1,80 @@
+"""Lopti at the table: every table is a session of deals (P-2.3) at ``/lopti/session/<id>``; a
+deal in progress opens on its table, a session between deals on its session screen."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from storage import api
+from views.lopti.controller import LoptiMatch
+from views.lopti.session import SessionFlow
+from views.lopti.session_screen import seat_label, session_screen
+from views.lopti.table import LoptiTable
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.widgets import felt
+
+if TYPE_CHECKING:
+    from views.app import App
+
+QUICK_SEATS = ["expert", "casual", "skilled", "beginner"]
+
+
+def new_session(app: App, players: int, levels: list[str] | None = None) -> None:
+    """A new session (P-2.3): deal after deal, each winner adding a house rule."""
+    flow = SessionFlow(app.storage, levels or QUICK_SEATS[: players - 1], app.new_seed())
+    match = flow.start_deal()
+    open_deal(app, match, flow, route=f"/lopti/session/{flow.session_id}")
+
+
+def open_deal(app: App, match: LoptiMatch, flow: SessionFlow | None = None, route: str | None = None) -> None:
+    """A deal on its table (``route``: open it there; else on the current route)."""
+    table = LoptiTable(app, match, flow)
+    content = felt(table.build(), app.page.width)
+    if route is not None:
+        app.open(route, content, table)
+    else:
+        app.show(content, bg=theme.FELT, screen=table)
+    if not match.state.over and not match.my_turn:
+        app.page.run_task(table.bot_turn)
+
+
+def session(app: App, session_id: int) -> bool:
+    """A stored session: its deal in progress, else the screen between deals (False: none such)."""
+    if not any(s["id"] == session_id for s in api.sessions(app.storage)):
+        return False
+    try:
+        flow = SessionFlow.resume(app.storage, session_id)
+    except Exception as exc:  # noqa: BLE001 - any damage to a stored session: say so, keep the app
+        app.tell(t(app.lang, "sess_broken", why=str(exc)))
+        app.go("/")
+        return True
+    match = flow.current_match()
+    if match is not None:
+        open_deal(app, match, flow)
+    else:
+        session_screen(app, flow)
+    return True
+
+
+def resume_deal(app: App, game_id: int) -> None:
+    """A stored Lopti deal: with its session when it belongs to one."""
+    sid = next((s["id"] for s in api.sessions(app.storage) if s["current_game_id"] == game_id), None)
+    if sid is not None:
+        app.go(f"/lopti/session/{sid}")
+    else:
+        open_deal(app, LoptiMatch.resume(app.storage, game_id))
+
+
+def deal_done(app: App, table: LoptiTable) -> None:
+    """A session's deal is over: record it (a bot winner writes its rule), then between deals."""
+    flow = table.session
+    if flow is None:
+        return
+    flow.deal_over(table.match)
+    notice = ""
+    w = flow.winner
+    if w is not None and flow.levels[w] != "person" and flow.session.rules:
+        _, words, _, _ = flow.rules_in_force(app.lang)[-1]
+        notice = t(app.lang, "sess_bot_rule", who=seat_label(flow, w, app.lang), rule=words)
+    session_screen(app, flow, notice)

@@ -1,0 +1,72 @@
+"""Home: the three games (continue the game in progress, quick starts, Learn, Rules), and in the
+top bar Learn, Online, History & stats and Settings."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from storage import api
+from views.ui.i18n import t
+from views.ui.widgets import icon_button, text
+
+if TYPE_CHECKING:
+    from views.app import App
+
+
+def _continue(app: App, game: str) -> ft.Control | None:
+    """"Continue" for the game in progress (a Lopti session between deals counts)."""
+    lang = app.lang
+    for g in api.games_in_progress(app.storage):
+        if g.game == game and g.mode in ("bots", "pass_and_play"):
+            return ft.FilledButton(t(lang, "continue"), on_click=lambda e, gid=g.id: app.go(f"/play/{gid}"))
+    if game == "lopti":
+        between = next((s for s in api.sessions(app.storage) if s["status"] == "running"), None)
+        if between is not None:
+            return ft.FilledButton(t(lang, "continue"),
+                                   on_click=lambda e, sid=int(between["id"]): app.go(f"/lopti/session/{sid}"))
+    return None
+
+
+def _starts(app: App, game: str) -> list[ft.Control]:
+    lang = app.lang
+    if game == "lopti":
+        from views.lopti.play import new_session
+
+        out: list[ft.Control] = [ft.Button(t(lang, "players_n", n=n), on_click=lambda e, n=n: new_session(app, n))
+                                 for n in (2, 3, 4, 5)]
+        out.append(ft.OutlinedButton(t(lang, "lopti_table_setup"), icon=ft.Icons.GROUPS,
+                                     on_click=lambda e: app.go("/lopti/new")))
+        return out
+    return [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game}/new"))]
+
+
+def _tile(app: App, game: str) -> ft.Control:
+    lang = app.lang
+    buttons = _starts(app, game)
+    resume = _continue(app, game)
+    if resume is not None:
+        buttons.insert(0, resume)
+    extra = [ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}")),
+             ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK, on_click=lambda e: app.go(f"/rules/{game}"))]
+    return ft.Card(content=ft.Container(padding=16, content=ft.Column([
+        text(lang, t(lang, game), 22, True),
+        text(lang, t(lang, f"{game}_blurb"), 14),
+        ft.Row(buttons, wrap=True, spacing=8),
+        ft.Row(extra, wrap=True, spacing=0),
+    ], spacing=8)))
+
+
+def home(app: App) -> ft.Control:
+    lang = app.lang
+    body = ft.Column([
+        ft.Row([ft.Container(text(lang, t(lang, "app_title"), 28, True), expand=True),
+                icon_button(ft.Icons.SCHOOL, t(lang, "learn"), lambda e: app.go("/learn")),
+                icon_button(ft.Icons.PUBLIC, t(lang, "online"), lambda e: app.go("/online")),
+                icon_button(ft.Icons.BAR_CHART, t(lang, "stats"), lambda e: app.go("/stats")),
+                icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: app.go("/settings"))]),
+        text(lang, t(lang, "tagline"), 14, color=ft.Colors.ON_SURFACE_VARIANT),
+        *(_tile(app, g) for g in ("lanes", "lopti", "spit")),
+    ], scroll=ft.ScrollMode.AUTO, spacing=12)
+    return ft.Container(body, padding=ft.Padding.all(16))

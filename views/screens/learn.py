@@ -1,0 +1,77 @@
+"""Learn: every lesson per game with its progress, and a lesson played on the real table."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import flet as ft
+
+from storage import api
+from views.lanes.table import LanesTable
+from views.lopti.table import LoptiTable
+from views.spit.table import SpitTable
+from views.table.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons
+from views.table.turn_table import TurnBasedTable
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.widgets import felt, icon_button, text
+
+if TYPE_CHECKING:
+    from views.app import App
+
+
+def learn(app: App, focus: str | None = None) -> None:
+    """Every lesson per game with its progress; a finished game's lessons suggest a first real
+    game against the Beginner bot."""
+    lang = app.lang
+    progress = api.lesson_progress(app.storage)
+    cards: list[ft.Control] = []
+    games = [focus] if focus in lessons() else list(lessons())
+    games += [g for g in lessons() if g not in games]
+    for game in games:
+        group = lessons()[game]
+        done = sum(1 for x in group if progress.get(x.id, (0, False))[1])
+        rows: list[ft.Control] = []
+        for i, lesson in enumerate(group):
+            finished = progress.get(lesson.id, (0, False))[1]
+            rows.append(ft.Semantics(identifier=f"lesson-{lesson.id}", button=True, content=ft.ListTile(
+                leading=ft.Icon(ft.Icons.CHECK_CIRCLE if finished else ft.Icons.PLAY_CIRCLE_OUTLINE,
+                                color=theme.SUCCESS if finished else ft.Colors.PRIMARY),
+                title=text(lang, f"{i + 1}. {lesson.title[lang]}", 15),
+                on_click=lambda e, lid=lesson.id: app.open_lesson(lid))))
+        column: list[ft.Control] = [
+            ft.Row([ft.Container(text(lang, t(lang, game), 20, True), expand=True),
+                    ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK,
+                                  on_click=lambda e, g=game: app.go(f"/rules/{g}"))]),
+            text(lang, t(lang, "lesson_progress", done=done, n=len(group)), 13, color=ft.Colors.ON_SURFACE_VARIANT),
+            *rows,
+        ]
+        if group and done == len(group):
+            column.append(ft.Row([text(lang, t(lang, "lessons_done", game=t(lang, game)), 13, True, theme.SUCCESS),
+                                  ft.FilledButton(t(lang, "play_beginner"),
+                                                  on_click=lambda e, g=game: app.start_game(g, "beginner"))],
+                                 wrap=True))
+        cards.append(ft.Card(content=ft.Container(ft.Column(column, spacing=4), padding=12)))
+    body = ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
+                text(lang, t(lang, "lessons"), 20, True)]),
+        *cards,
+    ], spacing=10, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+
+def lesson(app: App, lesson_id: str) -> bool:
+    """A lesson on the table its game uses (False: no such lesson)."""
+    found = find(lesson_id)
+    if found is None:
+        return False
+    table: TurnBasedTable | SpitTable
+    if found.game == "lanes":
+        table = LanesTable(app, LanesLesson(app.storage, found))
+    elif found.game == "lopti":
+        table = LoptiTable(app, LoptiLesson(app.storage, found))
+    else:
+        table = SpitTable(app, SpitLesson(app.storage, found), time.monotonic())
+    app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
+    return True

@@ -1,0 +1,121 @@
+"""New game: the opponent (a bot level or a friend on this device) with the Lanes house rules
+(L-9) and the rated-rules badge (L-8.5); the Lopti table set-up (2–5 seats, each a person or a bot)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from engine.lanes import VARIANTS
+from views.lopti.play import new_session
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.widgets import icon_button, text
+
+if TYPE_CHECKING:
+    from views.app import App
+
+LEVELS = ("beginner", "casual", "skilled", "expert")
+
+
+def start(app: App, game: str, level: str) -> None:
+    """A new game against ``level`` (or "person": pass-and-play), on its table at /play/<id>."""
+    from views.screens import play
+
+    if game == "lanes":
+        play.new_lanes(app, level)
+    elif game == "spit":
+        play.new_spit(app, level)
+    else:
+        new_session(app, 3)
+
+
+def level_screen(app: App, game: str = "lanes") -> None:
+    lang = app.lang
+    buttons: list[ft.Control] = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: start(app, game, lv))
+                                 for lvl in LEVELS]
+    if game == "lanes":
+        buttons.insert(0, variant_picker(app))  # choose the rules first, then the opponent
+        buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
+                                         on_click=lambda e: start(app, "lanes", "person")))
+    else:
+        buttons.append(ft.OutlinedButton(t(lang, "sp_split"), width=260, icon=ft.Icons.PEOPLE,
+                                         on_click=lambda e: start(app, "spit", "person")))
+    body = ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
+                ft.Container(text(lang, t(lang, "choose_level"), 20, True), expand=True),
+                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: app.rules_dialog(game))]),
+        *buttons,
+    ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(theme.PAD)))
+
+
+def variant_picker(app: App) -> ft.Control:
+    """L-9 variants as toggles; with none on, a badge says these are the rated rules (L-8.5)."""
+    lang = app.lang
+    badge = text(lang, "", 13, True)
+
+    def update_badge() -> None:
+        n = len(app.lanes_variants)
+        badge.value = t(lang, "rated_rules") if n == 0 else t(lang, "friendly_rules", n=n)
+        badge.color = theme.SUCCESS if n == 0 else theme.FRIENDLY
+
+    def toggle(e: Any, name: str) -> None:
+        if e.control.value:
+            app.lanes_variants.add(name)
+        else:
+            app.lanes_variants.discard(name)
+        update_badge()
+        app.page.update()
+
+    update_badge()
+    boxes = [ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.lanes_variants,
+                         on_change=lambda e, v=v: toggle(e, v)) for v in VARIANTS]
+    return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14),
+                                                           controls=boxes)], spacing=4), width=340)
+
+
+def lopti_setup(app: App) -> None:
+    """A Lopti table of 2–5 seats: seat 1 is you; every other seat is a person on this device
+    (pass-and-play, with a privacy screen between people) or a bot of any level."""
+    lang = app.lang
+    choices = ["person", *LEVELS]
+    seats = ["casual", "casual"]
+
+    def seat_row(i: int) -> ft.Control:
+        dd = ft.Dropdown(value=seats[i], width=200, label=t(lang, "player_n", n=i + 2),
+                         options=[ft.DropdownOption(key=c, text=t(lang, "person" if c == "person" else c))
+                                  for c in choices])
+
+        def changed(e: Any, i: int = i) -> None:
+            seats[i] = e.control.value or "casual"
+
+        dd.on_select = changed
+        return ft.Semantics(identifier=f"seat-{i + 2}", content=dd)
+
+    rows = ft.Column(spacing=8)
+
+    def redraw() -> None:
+        rows.controls = [text(lang, t(lang, "player_n", n=1) + " — " + t(lang, "you"), 15, True),
+                         *[seat_row(i) for i in range(len(seats))]]
+
+    def count(n: int) -> None:
+        while len(seats) < n - 1:
+            seats.append("casual")
+        del seats[n - 1:]
+        redraw()
+        app.page.update()
+
+    redraw()
+    body = ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
+                ft.Container(text(lang, t(lang, "lopti_table_setup"), 20, True), expand=True),
+                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: app.rules_dialog("lopti"))]),
+        ft.Row([ft.OutlinedButton(t(lang, "players_n", n=n), on_click=lambda e, n=n: count(n))
+                for n in (2, 3, 4, 5)], wrap=True),
+        rows,
+        text(lang, t(lang, "lopti_pass_note"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.FilledButton(t(lang, "start"), on_click=lambda e: new_session(app, len(seats) + 1, list(seats))),
+    ], spacing=12, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(16)))

@@ -1,0 +1,72 @@
+"""A game on its table, at ``/play/<id>``: a new one is stored first, so reopening the app (or
+the route) continues it exactly where it stopped — the stored record is the game."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from engine.lanes import LanesOptions
+from storage import api
+from views.lanes.controller import LanesMatch
+from views.lanes.table import LanesTable
+from views.spit.controller import SpitGame
+from views.spit.table import SpitTable
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.widgets import felt
+
+if TYPE_CHECKING:
+    from views.app import App
+
+
+def new_lanes(app: App, level: str) -> None:
+    options = LanesOptions(**{v: True for v in app.lanes_variants})
+    match = LanesMatch(app.storage, level, app.new_seed(), options=options)
+    _open_lanes(app, match, ready=True)
+
+
+def new_spit(app: App, level: str) -> None:
+    _open_spit(app, SpitGame(app.storage, level, app.new_seed(), 0.0), ready=True)
+
+
+def _open_lanes(app: App, match: LanesMatch, ready: bool) -> None:
+    table = LanesTable(app, match)
+    content = felt(table.build(), app.page.width)
+    if ready:
+        app.open(f"/play/{match.game_id}", content, table)
+    else:
+        app.show(content, bg=theme.FELT, screen=table)
+    if not match.state.over and not match.my_turn:
+        app.page.run_task(table.bot_turn)
+
+
+def _open_spit(app: App, game: SpitGame, ready: bool) -> None:
+    table = SpitTable(app, game, time.monotonic())
+    content = felt(table.build(), app.page.width)
+    if ready:
+        app.open(f"/play/{game.game_id}", content, table)
+    else:
+        app.show(content, bg=theme.FELT, screen=table)
+
+
+def resume(app: App, game_id: int) -> bool:
+    """The stored game ``game_id`` on its table (a Lopti deal with its session); False if there
+    is no such game. A damaged record is refused in words."""
+    from views.lopti.play import resume_deal
+
+    try:
+        info = api.load_game(app.storage, game_id)
+    except LookupError:
+        return False
+    try:
+        if info.game == "lanes":
+            _open_lanes(app, LanesMatch.resume(app.storage, game_id), ready=False)
+        elif info.game == "spit":
+            _open_spit(app, SpitGame.resume(app.storage, game_id, 0.0), ready=False)
+        else:
+            resume_deal(app, game_id)
+    except Exception as exc:  # noqa: BLE001 - any damage to a stored record: say so, keep the app
+        app.tell(t(app.lang, "replay_broken", why=str(exc)))
+        app.go("/")
+    return True

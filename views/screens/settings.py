@@ -1,0 +1,68 @@
+"""Settings: name, language, theme, card style (with a live preview), sounds, haptics and bot
+speed. Stored in the profile; a damaged stored value falls back to its default (views/ui/prefs.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from storage import api
+from views.ui.i18n import LANGS, NAMES, t
+from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, THEMES
+from views.ui.widgets import card_face, icon_button, text
+
+if TYPE_CHECKING:
+    from views.app import App
+
+
+def settings(app: App) -> None:
+    """Name, language, theme, card style (with a preview), sound, haptics and bot speed."""
+    lang, prefs = app.lang, app.prefs
+    name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40)
+
+    def choice(label: str, value: str, options: list[tuple[str, str]]) -> ft.Dropdown:
+        return ft.Dropdown(label=t(lang, label), value=value, expand=True,
+                           options=[ft.DropdownOption(key=k, text=v) for k, v in options])
+
+    language = choice("language", lang, [(code, NAMES[code]) for code in LANGS])
+    theme_dd = choice("theme", prefs.theme, [(k, t(lang, f"theme_{k}")) for k in THEMES])
+    style = choice("card_style", prefs.card_style, [(k, t(lang, f"style_{k}")) for k in CARD_STYLES])
+    speed = choice("bot_speed", prefs.bot_speed, [(k, t(lang, f"speed_{k}")) for k in BOT_SPEEDS])
+    sound = ft.Switch(label=t(lang, "sound"), value=prefs.sound)
+    haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
+    preview = ft.Row(spacing=4)
+
+    def show_preview() -> None:
+        preview.controls = [card_face(c, 38, 52, style=style.value) for c in ("AS", "KH", "7D", "10C")]
+
+    def restyle(e: Any) -> None:
+        show_preview()
+        preview.update()
+
+    style.on_select = restyle
+    show_preview()
+
+    def save(e: Any) -> None:
+        try:
+            app.settings = api.update_profile(
+                app.storage, display_name=name.value or "Player", language=language.value or "en",
+                theme=theme_dd.value or "system", card_style=style.value or "classic", bot_speed=speed.value or
+                "normal", sound=bool(sound.value), haptics=bool(haptics.value))
+            app.name = (name.value or "Player").strip()
+        except ValueError as exc:
+            app.tell(str(exc))
+            return
+        app.apply_language()
+        app.home()
+
+    body = ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
+                text(lang, t(lang, "settings"), 20, True)]),
+        name, *(ft.Semantics(identifier=f"setting-{key}", content=ft.Row([dd]))
+                for key, dd in (("language", language), ("theme", theme_dd), ("card_style", style))),
+        preview, ft.Semantics(identifier="setting-bot_speed", content=ft.Row([speed])),
+        sound, haptics,
+        ft.FilledButton(t(lang, "save"), on_click=save),
+    ], spacing=12, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(16)))

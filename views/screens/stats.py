@@ -1,0 +1,94 @@
+"""History & stats (per game and opponent level, the recent games) and the replay of a finished
+game step by step on its own table, seen from the player's seat as it was played."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from storage import api
+from views.lanes.table import LanesTable
+from views.lopti.table import LoptiTable
+from views.spit.table import SpitTable
+from views.table.replay import LanesReplay, LoptiReplay, SpitReplay, open_replay
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.widgets import felt, icon_button, text
+
+if TYPE_CHECKING:
+    from views.app import App
+
+
+def stats(app: App) -> None:
+    """Per game and opponent level: played, won, streaks, average length; recent results."""
+    lang = app.lang
+    rows: list[ft.Control] = []
+    for key, e in sorted(api.stats(app.storage).items()):
+        game, _, levels = key.partition("/")
+        names = ", ".join(t(lang, lv) for lv in levels.split("+"))
+        rows.append(ft.Card(content=ft.Container(padding=12, content=ft.Column([
+            text(lang, f"{t(lang, game)} · {t(lang, 'vs', who=names)}", 16, True),
+            text(lang, f"{t(lang, 'played')} {e['played']} · {t(lang, 'wonn')} {e['won']} · "
+                       f"{t(lang, 'streak')} {e['streak']} · {t(lang, 'best_streak')} {e['best_streak']} · "
+                       f"{t(lang, 'avg_len')} {e['avg_actions']:.0f}", 13),
+        ], spacing=4))))
+    recent: list[ft.Control] = []
+    for i, g in enumerate(api.history(app.storage, limit=10)):
+        res = "result_none" if g.winner is None else ("result_won" if g.winner == 0 else "result_lost")
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at or g.started_at))
+        recent.append(ft.Row([
+            ft.Container(text(lang, f"{t(lang, g.game)} — {t(lang, res)} · {when} · "
+                                    f"{t(lang, 'moves_n', n=len(g.actions))}", 13), expand=True),
+            ft.Semantics(identifier=f"replay-game-{i}", button=True, content=ft.TextButton(
+                t(lang, "replay"), icon=ft.Icons.REPLAY, on_click=lambda e, gid=g.id: app.replay_screen(gid))),
+        ]))
+    body = ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
+                text(lang, t(lang, "stats"), 20, True)]),
+        *(rows or [text(lang, t(lang, "no_games"), 14)]),
+        text(lang, t(lang, "recent"), 16, True) if recent else ft.Container(),
+        *recent,
+    ], spacing=10, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+
+def replay(app: App, game_id: int) -> None:
+    """The bar below the table steps back and forth; back returns to the stats. A damaged record
+    is refused in words and nothing is written."""
+    lang = app.lang
+    try:
+        controller = open_replay(app.storage, game_id)
+    except Exception as exc:  # noqa: BLE001 - any damage to a stored record: say so, keep the app
+        app.tell(t(lang, "replay_broken", why=str(exc)))
+        return
+    table: LanesTable | LoptiTable | SpitTable
+    if isinstance(controller, LanesReplay):
+        table = LanesTable(app, controller)
+    elif isinstance(controller, LoptiReplay):
+        table = LoptiTable(app, controller)
+    else:
+        assert isinstance(controller, SpitReplay)
+        table = SpitTable(app, controller, time.monotonic())
+    table.busy = True  # no result dialog at the last step, no bot, no taps
+    step = text(lang, f"0 / {controller.timeline.last}", 14, True, theme.ON_FELT)
+
+    def go(k: int) -> None:
+        controller.seek(k)
+        step.value = f"{controller.step} / {controller.timeline.last}"
+        table.refresh()
+
+    def button(ident: str, icon: Any, label: str, target: Any) -> ft.Control:
+        return ft.Semantics(identifier=f"replay-{ident}", button=True, label=label, content=ft.IconButton(
+            icon, icon_color=theme.ON_FELT, tooltip=label, on_click=lambda e: go(target())))
+
+    bar = ft.Row([
+        button("first", ft.Icons.FIRST_PAGE, t(lang, "replay_first"), lambda: 0),
+        button("prev", ft.Icons.CHEVRON_LEFT, t(lang, "replay_prev"), lambda: controller.step - 1),
+        step,
+        button("next", ft.Icons.CHEVRON_RIGHT, t(lang, "replay_next"), lambda: controller.step + 1),
+        button("last", ft.Icons.LAST_PAGE, t(lang, "replay_last"), lambda: controller.timeline.last),
+    ], alignment=ft.MainAxisAlignment.CENTER)
+    app.show(felt(ft.Column([table.build(), bar], expand=True, spacing=0), app.page.width), bg=theme.FELT,
+             screen=table)

@@ -1,0 +1,36 @@
+"""What the shell asks of the screen on top: its life with the app (background and return) and
+its end. Every table and flow that has background work is a ``TableScreen``; the shell calls these
+and never asks which kind of screen it holds."""
+
+from __future__ import annotations
+
+
+class Scope:
+    """Background work started for one screen (an online wait, a follow loop) runs while its scope
+    is open; leaving the screen closes it. A loop checks ``scope.open`` instead of a screen name."""
+
+    def __init__(self) -> None:
+        self.open = True
+
+    def close(self) -> None:
+        self.open = False
+
+
+class TableScreen:
+    """A screen with a life of its own; the defaults do nothing (a screen without a clock or a
+    connection has nothing to pause or re-sync)."""
+
+    def pause(self) -> None:
+        """The app went to the background: stop clocks and bots."""
+
+    def resume(self) -> None:
+        """The app is back: clocks and bots go on."""
+
+    def resync(self) -> None:
+        """The app is back: fetch what happened meanwhile (runs off the UI loop)."""
+
+    def stop(self) -> None:
+        """The screen left the page: its background work ends."""
+
+
+NO_SCREEN = TableScreen()

@@ -1,0 +1,99 @@
+"""Updates in place: a table describes itself afresh from the observation (readable, one function
+per part, like a declarative component), and ``reconcile`` makes the controls already on screen
+look like that description — changing only the properties that differ. The controls on screen are
+long-lived: Flet sends only what changed, and a table may still touch a control after building it
+(the Spit countdown, an arrival's second frame) because nothing is ever frozen.
+
+Why not Flet's own keyed reconciliation: it diffs the new description as *frozen* controls, and a
+frozen control raises when it is changed later — which the arrival motion and the Spit ticker do.
+Why not hand-written "update this text" code per table: it drifts from the build code, and a
+forgotten property is a stale screen. Here the build code is the only description of the screen.
+
+Matching: a control the table keeps itself (already placed once) is used as it is; otherwise two
+controls match when they are of the same type with the same ``key``; a list of
+children matches position by position. A matched control keeps its identity (its ``_i`` on the
+client); an unmatched one is replaced by the new description. Event handlers are taken over
+silently when both sides have one (the client only knows *that* a control answers a tap), so a
+fresh lambda per build costs nothing on the wire.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flet.controls.base_control import BaseControl
+
+_UNSET = object()
+
+
+def reconcile(old: Any, new: Any) -> Any:
+    """The control to show for ``new``: ``old`` updated in place when they match, else ``new``."""
+    if old is new:
+        return old
+    if getattr(new, "_parent", None) is not None:
+        return new  # a long-lived control the table keeps (a status line): it is used as it is
+    if type(old) is not type(new) or not isinstance(old, BaseControl) or old.key != new.key:
+        return new
+    _props(old, new)
+    _structure(old, new)
+    return old
+
+
+def reconcile_list(old: list[Any], new: list[Any]) -> list[Any]:
+    """Children for ``new``: each matched position keeps the control already there."""
+    out = [reconcile(o, n) for o, n in zip(old, new, strict=False)]
+    out.extend(new[len(old):])
+    return out
+
+
+def update_children(parent: Any, children: list[Any], field: str = "controls") -> None:
+    """Put ``children`` under ``parent`` (``parent.controls`` by default), reusing what is there."""
+    current = getattr(parent, field)
+    kept = reconcile_list(current, children)
+    if len(kept) != len(current) or any(a is not b for a, b in zip(kept, current, strict=True)):
+        current[:] = kept  # the same list object: Flet diffs it against what the client has
+
+
+def _props(old: Any, new: Any) -> None:
+    events: frozenset[str] = type(old)._event_fields  # type: ignore[attr-defined]  # set by Flet's @control
+    defaults: dict[str, Any] = type(old)._prop_defaults  # type: ignore[attr-defined]
+    mine, theirs = old._values, new._values
+    for name in mine.keys() | theirs.keys():
+        default = defaults.get(name)
+        was, now = mine.get(name, default), theirs.get(name, default)
+        if was is now:
+            continue
+        if name in events:
+            if (was is None) == (now is None):
+                mine[name] = now  # same on the wire: swap the handler without a patch
+            else:
+                setattr(old, name, now)
+        elif isinstance(was, BaseControl) and isinstance(now, BaseControl):
+            kept = reconcile(was, now)
+            if kept is not was:
+                setattr(old, name, kept)
+        elif was != now:
+            setattr(old, name, now)
+
+
+def _structure(old: Any, new: Any) -> None:
+    for name in type(old)._structural_fields:  # type: ignore[attr-defined]
+        if name.startswith("_"):
+            continue
+        was, now = getattr(old, name, _UNSET), getattr(new, name, _UNSET)
+        if was is now or now is _UNSET:
+            continue
+        if isinstance(was, list) and isinstance(now, list) and any(isinstance(c, BaseControl) for c in was + now):
+            update_children(old, now, name)
+        elif was != now:
+            setattr(old, name, now)
+
+
+def show(root: Any, children: list[Any], update: bool = True) -> None:
+    """``children`` under ``root`` in place; sent at once when ``update`` and ``root`` is on a page."""
+    update_children(root, children)
+    if update:
+        try:
+            root.update()
+        except RuntimeError:  # not on a page yet (being built) or any more (the screen was left)
+            pass

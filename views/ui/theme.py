@@ -1,0 +1,62 @@
+"""Every colour and size the app draws with, in one place. Screens and tables name a colour by its
+job (``ON_FELT``, ``SELLING``); nothing else in ``views/`` writes a colour literal."""
+
+from __future__ import annotations
+
+import flet as ft
+
+# --- the felt and what sits on it ---------------------------------------------------------------
+FELT = "#0B5D3B"  # the table's cloth (also the seed of the app's Material colour scheme)
+FELT_DARK = "#08462C"  # a lane's bed on the cloth
+ON_FELT = "#FFFFFF"  # text and icons on the cloth
+ON_FELT_MUTED = "#C8E6C9"  # secondary text on the cloth (counts, hints)
+LAST_MOVE = "#FFE082"  # the last move in words, and hint buttons
+SHADE = "#00000033"  # a panel on the cloth (status)
+SHADE_LIGHT = "#00000022"  # a lighter panel on the cloth (the Lopti pile)
+RESIGN = "#FFCDD2"  # the resign button on the cloth
+
+# --- cards ---------------------------------------------------------------------------------------
+CARD_FACE = "#FFFFFF"
+CARD_DIM = "#E0E0E0"  # a card that cannot be played now
+CARD_EDGE = "#9E9E9E"
+CARD_BACK = "#1A237E"
+RED = "#C62828"  # hearts and diamonds
+INK = "#1B1B1F"  # spades and clubs, and dark text on light chips
+JOKER = "#6A1B9A"
+DIAMONDS_4C = "#1565C0"  # the four-colour card style
+CLUBS_4C = "#2E7D32"
+HIGHLIGHT = "#FFB300"  # a legal target
+SELECTED = "#1E88E5"  # the selected card
+
+# --- markers and messages --------------------------------------------------------------------------
+SELLING = "#FFD54F"  # a lane that sells (L-7.2)
+THREES = "#90CAF9"  # the Lopti 3-chain marker (P-4.2)
+LOW = "#FFCC80"  # the Lopti play-low marker (P-4.4)
+OBLIGATION = "#EF9A9A"  # the Lopti obligation marker (P-4.6)
+SUCCESS = "#2E7D32"  # done, won, the rated-rules badge
+FRIENDLY = "#E65100"  # house rules on: a friendly game
+DANGER = "#B71C1C"  # an error, a refusal
+RULE_ID = "#616161"  # the rule number beside a rule's text
+COACH_BG = "#FFF8E1"
+HINT = "#0D47A1"
+
+# --- sizes ---------------------------------------------------------------------------------------
+MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
+PAD = 16  # around a screen's content
+
+#: the card style of each running session's page (settings); read by the card widgets
+_CARD_STYLES: dict[str, str] = {}
+
+
+def set_card_style(page: ft.Page, style: str) -> None:
+    _CARD_STYLES[page.session.id] = style
+
+
+def card_style() -> str:
+    """The card style chosen in the settings of the page being drawn; classic outside a running
+    app (unit tests build controls without a page)."""
+    try:
+        page = ft.context.page
+    except RuntimeError:
+        return "classic"
+    return _CARD_STYLES.get(page.session.id, "classic") if page is not None else "classic"
