@@ -1,92 +1,164 @@
-"""UI benchmark in the browser (a script that prints figures; not a test):
+"""UI benchmark in the browser, as ratios against a bare Flet counter served the same way in the
+same run (a script that prints figures; not a test — these shared machines change speed by 2x
+within seconds, so only a ratio measured side by side means anything):
 
-    .venv/bin/python tests/bench_ui.py [--taps 30]
+    .venv/bin/python tests/bench_ui.py [--taps 40] [--block 10]
 
-* cold start → playable table: from launching ``main.py --web`` to a Lanes table against the
-  Beginner bot showing its hand (process start, Flet web client load, the first screens);
-* tap → table updated: a tap on a hand card until the table shows the change (the status line
-  switches to "tap a lit target" and back), median and p95 over many taps.
+* page ready: browser open -> a playable Lanes table against the Beginner bot (home, "Play against
+  a bot", "Beginner", the hand shown), against browser open -> the counter's button shown;
+* tap -> update: a tap on a hand card until the table shows it (the status line changes), against
+  a tap on the counter until its number changes; median and p95, in alternating blocks of taps.
 
-Uses Debian's chromium headless, like the browser tests. Figures depend on the machine's load.
+Both apps run as ``flet`` web servers (no CDN) in their own processes, driven by one headless
+Debian Chromium.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
+def counter_main(port: int) -> None:
+    """The baseline: Flet's own counter sample, served like the app."""
+    import flet as ft
+
+    def main(page: ft.Page) -> None:
+        count = ft.Text("0", size=30)
+
+        def add(e: Any) -> None:
+            count.value = str(int(count.value or "0") + 1)
+
+        page.add(ft.Semantics(identifier="count", content=count),
+                 ft.Semantics(identifier="add", button=True, content=ft.Button("Add", on_click=add)))
+
+    ft.run(main, view=ft.AppView.WEB_BROWSER, host="127.0.0.1", port=port, no_cdn=True)
+
+
+def serve(cmd: list[str], port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit(f"{cmd} did not listen on {port}")
+
+
+def enable_semantics(page: Any) -> None:
+    """Flutter's accessibility tree appears after a click on its placeholder (as soon as it exists)."""
+    page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        page.evaluate("document.querySelector('flt-semantics-placeholder')?.click()")
+        if page.query_selector("flt-semantics-placeholder") is None or page.query_selector(
+                "[flt-semantics-identifier]") is not None:
+            return
+        time.sleep(0.05)
+
+
+def open_page(browser: Any, url: str, ready: str) -> tuple[Any, float]:
+    """A fresh page at ``url``; seconds until the control ``ready`` (a semantics id) is shown."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    start = time.perf_counter()
+    page.goto(url)
+    enable_semantics(page)
+    page.wait_for_selector(f'[flt-semantics-identifier="{ready}"]', timeout=60_000)
+    return page, time.perf_counter() - start
+
+
+def app_ready(browser: Any, url: str) -> tuple[Any, float]:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    start = time.perf_counter()
+    page.goto(url)
+    enable_semantics(page)
+    page.get_by_role("button", name="Play against a bot").first.click(timeout=60_000)
+    page.get_by_role("button", name="Beginner").click(timeout=20_000)
+    page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
+    elapsed = time.perf_counter() - start
+    deadline = time.monotonic() + 30  # our move (the bot may open)
+    while "Opening:" not in page.inner_text("body") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return page, elapsed
+
+
+def tap_until(page: Any, ident: str, changed: Any) -> float:
+    box = page.locator(f'[flt-semantics-identifier="{ident}"]').first.bounding_box()
+    start = time.perf_counter()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + min(20, box["height"] / 2))
+    while not changed():
+        if time.perf_counter() - start > 10:
+            raise SystemExit(f"no update after a tap on {ident}")
+        time.sleep(0.002)
+    return (time.perf_counter() - start) * 1000
+
+
+def figures(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+
+
 def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--taps", type=int, default=40)
+    ap.add_argument("--block", type=int, default=10)
+    ap.add_argument("--serve-counter", type=int, default=0, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve_counter:
+        counter_main(args.serve_counter)
+        return
     from playwright.sync_api import sync_playwright
 
     from tests.helpers import free_port
-    from tests.views.test_browser import CHROMIUM, launch
+    from tests.views.test_browser import launch
 
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--taps", type=int, default=30)
-    args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
-    port = free_port()
     env = {**os.environ, "CARDTABLE_DB": str(tmp / "bench.sqlite")}
-    t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "main.py", "--web", "--port", str(port)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    app_port, counter_port = free_port(), free_port()
+    procs = [serve([sys.executable, "main.py", "--web", "--port", str(app_port)], app_port, env),
+             serve([sys.executable, "tests/bench_ui.py", "--serve-counter", str(counter_port)], counter_port, env)]
     try:
-        import socket
-
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-        t_server = time.perf_counter() - t0
         with sync_playwright() as p:
-            assert Path(CHROMIUM).exists(), "Debian chromium is needed (apt-get install chromium)"
-            browser, page = launch(p)
-            page.goto(f"http://127.0.0.1:{port}/")
-            page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=60_000)
-            page.evaluate("document.querySelector('flt-semantics-placeholder').click()")
-            page.get_by_role("button", name="Play against a bot").first.click(timeout=60_000)
-            t_home = time.perf_counter() - t0
-            page.get_by_role("button", name="Beginner").click(timeout=20_000)
-            page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
-            t_table = time.perf_counter() - t0
-            # wait until it is our turn (the bot may open)
-            deadline = time.monotonic() + 30
-            while "Opening:" not in page.inner_text("body") and time.monotonic() < deadline:
-                time.sleep(0.1)
-            samples = []
-            box = page.locator('[flt-semantics-identifier="hand-0"]').first.bounding_box()
-            assert box is not None
-            for i in range(args.taps):
-                want = "Tap a highlighted lane" if i % 2 == 0 else "Opening:"
-                start = time.perf_counter()
-                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + 20)
-                while want not in page.inner_text("body"):
-                    if time.perf_counter() - start > 10:
-                        raise SystemExit(f"the table did not update after tap {i}")
-                    time.sleep(0.005)
-                samples.append((time.perf_counter() - start) * 1000)
+            browser, first = launch(p)
+            first.close()
+            counter, counter_ready = open_page(browser, f"http://127.0.0.1:{counter_port}/", "add")
+            table, table_ready = app_ready(browser, f"http://127.0.0.1:{app_port}/")
+            bare: list[float] = []
+            app: list[float] = []
+            status = ["Opening:", "Tap a highlighted lane"]
+            while len(app) < args.taps:
+                for _ in range(args.block):
+                    before = counter.inner_text('[flt-semantics-identifier="count"]')
+                    bare.append(tap_until(counter, "add", lambda b=before: counter.inner_text(
+                        '[flt-semantics-identifier="count"]') != b))
+                for _ in range(args.block):
+                    want = status[(len(app) + 1) % 2]
+                    app.append(tap_until(table, "hand-0", lambda w=want: w in table.inner_text("body")))
             browser.close()
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-    samples.sort()
-    p95 = samples[min(len(samples) - 1, int(0.95 * len(samples)))]
-    print(f"cold start: server listening {t_server:.2f} s, home screen {t_home:.2f} s, "
-          f"playable Lanes table {t_table:.2f} s")
-    print(f"tap -> table updated: median {statistics.median(samples):.0f} ms, p95 {p95:.0f} ms "
-          f"({len(samples)} taps)")
+        for proc in procs:
+            proc.terminate()
+            proc.wait(timeout=10)
+    (bm, bp), (am, ap95) = figures(bare), figures(app)
+    print(f"page ready: counter {counter_ready:.2f} s, playable Lanes table {table_ready:.2f} s "
+          f"-> ratio {table_ready / counter_ready:.2f}")
+    print(f"tap -> update: counter median {bm:.0f} ms p95 {bp:.0f} ms; hand card median {am:.0f} ms "
+          f"p95 {ap95:.0f} ms ({len(app)} taps each) -> median ratio {am / bm:.2f}, p95 vs counter median "
+          f"{ap95 / bm:.2f}")
 
 
 if __name__ == "__main__":

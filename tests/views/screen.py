@@ -97,7 +97,8 @@ def words(control: Any) -> str:
 class Screen:
     """The running app, as a person sees and taps it."""
 
-    def __init__(self, db: Path, start: Callable[[ft.Page, str], Any]) -> None:
+    def __init__(self, db: Path, start: Callable[[ft.Page, str], Any], route: str = "/",
+                 size: tuple[int, int] = (390, 844)) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -105,6 +106,12 @@ class Screen:
         self.session: Session = self.call(lambda: Session(self.conn))
         self.conn.session = self.session
         self.page: ft.Page = self.session.page
+        # what the socket server does when a browser registers: the client's page properties in,
+        # the page (and its services) mounted and sent back
+        width, height = size
+        self.call(lambda: self.session.apply_page_patch({"route": route, "width": width, "height": height,
+                                                         "platform": "linux", "web": True}))
+        self.conn.bytes_sent += len(msgpack.packb(self.call(self.session.get_page_patch), default=ENCODE))
         self.app = self.call(lambda: start(self.page, str(db)))
 
     # --- running on the session's loop ----------------------------------------------------------

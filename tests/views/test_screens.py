@@ -75,3 +75,21 @@ def test_background_pauses_the_spit_clock_and_return_resumes_it(screen: Screen) 
     screen.fire(screen.page, "app_lifecycle_state_change", {"state": "resume"})
     assert not screen.app.paused and table.paused_at is None
     assert frozen <= table.now() < frozen + 0.5  # the background time is not game time
+
+
+def test_a_tap_on_a_hand_card_updates_the_table_in_place(screen: Screen) -> None:
+    """Selecting a card changes the controls already on screen (same identity on the client) and
+    sends a small patch, not the table (docs/app.md, Updates in place)."""
+    screen.fire(screen.find("Play against a bot")[0])
+    screen.tap("Beginner")
+    screen.wait_for(lambda: screen.find(ident="hand-0"), what="the Lanes table")
+    screen.wait_text(t("en", "opening"))  # our move (the bot may have opened)
+    time.sleep(0.3)  # the arrival's second frame, if the bot moved
+    before = screen.find(ident="hand-0")[0]
+    table_bytes = screen.conn.bytes_sent
+    sent = screen.conn.bytes_sent
+    screen.tap(ident="hand-0")
+    screen.wait_text(t("en", "pick_target"))
+    tap_bytes = screen.conn.bytes_sent - sent
+    assert screen.find(ident="hand-0")[0] is before
+    assert 0 < tap_bytes < table_bytes / 10, (tap_bytes, table_bytes)
