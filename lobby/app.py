@@ -297,7 +297,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         """One PASSIVE checkpoint: (busy, pages in the log, pages copied)."""
         conn = engine.raw_connection()  # autocommit: a checkpoint cannot run inside a transaction
         try:
-            return tuple(conn.cursor().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())  # type: ignore[return-value]
+            return tuple(conn.cursor().execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone())
         finally:
             conn.close()
 

@@ -125,7 +125,7 @@ class HotRoutes:
         except svc.LobbyError as exc:
             await respond(send, exc.status, svc.to_json(exc.body()))
         except Exception:
-            await PlainTextResponse("Internal Server Error", status_code=500)(scope, receive, send)
+            await PlainTextResponse("Internal Server Error", status_code=500)(scope, receive, send)  # type: ignore[arg-type]  # Starlette types send as MutableMapping; ours passes plain dicts
             raise
         return None
 

@@ -134,6 +134,7 @@ def _cursor(db: Db) -> Any:
         sa_conn = db.connection()
         conn = db.info["dbapi"] = sa_conn.connection.dbapi_connection
         db.info["pg"] = sa_conn.dialect.name == "postgresql"
+    assert conn is not None, "SQLAlchemy gave the transaction no DBAPI connection"
     return conn.cursor()
 
 

@@ -376,7 +376,7 @@ def _validate_game(obj: Any) -> GameRecord[Any]:
         raise ImportError_(f"unknown game {obj['game']!r}")
     if isinstance(obj["seed"], bool) or not isinstance(obj["seed"], int) or not isinstance(obj["actions"], list):
         raise ImportError_("the game file's seed or actions are malformed")
-    rec = GameRecord(obj["game"], obj["options"], obj["seed"], obj["players"], tuple(obj["actions"]))
+    rec: GameRecord[Any] = GameRecord(obj["game"], obj["options"], obj["seed"], obj["players"], tuple(obj["actions"]))
     try:
         replay(rules_for(rec.game), rec)
     except EngineError as exc:

@@ -148,6 +148,6 @@ def open_storage(path: str | os.PathLike[str] | None = None) -> Storage:
         pass
     engine = _make_engine(p)
     SQLModel.metadata.create_all(engine)
-    with engine.begin() as con:
-        con.exec_driver_sql(f"PRAGMA user_version={SCHEMA_VERSION}")
+    with engine.begin() as begun:
+        begun.exec_driver_sql(f"PRAGMA user_version={SCHEMA_VERSION}")
     return Storage(engine, p, notice)

@@ -923,7 +923,7 @@ def _won_first_deal(st, winner: int, levels: list[str]):  # type: ignore[no-unty
         flow = SessionFlow(st, levels, seed=seed)
         m = flow.start_deal()
         play_out(m)
-        if m.state.places[0] == winner:
+        if m.mode.state.places[0] == winner:
             flow.deal_over(m)
             return flow
     raise AssertionError("no seed gave that winner")

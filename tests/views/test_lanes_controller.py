@@ -16,10 +16,10 @@ def human_move(m: LanesMatch) -> None:
         m.select(card)
         tg = m.targets()
         if tg.lanes:
-            m.play_on_lane(min(tg.lanes))
+            m.play_at(m.human, min(tg.lanes))
             return
         if tg.stacks:
-            m.play_on_stack(*min(tg.stacks))
+            m.play_at(*min(tg.stacks))
             return
         if tg.discard:
             m.discard()
@@ -29,7 +29,7 @@ def human_move(m: LanesMatch) -> None:
 
 
 def test_targets_are_exactly_the_legal_actions(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(st, "beginner", seed=3, human=0)
+    m = LanesMatch.new(st, "beginner", seed=3)
     while not m.my_turn:
         m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
     legal = m.legal()
@@ -44,33 +44,33 @@ def test_targets_are_exactly_the_legal_actions(st) -> None:  # type: ignore[no-u
 
 
 def test_a_whole_match_is_saved_after_every_action_and_resumes(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(st, "casual", seed=11, human=0)
+    m = LanesMatch.new(st, "casual", seed=11)
     steps = 0
-    while not m.state.over and steps < 400:
+    while not m.mode.state.over and steps < 400:
         if m.my_turn:
             human_move(m)
         else:
             a = m.bot_choice()
-            assert a in RULES.legal_actions(m.state)
+            assert a in RULES.legal_actions(m.mode.state)
             m.apply_bot(a)  # type: ignore[arg-type]
         steps += 1
         if steps == 7:
-            again = LanesMatch.resume(st, m.game_id)
-            assert RULES.position_to_json(again.state) == RULES.position_to_json(m.state)
-    assert m.state.over
-    info = api.load_game(st, m.game_id)
-    assert len(info.actions) == m.seq and info.winner == m.state.winner and info.finished_at is not None
+            again = LanesMatch.resume(st, m.mode.game_id)
+            assert RULES.position_to_json(again.mode.state) == RULES.position_to_json(m.mode.state)
+    assert m.mode.state.over
+    info = api.load_game(st, m.mode.game_id)
+    assert len(info.actions) == m.mode.seq and info.winner == m.mode.state.winner and info.finished_at is not None
     assert api.games_in_progress(st) == []
 
 
 def test_resign_ends_and_records(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(st, "beginner", seed=2)
+    m = LanesMatch.new(st, "beginner", seed=2)
     m.resign()
-    assert m.state.over and m.state.winner == 1 and api.history(st)[0].reason == "resigned"
+    assert m.mode.state.over and m.mode.state.winner == 1 and api.history(st)[0].reason == "resigned"
 
 
 def test_last_move_in_words_in_three_languages(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(st, "beginner", seed=3)
+    m = LanesMatch.new(st, "beginner", seed=3)
     while m.my_turn:
         human_move(m)
     m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
@@ -85,20 +85,20 @@ def test_every_language_has_every_key() -> None:
 
 
 def test_pass_and_play_shows_each_player_only_their_own_hand(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(st, "person", seed=6)
+    m = LanesMatch.new(st, "person", seed=6)
     assert m.pass_and_play and m.my_turn and m.bot_choice() is None
     first = m.human
-    assert m.observation["hand"] == [str(c) for c in m.state.sides[first].hand]
+    assert m.observation["hand"] == [str(c) for c in m.mode.state.sides[first].hand]
     human_move(m)
     assert m.human == 1 - first and m.my_turn
-    assert m.observation["hand"] == [str(c) for c in m.state.sides[1 - first].hand]
-    again = LanesMatch.resume(st, m.game_id)
+    assert m.observation["hand"] == [str(c) for c in m.mode.state.sides[1 - first].hand]
+    again = LanesMatch.resume(st, m.mode.game_id)
     assert again.pass_and_play and again.human == m.human
-    assert api.load_game(st, m.game_id).mode == "pass_and_play"
+    assert api.load_game(st, m.mode.game_id).mode == "pass_and_play"
 
 
 def test_hint_is_a_legal_move_and_selects_its_card(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(st, "casual", seed=14)
+    m = LanesMatch.new(st, "casual", seed=14)
     while not m.my_turn:
         m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
     a = m.hint()

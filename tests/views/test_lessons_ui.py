@@ -9,7 +9,10 @@ from engine.cards import parse_card
 from storage import api
 from views.lanes.controller import LanesMatch
 from views.lopti.controller import LoptiMatch
-from views.table.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons, next_lesson
+from views.spit.controller import SpitGame
+from views.spit.modes import SpitLessonMode
+from views.table.lessons import find, lessons, next_lesson
+from views.table.modes import LessonMode
 from views.ui.i18n import LANGS, why_text
 from views.ui.rules_pages import RulesPageError, page, parse
 
@@ -27,38 +30,38 @@ def test_lesson_catalogue_has_the_required_lessons_per_game() -> None:
 def test_lanes_lesson_through_the_table_controller_saves_progress(st) -> None:  # type: ignore[no-untyped-def]
     lesson = find("lanes-3-suit")
     assert lesson is not None
-    m = LanesLesson(st, lesson)
-    assert m.my_turn and m.coach("en").step == 1 and not m.coach("en").done
+    m = LanesMatch(LessonMode(lesson, st))
+    assert m.my_turn and m.mode.coach.panel("en", why_text).step == 1 and not m.mode.coach.panel("en", why_text).done
     m.select("2D")
     assert m.play_at(0, 0) == [] and m.selected is not None  # refused: the card stays selected
-    coach = m.coach("vi")
-    assert coach.feedback and coach.feedback == why_text("vi", m.feedback.why)  # type: ignore[union-attr]
+    coach = m.mode.coach.panel("vi", why_text)
+    assert coach.feedback and coach.feedback == why_text("vi", m.mode.coach.feedback.why)  # type: ignore[union-attr]
     assert m.coach_cards() == {"5S"}  # the coach highlights the card the step is about
     m.hint()  # the lesson's own move: its card gets selected and highlighted
-    assert str(m.selected) == "5S" and m.coach_cards() == {"5S"} and m.coach("en").hint
+    assert str(m.selected) == "5S" and m.coach_cards() == {"5S"} and m.mode.coach.panel("en", why_text).hint
     assert m.play_at(0, 0)  # 5♠ on lane 1
     assert api.lesson_progress(st)["lanes-3-suit"] == (1, False)
     for card, lane in (("2D", 2), ("9S", 0)):
         m.select(card)
         assert m.play_at(0, lane)
-    assert m.coach("ar").done and api.lesson_progress(st)["lanes-3-suit"] == (3, True)
+    assert m.mode.coach.panel("ar", why_text).done and api.lesson_progress(st)["lanes-3-suit"] == (3, True)
     m.resign()  # "retry" on a lesson starts it over instead of losing a game
-    assert m.coach("en").step == 1 and m.state.sides[0].hand[0] == parse_card("5S")
+    assert m.mode.coach.panel("en", why_text).step == 1 and m.mode.state.sides[0].hand[0] == parse_card("5S")
 
 
 def test_text_only_steps_continue_and_guided_match_ends(st) -> None:  # type: ignore[no-untyped-def]
     lesson = find("lanes-6-selling")
     assert lesson is not None
-    m = LanesLesson(st, lesson)
-    assert m.coach("en").info
-    m.advance()
-    assert not m.coach("en").info and m.coach("en").step == 2
-    guided = LanesLesson(st, find("lanes-7-guided-match"))  # type: ignore[arg-type]
+    m = LanesMatch(LessonMode(lesson, st))
+    assert m.mode.coach.panel("en", why_text).info
+    m.mode.coach.advance()
+    assert not m.mode.coach.panel("en", why_text).info and m.mode.coach.panel("en", why_text).step == 2
+    guided = LanesMatch(LessonMode(find("lanes-7-guided-match"), st))  # type: ignore[arg-type]
     moves = 0
-    while not guided.coach("en").done:
+    while not guided.mode.coach.panel("en", why_text).done:
         action = guided.hint()
         assert action is not None
-        before = guided.run.step
+        before = guided.mode.coach.run.step
         if guided.selected is not None:
             tg = guided.targets()
             if tg.lanes:
@@ -70,49 +73,51 @@ def test_text_only_steps_continue_and_guided_match_ends(st) -> None:  # type: ig
         else:
             guided.disband(action.lane)  # type: ignore[union-attr]
         moves += 1
-        assert moves < 200 and (guided.run.step >= before)
-    assert guided.state.over
+        assert moves < 200 and (guided.mode.coach.run.step >= before)
+    assert guided.mode.state.over
 
 
 def test_lopti_and_spit_lessons_through_their_controllers(st) -> None:  # type: ignore[no-untyped-def]
-    m = LoptiLesson(st, find("lopti-6-seven-low"))  # type: ignore[arg-type]
+    m = LoptiMatch(LessonMode(find("lopti-6-seven-low"), st))  # type: ignore[arg-type]
     m.tap_hand("KH")
-    assert m.play() == [] and m.refusal is None and m.feedback is not None and not m.feedback.ok
+    assert m.play() == [] and m.refusal is None and m.mode.coach.feedback is not None and not m.mode.coach.feedback.ok
     m.tap_hand("7C")
     assert m.play()
     m.tap_hand("10S")  # a 10 right after a 7: the engine's reason, in Arabic too
     m.play()
-    assert m.feedback is not None and m.feedback.why is not None and m.feedback.why.key == "ten_after_low"
-    assert why_text("ar", m.feedback.why) != why_text("en", m.feedback.why)
-    s = SpitLesson(st, find("spit-3-slap"))  # type: ignore[arg-type]
+    fb = m.mode.coach.feedback
+    assert fb is not None and fb.why is not None and fb.why.key == "ten_after_low"
+    assert why_text("ar", m.mode.coach.feedback.why) != why_text("en", m.mode.coach.feedback.why)
+    s = SpitGame(SpitLessonMode(find("spit-3-slap"), st))  # type: ignore[arg-type]
     s.tap_stock(0, 0.0)
     s.tap_pile(1, 0.0)  # the 8♣ does not fit on the Q♥
-    assert s.feedback is not None and s.feedback.why is not None and s.feedback.why.key == "no_fit"
+    fb = s.mode.coach.feedback
+    assert fb is not None and fb.why is not None and fb.why.key == "no_fit"
     s.tap_stock(0, 0.0)
-    assert s.tap_pile(0, 0.0) and s.state.phase == "slap"
-    assert s.tap_pile(1, 0.0) and s.coach("en").done
+    assert s.tap_pile(0, 0.0) and s.mode.state.phase == "slap"
+    assert s.tap_pile(1, 0.0) and s.mode.coach.panel("en", why_text).done
 
 
 def test_refused_taps_in_a_real_game_are_explained_and_change_nothing(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(st, "beginner", 7)
+    m = LanesMatch.new(st, "beginner", 7)
     if not m.my_turn:
         m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-    face = next((c for c in m.state.sides[m.human].hand if c.rank > 10), None)
-    number = next(c for c in m.state.sides[m.human].hand if c.rank <= 10)
-    before = m.state
+    face = next((c for c in m.mode.state.sides[m.human].hand if c.rank > 10), None)
+    number = next(c for c in m.mode.state.sides[m.human].hand if c.rank <= 10)
+    before = m.mode.state
     m.select(str(number))
     assert m.play_at(1 - m.human, 0) == [] and m.refusal is not None  # not on the opponent's lane
-    assert m.refusal.key in ("own_lanes", "opening_lane") and m.state is before
+    assert m.refusal.key in ("own_lanes", "opening_lane") and m.mode.state is before
     if face is not None:
         m.select(str(face))
         assert m.play_at(m.human, 0) == [] and m.refusal is not None \
             and m.refusal.key in ("opening_no_face", "face_needs_card")
     for lang in LANGS:
         assert why_text(lang, m.refusal)
-    lp = LoptiMatch(st, ["beginner"], 3)
+    lp = LoptiMatch.new(st, ["beginner"], 3)
     while not lp.my_turn:
         lp.apply_bot(lp.bot_choice())  # type: ignore[arg-type]
-    if lp.state.phase == "setup":
+    if lp.mode.state.phase == "setup":
         lp.keep()
     while not lp.my_turn:
         lp.apply_bot(lp.bot_choice())  # type: ignore[arg-type]
@@ -148,64 +153,64 @@ def test_rules_pages_load_in_three_languages_with_card_illustrations() -> None:
 def test_undo_against_learning_bots_takes_back_my_move_and_the_reply(st) -> None:  # type: ignore[no-untyped-def]
     """Undo (Beginner/Casual bots only): storage and state go back to just before my last move, and
     the bot, seeded by the move number, answers the same way again."""
-    m = LanesMatch(st, "casual", 11)
+    m = LanesMatch.new(st, "casual", 11)
     if not m.my_turn:
         m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
     assert not m.can_undo()  # nothing of mine to take back yet (the bot may have opened)
-    before_seq, before = m.seq, m.state
+    before_seq, before = m.mode.seq, m.mode.state
     card = sorted(m.playable_cards(), key=str)[0]
     m.select(str(card))
     m.play_at(m.human, min(m.targets().lanes))
     reply = m.bot_choice()
     m.apply_bot(reply)  # type: ignore[arg-type]
     assert m.can_undo() and m.undo()
-    assert m.seq == before_seq and m.state.sides[m.human].hand == before.sides[m.human].hand
-    assert len(api.load_game(st, m.game_id).actions) == before_seq  # type: ignore[arg-type]
+    assert m.mode.seq == before_seq and m.mode.state.sides[m.human].hand == before.sides[m.human].hand
+    assert len(api.load_game(st, m.mode.game_id).actions) == before_seq  # type: ignore[arg-type]
     m.select(str(card))
     m.play_at(m.human, min(m.targets().lanes))
     assert m.bot_choice() == reply
-    strong = LanesMatch(st, "expert", 11)
+    strong = LanesMatch.new(st, "expert", 11)
     assert not strong.can_undo() and not strong.undo()
-    lp = LoptiMatch(st, ["casual", "beginner"], 5)
+    lp = LoptiMatch.new(st, ["casual", "beginner"], 5)
     while not lp.my_turn:
         lp.apply_bot(lp.bot_choice())  # type: ignore[arg-type]
-    assert lp.state.phase == "setup"
+    assert lp.mode.state.phase == "setup"
     lp.keep()
     while not lp.my_turn:
         lp.apply_bot(lp.bot_choice())  # type: ignore[arg-type]
-    seq = lp.seq
-    assert lp.undo() and lp.seq < seq and lp.state.phase == "setup" and lp.my_turn
+    seq = lp.mode.seq
+    assert lp.undo() and lp.mode.seq < seq and lp.mode.state.phase == "setup" and lp.my_turn
     with pytest.raises(ValueError):
-        api.truncate_actions(st, lp.game_id, 999)  # type: ignore[arg-type]
+        api.truncate_actions(st, lp.mode.game_id, 999)  # type: ignore[arg-type]
 
 
 def test_lopti_pass_and_play_shows_only_the_person_to_move_and_asks_for_handovers(st) -> None:  # type: ignore[no-untyped-def]
     """Two people and a bot on one device: each person sees only their own hand, a handover is
     needed whenever the device goes to the other person, and the game resumes behind a handover."""
-    m = LoptiMatch(st, ["person", "casual"], 21)
+    m = LoptiMatch.new(st, ["person", "casual"], 21)
     assert m.people == [0, 1] and m.pass_and_play and not m.can_undo()
     seen_people = set()
     for _ in range(60):
-        if m.state.over:
+        if m.mode.state.over:
             break
         if not m.my_turn:
             m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
             continue
         if m.needs_handover():
             m.hand_over()
-        assert m.human == m.state.to_move and m.observation["player"] == m.human
-        assert m.observation["hand"] == [str(c) for c in m.state.seats[m.human].hand]
+        assert m.human == m.mode.state.to_move and m.observation["player"] == m.human
+        assert m.observation["hand"] == [str(c) for c in m.mode.state.seats[m.human].hand]
         seen_people.add(m.human)
-        if m.state.phase == "setup":
+        if m.mode.state.phase == "setup":
             m.keep()
         else:
             from engine.lopti.dryrun import simple_policy
 
-            m._apply(simple_policy(m.state))
-        if m.my_turn and m.state.to_move != m.viewer:
+            m._apply(simple_policy(m.mode.state))
+        if m.my_turn and m.mode.state.to_move != m.viewer:
             assert m.needs_handover()
     assert seen_people == {0, 1}
-    again = LoptiMatch.resume(st, m.game_id)  # type: ignore[arg-type]
+    again = LoptiMatch.resume(st, m.mode.game_id)  # type: ignore[arg-type]
     assert again.levels == ["person", "person", "casual"]
     if again.my_turn:
         assert again.needs_handover()  # nobody's hand is shown until they say who holds the device

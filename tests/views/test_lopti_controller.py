@@ -32,8 +32,8 @@ def person_move(m: LoptiMatch) -> None:
 
 
 def test_selection_is_one_rank_and_play_needs_a_legal_count(st) -> None:  # type: ignore[no-untyped-def]
-    m = LoptiMatch(st, ["casual"], seed=4)
-    while m.state.phase == "setup" or not m.my_turn:
+    m = LoptiMatch.new(st, ["casual"], seed=4)
+    while m.mode.state.phase == "setup" or not m.my_turn:
         if m.my_turn:
             m.keep()
         else:
@@ -47,8 +47,8 @@ def test_selection_is_one_rank_and_play_needs_a_legal_count(st) -> None:  # type
 
 
 def test_setup_swap(st) -> None:  # type: ignore[no-untyped-def]
-    m = LoptiMatch(st, ["casual", "casual"], seed=9)
-    assert m.state.phase == "setup" and m.my_turn
+    m = LoptiMatch.new(st, ["casual", "casual"], seed=9)
+    assert m.mode.state.phase == "setup" and m.my_turn
     h, u = m.sorted_hand()[0], m.observation["players"][0]["up"][0]
     m.tap_hand(h)
     assert not m.can_swap()
@@ -59,9 +59,9 @@ def test_setup_swap(st) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_a_whole_deal_against_three_bots_is_saved_and_resumes(st) -> None:  # type: ignore[no-untyped-def]
-    m = LoptiMatch(st, ["beginner", "casual", "skilled"], seed=12)
+    m = LoptiMatch.new(st, ["beginner", "casual", "skilled"], seed=12)
     steps = 0
-    while not m.state.over and steps < 3000:
+    while not m.mode.state.over and steps < 3000:
         if m.my_turn:
             person_move(m)
         else:
@@ -70,10 +70,10 @@ def test_a_whole_deal_against_three_bots_is_saved_and_resumes(st) -> None:  # ty
             m.apply_bot(a)
         steps += 1
         if steps == 40:
-            again = LoptiMatch.resume(st, m.game_id)
-            assert RULES.position_to_json(again.state) == RULES.position_to_json(m.state)
+            again = LoptiMatch.resume(st, m.mode.game_id)
+            assert RULES.position_to_json(again.mode.state) == RULES.position_to_json(m.mode.state)
             for lang in LANGS:
                 assert "{" not in m.explain(m.last_events, lang)
-    assert m.state.over
-    info = api.load_game(st, m.game_id)
-    assert info.finished_at is not None and len(info.actions) == m.seq
+    assert m.mode.state.over
+    info = api.load_game(st, m.mode.game_id)
+    assert info.finished_at is not None and len(info.actions) == m.mode.seq

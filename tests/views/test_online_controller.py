@@ -20,7 +20,8 @@ from engine.lanes import RULES  # noqa: E402
 from lobby.app import create_app  # noqa: E402
 from lobby.clock import FakeClock  # noqa: E402
 from storage.lobby_client import LobbyClient  # noqa: E402
-from views.online.controller import OnlineLanesMatch  # noqa: E402
+from views.lanes.controller import LanesMatch  # noqa: E402
+from views.online.controller import OnlineMode  # noqa: E402
 
 
 @pytest.fixture
@@ -40,26 +41,27 @@ def test_online_match_plays_through_the_server_and_follows_the_opponent(pair) ->
     a, b, clock = pair
     code = a.challenge(rated=True, time_control="5+3")
     vb = b.accept(code)
-    m = OnlineLanesMatch(a, a.view(vb["match_id"]), now=0.0)
-    assert m.state.over is False and m.refusal is None
+    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
+    m = LanesMatch(online)
+    assert m.status.over is False and m.refusal is None
     for _ in range(6):
         if m.my_turn:
             legal = m.legal()
-            assert legal and all(x in [RULES.parse_action(y) for y in m.view["legal"]] for x in legal)
+            assert legal and all(x in [RULES.parse_action(y) for y in online.view["legal"]] for x in legal)
             action = legal[0]
             events = m._apply(action)
             assert events and m.refusal is None
         else:
-            v = b.view(m.match_id)
+            v = b.view(online.match_id)
             act = decide("lanes", v["observation"], "beginner", v["move_count"])
-            b.move(m.match_id, v["move_count"], RULES.action_to_json(act))
-            assert m.sync(now=1.0)  # the opponent's move arrives as numbered events
-            assert m.last_events and m.since >= m.view["event_count"] - 1
-    rem = m.remaining(m.view_at + 2.0)
+            b.move(online.match_id, v["move_count"], RULES.action_to_json(act))
+            assert online.sync(now=1.0)  # the opponent's move arrives as numbered events
+            assert m.last_events and online.since >= online.view["event_count"] - 1
+    rem = online.remaining(online.view_at + 2.0)
     assert rem is not None and all(isinstance(x, int) for x in rem)
     # a stale move (the server has moved on) is refused with the server's words, nothing breaks
     if m.my_turn:
-        m.seq -= 1
+        online.seq -= 1
         assert m._apply(m.legal()[0]) == [] and m.refusal is not None
 
 
@@ -67,15 +69,16 @@ def test_lost_connection_is_reported_and_nothing_crashes(pair) -> None:  # type:
     a, b, clock = pair
     code = a.challenge(rated=False)
     vb = b.accept(code)
-    m = OnlineLanesMatch(a, a.view(vb["match_id"]), now=0.0)
+    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
+    m = LanesMatch(online)
 
     def down(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("down")
 
-    m.client = LobbyClient("http://testserver", token=a.token, transport=httpx.MockTransport(down), timeout=0.2)
-    assert m.sync(now=1.0) is False and m.connection == "lost"
+    online.client = LobbyClient("http://testserver", token=a.token, transport=httpx.MockTransport(down), timeout=0.2)
+    assert online.sync(now=1.0) is False and online.connection == "lost"
     if m.my_turn:
-        assert m._apply(m.legal()[0]) == [] and m.connection == "lost"
-    m.client = a  # back: catch up from the last event number
-    assert m.sync(now=2.0) or m.connection == "ok"
-    assert m.connection == "ok"
+        assert m._apply(m.legal()[0]) == [] and online.connection == "lost"
+    online.client = a  # back: catch up from the last event number
+    assert online.sync(now=2.0) or online.connection == "ok"
+    assert online.connection == "ok"

@@ -16,18 +16,18 @@ from views.lanes.controller import LanesMatch
 from views.lopti.controller import LoptiMatch
 from views.spit.controller import SpitGame
 from views.table.feedback import sound_for
-from views.table.replay import LanesReplay, LoptiReplay, SpitReplay, Timeline, open_replay
+from views.table.replay import Timeline, open_replay
 from views.ui.i18n import LANGS
 from views.ui.prefs import Prefs
 
 
 def finished_lanes(st: Any) -> LanesMatch:
-    m = LanesMatch(st, "beginner", seed=5, human=0)
+    m = LanesMatch.new(st, "beginner", seed=5)
     for _ in range(600):
-        if m.state.over:
+        if m.mode.state.over:
             break
         human_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-    assert m.state.over
+    assert m.mode.state.over
     return m
 
 
@@ -38,57 +38,57 @@ def same(game: str, a: Any, b: Any) -> bool:
 
 def test_a_lanes_replay_steps_through_exactly_the_states_played_and_writes_nothing(st) -> None:  # type: ignore[no-untyped-def]
     m = finished_lanes(st)
-    stored = len(api.load_game(st, m.game_id).actions)
-    r = open_replay(st, m.game_id)
-    assert isinstance(r, LanesReplay) and r.step == 0 and r.timeline.last == stored
+    stored = len(api.load_game(st, m.mode.game_id).actions)
+    r, mode = open_replay(st, m.mode.game_id)
+    assert isinstance(r, LanesMatch) and mode.step == 0 and mode.timeline.last == stored
     rules = rules_for("lanes")
-    assert same("lanes", r.state, rules.new_game(m.options, api.load_game(st, m.game_id).seed))
-    r.seek(r.timeline.last)
-    assert same("lanes", r.state, m.state) and r.state.over
-    r.seek(10_000)  # past the end: the end
-    assert r.step == r.timeline.last
-    r.seek(-3)
-    assert r.step == 0 and r.last_events == []
-    r.seek(1)
-    assert r.last_events and r.last_events == r.timeline.events[1]
+    assert same("lanes", r.mode.state, rules.new_game(m.mode.options, api.load_game(st, m.mode.game_id).seed))
+    mode.seek(mode.timeline.last)
+    assert same("lanes", r.mode.state, m.mode.state) and r.mode.state.over
+    mode.seek(10_000)  # past the end: the end
+    assert mode.step == mode.timeline.last
+    mode.seek(-3)
+    assert mode.step == 0 and r.last_events == []
+    mode.seek(1)
+    assert r.last_events and r.last_events == mode.timeline.events[1]
     # what the table shows is the player's own observation: the bot's hand is only a count
     obs = r.observation
     assert "hand" in obs and "hand" not in obs["players"][1]
     # read-only: nothing a tap can reach changes the state or the stored game
-    before = rules.position_to_json(r.state)
+    before = rules.position_to_json(r.mode.state)
     assert not r.my_turn and not r.can_undo() and r.hint() is None and r.bot_choice() is None
     for call in (lambda: r.resign(), lambda: r.play_at(0, 0), lambda: r.disband(0), lambda: r.discard(),
                  lambda: r.apply_bot(None)):
         assert call() == []
     r.select("5H")
-    assert r.selected is None and rules.position_to_json(r.state) == before
-    assert len(api.load_game(st, m.game_id).actions) == stored
+    assert r.selected is None and rules.position_to_json(r.mode.state) == before
+    assert len(api.load_game(st, m.mode.game_id).actions) == stored
     for lang in LANGS:
-        assert str(r.timeline.last) in r.caption(lang) and "{" not in r.caption(lang)
+        assert str(mode.timeline.last) in mode.caption(lang) and "{" not in mode.caption(lang)
 
 
 def test_lopti_and_spit_replays_end_where_the_games_ended(st, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    m = LoptiMatch(st, ["beginner", "casual"], seed=21)
+    m = LoptiMatch.new(st, ["beginner", "casual"], seed=21)
     for _ in range(3000):
-        if m.state.over:
+        if m.mode.state.over:
             break
         person_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-    assert m.state.over
-    r = open_replay(st, m.game_id)
-    assert isinstance(r, LoptiReplay) and not r.needs_handover() and r.take() == [] and r.play() == []
-    r.seek(r.timeline.last)
-    assert same("lopti", r.state, m.state)
+    assert m.mode.state.over
+    r, mode = open_replay(st, m.mode.game_id)
+    assert isinstance(r, LoptiMatch) and not r.needs_handover() and r.take() == [] and r.play() == []
+    mode.seek(mode.timeline.last)
+    assert same("lopti", r.mode.state, m.mode.state)
     assert r.human == 0
 
-    g = SpitGame(st, "casual", seed=8, now=0.0)
+    g = SpitGame.new(st, "casual", seed=8, now=0.0)
     g.spit(0.5)
     now = 0.5
-    while not g.state.over and now < 400:
+    while not g.mode.state.over and now < 400:
         now += 0.4
         g.tick(now)
         if g.can_spit():
             g.spit(now)
-        elif g.state.phase == "slap":
+        elif g.mode.state.phase == "slap":
             g.tap_pile(0, now)
         else:
             plays = [a for a in g.legal() if hasattr(a, "stock")]
@@ -99,14 +99,14 @@ def test_lopti_and_spit_replays_end_where_the_games_ended(st, tmp_path) -> None:
             elif fills:
                 g.tap_stock(fills[0].source, now)
                 g.tap_stock(fills[0].slot, now)
-    assert g.seq > 30
-    s = open_replay(st, g.game_id)
-    assert isinstance(s, SpitReplay) and not s.can_spit() and s.countdown_ends() is None
+    assert g.mode.seq > 30
+    s, mode = open_replay(st, g.mode.game_id)
+    assert isinstance(s, SpitGame) and not s.can_spit() and s.countdown_ends() is None
     assert s.tick(1e9) == [] and s.tap_stock(0, 0.0) == []
-    s.seek(s.timeline.last)
-    assert same("spit", s.state, g.state)
-    s.seek(0)
-    assert s.state.phase == "stalled" and not same("spit", s.state, g.state)
+    mode.seek(mode.timeline.last)
+    assert same("spit", s.mode.state, g.mode.state)
+    mode.seek(0)
+    assert s.mode.state.phase == "stalled" and not same("spit", s.mode.state, g.mode.state)
 
 
 def test_a_damaged_record_cannot_be_replayed_and_says_why() -> None:

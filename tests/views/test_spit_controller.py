@@ -13,19 +13,19 @@ from views.spit.controller import SpitGame
 
 def test_a_person_and_a_bot_play_and_the_game_resumes(tmp_path: Path) -> None:
     st = open_storage(tmp_path / "ui.sqlite")
-    g = SpitGame(st, "casual", seed=8, now=0.0)
-    assert g.state.phase == "stalled" and g.can_spit()
+    g = SpitGame.new(st, "casual", seed=8, now=0.0)
+    assert g.mode.state.phase == "stalled" and g.can_spit()
     g.spit(0.5)
     now = 0.5
     for _ in range(400):  # the person plays whatever is legal every 0.4 s
         now += 0.4
         g.tick(now)
-        if g.state.over:
+        if g.mode.state.over:
             break
         if g.can_spit():
             g.spit(now)
             continue
-        if g.state.phase == "slap":
+        if g.mode.state.phase == "slap":
             g.tap_pile(0, now)
             continue
         plays = [a for a in g.legal() if hasattr(a, "stock")]
@@ -33,30 +33,30 @@ def test_a_person_and_a_bot_play_and_the_game_resumes(tmp_path: Path) -> None:
             g.tap_stock(plays[0].stock, now)
             assert plays[0].pile in g.target_piles()
             g.tap_pile(plays[0].pile, now)
-    info = api.load_game(st, g.game_id)
-    assert len(info.actions) == g.seq > 10
-    again = SpitGame.resume(st, g.game_id, now=0.0)
-    assert RULES.position_to_json(again.state) == RULES.position_to_json(g.state)
+    info = api.load_game(st, g.mode.game_id)
+    assert len(info.actions) == g.mode.seq > 10
+    again = SpitGame.resume(st, g.mode.game_id, now=0.0)
+    assert RULES.position_to_json(again.mode.state) == RULES.position_to_json(g.mode.state)
     st.close()
 
 
 def test_fill_by_tapping_an_empty_slot(tmp_path: Path) -> None:
     st = open_storage(tmp_path / "ui.sqlite")
-    g = SpitGame(st, "beginner", seed=3, now=0.0)
+    g = SpitGame.new(st, "beginner", seed=3, now=0.0)
     from engine.spit.actions import Fill
-    state = g.state.clone()
+    state = g.mode.state.clone()
     state.phase = "play"
     state.piles = [[state.players[1].spit[0]], [state.players[0].spit[0]]]
     state.players[1].spit, state.players[0].spit = state.players[1].spit[1:], state.players[0].spit[1:]
     moved = state.players[0].stocks[0].pop()
     state.players[0].stocks[4].append(moved)
-    g.driver.state = state
+    g.mode.driver.state = state
     fills = [a for a in g.legal() if isinstance(a, Fill)]
     assert fills
     g.tap_stock(fills[0].source, 1.0)
     assert fills[0].slot in g.target_slots()
     g.tap_stock(fills[0].slot, 1.1)
-    assert g.state.players[0].stocks[fills[0].slot]
+    assert g.mode.state.players[0].stocks[fills[0].slot]
     st.close()
 
 
@@ -69,8 +69,8 @@ def test_split_screen_two_people_share_the_piles(tmp_path) -> None:  # type: ign
     from views.spit.controller import SpitGame
 
     st = open_storage(tmp_path / "s.sqlite")
-    g = SpitGame(st, "person", 4, 0.0)
-    assert g.split and api.load_game(st, g.game_id).mode == "pass_and_play"
+    g = SpitGame.new(st, "person", 4, 0.0)
+    assert g.split and api.load_game(st, g.mode.game_id).mode == "pass_and_play"
     now = 0.0
     assert g.can_spit(0) and g.can_spit(1)
     g.spit(now, 0)
@@ -79,14 +79,14 @@ def test_split_screen_two_people_share_the_piles(tmp_path) -> None:  # type: ign
     g.tick(now)
     moved = 0
     for _ in range(200):
-        if g.state.phase == "stalled":
+        if g.mode.state.phase == "stalled":
             for player in (0, 1):
                 if g.can_spit(player):
                     g.spit(now, player)
             now += 3.0
             g.tick(now)
             continue
-        if g.state.phase != "play":
+        if g.mode.state.phase != "play":
             break
         for player in (0, 1):
             move = next((a for a in g.legal(player) if isinstance(a, PlayCard)), None)
@@ -105,7 +105,7 @@ def test_split_screen_two_people_share_the_piles(tmp_path) -> None:  # type: ign
         now += 0.1
         g.tick(now)
     assert moved > 5
-    info = api.load_game(st, g.game_id)
+    info = api.load_game(st, g.mode.game_id)
     players = {a.get("player") for a in info.actions if isinstance(a, dict)}
     assert players == {0, 1}  # both people's moves are in the record
     st.close()

@@ -10,14 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots import decide
 from engine.cards import Card, parse_card
-from engine.core import BadRequest, Event, IllegalAction, Why
+from engine.core import Event, Why
 from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
-from engine.lanes.state import LanesState, is_number
-from views.table.undo import UNDO_LEVELS, undo_point
-from views.table.undo import undo as take_back
+from engine.lanes.state import is_number
+from views.table.contract import Refused, Status
+from views.table.modes import PERSON, Local, TurnMode
 from views.ui.i18n import said, t
 
 
@@ -29,66 +28,64 @@ class Targets:
 
 
 class LanesMatch:
-    def __init__(self, storage: Any, level: str, seed: int, human: int = 0, game_id: int | None = None,
-                 options: LanesOptions | None = None) -> None:
-        from storage import api
+    """What the Lanes table reads and sends (``views/lanes/table.py``), over any mode: the mode
+    says who moves and where a move goes (views/table/modes.py); this keeps the selection, the lit
+    targets and the words."""
 
-        self.api = api
-        self.storage = storage
-        self.level = level
-        self.seat = human
-        #: pass-and-play: two people share the device; the viewer is whoever is to move
-        self.pass_and_play = level == "person"
-        self.options = options or LanesOptions()
+    def __init__(self, mode: TurnMode) -> None:
+        self.mode = mode
         self.selected: Card | None = None
-        self.last_events: list[Event] = []
         #: why the last tapped move was refused (shown translated; cleared by the next tap)
         self.refusal: Why | None = None
-        if game_id is None:
-            self.state: LanesState = RULES.new_game(self.options, seed)
-            seats = [{"kind": "person"}, {"kind": "person"} if self.pass_and_play else {"kind": "bot", "level": level}]
-            if human == 1:
-                seats.reverse()
-            self.game_id = api.new_game(storage, "lanes", self.options.to_json(), seed, 2, seats,
-                                        mode="pass_and_play" if self.pass_and_play else "bots")
-            self.seq = 0
-            #: the index of my last action in the record (what undo takes back), kept as I play
-            self.own_last: int | None = None
-        else:
-            info, self.state = api.resume_game(storage, game_id)
-            self.game_id = game_id
-            self.seq = len(info.actions)
-            self.own_last = undo_point(RULES, RULES.new_game(self.options, seed), info.actions, human)
+
+    @classmethod
+    def new(cls, storage: Any, level: str, seed: int, options: LanesOptions | None = None,
+            seat: int = 0) -> LanesMatch:
+        """A new stored game against ``level`` ("person": two people on this device)."""
+        levels = [PERSON, level]
+        if seat == 1:
+            levels.reverse()
+        return cls(Local.create(RULES, "lanes", storage, options or LanesOptions(), seed, levels))
 
     @classmethod
     def resume(cls, storage: Any, game_id: int) -> LanesMatch:
-        from storage import api
-
-        info = api.load_game(storage, game_id)
-        human = next((i for i, s in enumerate(info.seats) if s.get("kind") == "person"), 0)
-        bots = [s for s in info.seats if s.get("kind") == "bot"]
-        level = bots[0].get("level", "casual") if bots else "person"
-        return cls(storage, level, info.seed, human, game_id, RULES.parse_options(info.options))
+        return cls(Local.resume(RULES, storage, game_id))
 
     # --- what the player sees -------------------------------------------------------------------
 
     @property
+    def status(self) -> Status:
+        return self.mode.status()
+
+    @property
     def human(self) -> int:
         """The seat whose view is shown: the person's, or in pass-and-play whoever moves."""
-        if self.pass_and_play:
-            return self.state.to_move
-        return self.seat
+        return self.mode.viewer()
+
+    @property
+    def level(self) -> str:
+        """Who the player faces: a bot level, "person" (pass-and-play) or "online"."""
+        return self.mode.levels[1 - self.human]
+
+    @property
+    def pass_and_play(self) -> bool:
+        return self.mode.levels.count(PERSON) > 1
+
+    @property
+    def last_events(self) -> list[Event]:
+        return self.mode.last_events
 
     @property
     def observation(self) -> dict[str, Any]:
-        return RULES.observe(self.state, self.human)
+        return self.mode.observation()
 
     @property
     def my_turn(self) -> bool:
-        return not self.state.over and self.state.to_move == self.human
+        status = self.status
+        return not status.over and status.to_move == self.human and not self.mode.powers.read_only
 
     def legal(self) -> list[LanesAction]:
-        return RULES.legal_actions(self.state) if self.my_turn else []
+        return self.mode.legal() if self.my_turn else []
 
     def targets(self) -> Targets:
         out = Targets()
@@ -110,87 +107,70 @@ class LanesMatch:
     def playable_cards(self) -> set[Card]:
         return {a.card for a in self.legal() if isinstance(a, (Play, Discard))}
 
+    def coach_cards(self) -> set[str]:
+        return self.mode.coach.cards() if self.mode.coach is not None else set()
+
     # --- what the player does -------------------------------------------------------------------
 
     def select(self, card_text: str) -> None:
+        """Pick up a hand card (again: put it down). Only on my move: a replay or the opponent's
+        turn selects nothing."""
+        if not self.my_turn:
+            return
         card = parse_card(card_text)
         self.selected = None if self.selected == card else card
         self.refusal = None
 
     def play_at(self, owner: int, lane: int, stack: int | None = None) -> list[Event]:
-        """The selected card tapped onto a lane or a card of it, lit or not: a move the rules refuse
-        is not sent as a malformed action but explained (``refusal``) and nothing changes."""
+        """The selected card tapped onto a lane or a card of it, lit or not: the engine decides, and
+        a move it refuses is explained (``refusal``) and nothing changes. A number card goes on a
+        lane; any other card on a card of it (the last one when no card was named)."""
         card = self.selected
         if card is None:
             return []
         if is_number(card):
             return self._apply(Play(card, lane, None if owner == self.human else owner))
-        stacks = self.state.sides[owner].lanes[lane]
-        if not stacks:
-            self.refusal = Why("face_needs_card", "a face card goes on a number card")
-            return []
-        return self._apply(Play(card, lane, owner, len(stacks) - 1 if stack is None else stack))
+        stacks = self.observation["players"][owner]["lanes"][lane]
+        return self._apply(Play(card, lane, owner, (len(stacks) - 1 if stacks else 0) if stack is None else stack))
 
     def _apply(self, action: LanesAction) -> list[Event]:
-        mine = self.state.to_move == self.human
         try:
-            self.state, events = RULES.apply(self.state, action)
-        except (IllegalAction, BadRequest) as exc:
+            events = self.mode.submit(action)
+        except Refused as exc:
             self.refusal = exc.why  # the card stays selected: tap another target
             return []
         self.refusal = None
-        if mine:
-            self.own_last = self.seq
-        self.api.append_action(self.storage, self.game_id, self.seq, RULES.action_to_json(action))
-        self.seq += 1
-        if self.state.over:
-            self.api.finish_game(self.storage, self.game_id, self.state.winner, self.state.reason or "")
-        self.last_events = events
         self.selected = None
         return events
 
-    def play_on_lane(self, lane: int) -> list[Event]:
-        assert self.selected is not None
-        return self._apply(Play(self.selected, lane))
-
-    def play_on_stack(self, owner: int, lane: int, stack: int) -> list[Event]:
-        assert self.selected is not None
-        return self._apply(Play(self.selected, lane, owner, stack))
-
     def discard(self) -> list[Event]:
-        assert self.selected is not None
+        """The selected card onto the discard (nothing selected: nothing happens)."""
+        if self.selected is None:
+            return []
         return self._apply(Discard(self.selected))
 
     def disband(self, lane: int) -> list[Event]:
         return self._apply(Disband(lane))
 
     def can_undo(self) -> bool:
-        return (not self.pass_and_play and self.level in UNDO_LEVELS and not self.state.over
-                and self.game_id is not None and self.own_last is not None)
+        return self.mode.can_undo()
 
     def undo(self) -> bool:
-        """Take back my last move and the bot's reply (Beginner/Casual only, see views/table/undo.py)."""
-        if not self.can_undo():
-            return False
-        self.selected = None
-        return take_back(self, RULES, self.human)
+        """Take back my last move and the bot's reply (Beginner/Casual only)."""
+        self.selected, self.refusal = None, None
+        return self.mode.undo()
 
     def resign(self) -> list[Event]:
-        self.state, events = RULES.apply(self.state, RULES.parse_action({"resign": True, "player": self.human}))
-        self.api.append_action(self.storage, self.game_id, self.seq, {"resign": True, "player": self.human})
-        self.seq += 1
-        self.api.finish_game(self.storage, self.game_id, self.state.winner, self.state.reason or "")
-        self.last_events = events
-        return events
+        """Resign (L-8.3): the mode records it (a lesson starts over instead)."""
+        self.selected, self.refusal = None, None
+        return self.mode.resign()
 
     def hint(self) -> LanesAction | None:
-        """What the Casual level would play here (from this player's observation only); the card is
-        selected so its target lights up."""
+        """The mode's suggestion (the Casual level's move from this player's observation, or the
+        lesson's move); its card is selected so its target lights up."""
         if not self.my_turn:
             return None
-        from engine.bots import hint
-
-        action = hint("lanes", self.observation, self.seq)
+        action = self.mode.suggestion()
         if isinstance(action, (Play, Discard)):
             self.selected = action.card
         return action
@@ -213,14 +193,10 @@ class LanesMatch:
 
     def bot_choice(self) -> LanesAction | None:
         """The bot's decision (pure and slow-ish: call it off the UI loop)."""
-        if self.state.over or self.state.to_move == self.human:
-            return None
-        return decide("lanes", RULES.observe(self.state, self.state.to_move), self.level, self.seq, 300)
+        return self.mode.bot_move()
 
     def apply_bot(self, action: LanesAction) -> list[Event]:
-        if action not in RULES.legal_actions(self.state):
-            return []  # the position changed meanwhile (e.g. the player resigned)
-        return self._apply(action)
+        return self.mode.apply_bot(action)
 
     # --- words --------------------------------------------------------------------------------------
 
@@ -233,7 +209,7 @@ class LanesMatch:
             mine = e.get("player") == self.human
             who = t(lang, "you") if mine else t(lang, "opponent")
             if e.type == "play":
-                if e["owner"] == e["player"] and parse_card(e["card"]).rank <= 10:
+                if e["owner"] == e["player"] and is_number(parse_card(e["card"])):
                     parts.append(said(lang, "ev_play_number", mine, who=who, card=card_label(e["card"]),
                                       lane=e["lane"] + 1))
                 else:

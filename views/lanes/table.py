@@ -10,7 +10,7 @@ from typing import Any
 import flet as ft
 
 from views.lanes.controller import LanesMatch
-from views.table.coach import coach_for, is_lesson
+from views.table.coach import coach_for
 from views.table.motion import lanes_landed
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
@@ -22,6 +22,7 @@ from views.ui.widgets import (
     SUIT_GLYPH,
     card_back,
     card_face,
+    handler,
     mini_card,
     status_box,
     table_header,
@@ -73,8 +74,8 @@ class LanesTable(TurnBasedTable):
             card, attached = stack[0], stack[1:]
             is_target = (owner, lane, si) in targets.stacks
             face = self._drop(card_face(card, 40, 54, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
-                                        on_click=(lambda e, o=owner, ln=lane, s=si: self.on_stack(o, ln, s)) if armed
-                                        else None), owner, lane, si)
+                                        on_click=handler(self.on_stack, owner, lane, si) if armed else None),
+                              owner, lane, si)
             row: ft.Control = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)],
                                      spacing=2, vertical_alignment=ft.CrossAxisAlignment.START)
             if (owner, lane, si) in self.landed:
@@ -137,8 +138,9 @@ class LanesTable(TurnBasedTable):
                       vertical_alignment=ft.CrossAxisAlignment.START)
 
     def _status(self, obs: dict[str, Any]) -> str:
-        if getattr(self.match, "replaying", False):
-            return str(self.match.caption(self.lang))
+        caption = self.match.mode.caption(self.lang)
+        if caption is not None:
+            return caption
         if self.status_override:
             return self.status_override
         if self.match.refusal is not None:
@@ -162,26 +164,27 @@ class LanesTable(TurnBasedTable):
         obs = m.observation
         me, opp = m.human, 1 - m.human
         playable = m.playable_cards()
-        coached = m.coach_cards() if is_lesson(m) else set()
+        coached = m.coach_cards()
         hand = [self._draggable(c, card_face(c, 41, 60, selected=m.selected is not None and str(m.selected) == c,
                                              target=c in coached, dim=m.my_turn and c not in {str(x) for x in playable},
                                              ident=f"hand-{i}",
-                                             on_click=(lambda e, c=c: self.on_card(c)) if m.my_turn else None))
+                                             on_click=handler(self.on_card, c) if m.my_turn else None))
                 for i, c in enumerate(obs["hand"])]
         targets = m.targets()
         self.landed = lanes_landed(m.last_events) if self.motion.fresh(m.last_events) else set()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         opp_info = obs["players"][opp]
         my_info = obs["players"][me]
-        lesson = is_lesson(m)
-        title = m.lesson.title[self.lang] if lesson else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
+        coach, powers = m.mode.coach, m.mode.powers
+        lesson = coach is not None
+        title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
         header = table_header(self.lang, title,
                               lambda e: self.leave(),
                               t(self.lang, "back"),
-                              self.app.rules_button("lanes") if lesson or getattr(m, "replaying", False) else
+                              self.app.rules_button("lanes") if not powers.resign else
                               ft.Row([self.app.rules_button("lanes"),
                                       ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign,
-                                                    disabled=obs["over"] or getattr(m, "replaying", False),
+                                                    disabled=obs["over"],
                                                     style=ft.ButtonStyle(color=theme.RESIGN))],
                                      spacing=0, tight=True))
         opp_row = ft.Row([card_back(22, 30, str(opp_info["hand_size"])),
@@ -189,15 +192,16 @@ class LanesTable(TurnBasedTable):
                                t(self.lang, "deck", n=opp_info["deck_size"]), 12, color=theme.ON_FELT_MUTED)],
                          spacing=6)
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
-        if lesson:
-            status = ft.Column([coach_for(self.app, m, self.refresh, self._lesson_hint),  # type: ignore[arg-type]
+        if coach is not None:
+            status = ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
+                                          self._lesson_retry),
                                 status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
                                 else ft.Container()], spacing=4, tight=True)
         actions = ft.Row([
             self._drop(ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
                        self.match.human, None, None),
             ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint,
-                          disabled=not m.my_turn or lesson or m.level == "online",
+                          disabled=not m.my_turn or lesson or not powers.hint,
                           style=ft.ButtonStyle(color=theme.LAST_MOVE)),
             *([ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                              disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT))]
@@ -209,11 +213,11 @@ class LanesTable(TurnBasedTable):
             ft.Container(expand=True),
             ft.Container(ft.Row(hand, spacing=3, wrap=True, alignment=ft.MainAxisAlignment.CENTER,
                                 run_spacing=4), padding=ft.Padding.only(top=4), alignment=ft.Alignment.CENTER),
-            *([] if getattr(m, "replaying", False) else [actions]),  # a replay has its own bar
+            *([] if powers.read_only else [actions]),  # a replay has its own bar
         ]
         show(self.root, rows, update)
         self.motion.settle(self.app.page, self.refresh)
-        if obs["over"] and not self.busy and not lesson:
+        if obs["over"] and not self.busy and powers.result:
             self.show_result(obs)
 
     # --- events -------------------------------------------------------------------------------
@@ -225,14 +229,14 @@ class LanesTable(TurnBasedTable):
         self.refresh()
 
     def _after_human(self) -> None:
-        if self.match.pass_and_play and not self.match.state.over:
+        if self.match.pass_and_play and not self.match.status.over:
             self.privacy_screen()
             return
         self.refresh()
-        if not self.match.state.over:
+        if not self.match.status.over:
             self.app.page.run_task(self.bot_turn)
 
-    def privacy_screen(self) -> None:  # type: ignore[override]
+    def privacy_screen(self) -> None:
         """Pass-and-play: hide the hand that just played until the next player holds the device."""
         self.show_privacy(self.match.human + 1, self.refresh)
 
@@ -242,6 +246,9 @@ class LanesTable(TurnBasedTable):
 
     def _lesson_hint(self) -> None:
         self.match.hint()  # the lesson's move: its card is selected so its target lights up
+
+    def _lesson_retry(self) -> None:
+        self.match.selected, self.match.refusal = None, None
 
     def on_hint(self, e: Any) -> None:
         if self.busy:
@@ -310,7 +317,8 @@ class LanesTable(TurnBasedTable):
 
     def _replay(self) -> None:
         self.app.page.pop_dialog()
-        self.app.replay_screen(self.match.game_id)
+        if self.match.mode.game_id is not None:
+            self.app.replay_screen(self.match.mode.game_id)
 
     def _again(self) -> None:
         self.app.page.pop_dialog()

@@ -6,89 +6,101 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots import decide
 from engine.cards import Card, parse_card
-from engine.core import BadRequest, Event, IllegalAction, Why
+from engine.core import Event, Why
 from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
-from engine.lopti.state import LoptiState, order
-from views.table.undo import UNDO_LEVELS, undo_point
-from views.table.undo import undo as take_back
+from engine.lopti.state import order
+from views.table.contract import Refused, Status
+from views.table.modes import PERSON, Local, TurnMode
 from views.ui.i18n import card_label, said, t
 
 
 class LoptiMatch:
-    def __init__(self, storage: Any, levels: list[str], seed: int, game_id: int | None = None,
-                 options: LoptiOptions | None = None, session_id: int | None = None) -> None:
-        from storage import api
+    """What the Lopti table reads and sends, over any mode (views/table/modes.py): the one-rank
+    selection, the face-up card picked for the setup swap, and pass-and-play's handover (whose
+    cards may be shown)."""
 
-        self.api = api
-        self.storage = storage
-        self.levels = ["person", *levels]
-        self.players = len(self.levels)
-        #: seats played by people on this device (seat 0 always; pass-and-play adds more)
-        self.people = [i for i, lv in enumerate(self.levels) if lv == "person"]
-        self.pass_and_play = len(self.people) > 1
-        #: whose cards are shown: the person to move, else the person who moved last
-        self.viewer = 0
-        self.handover_pending = False
-        self.options = options or LoptiOptions()
+    def __init__(self, mode: TurnMode) -> None:
+        self.mode = mode
+        #: the person who last held the device; pass-and-play shows nobody's cards until the next
+        #: person says they hold it (also when a game is resumed: whoever holds it now must say so)
+        self.viewer = mode.viewer()
+        self.handover_pending = self.pass_and_play
         self.selected: list[Card] = []
         self.selected_up: Card | None = None
-        self.last_events: list[Event] = []
         #: why the last tapped move was refused (shown translated; cleared by the next tap)
         self.refusal: Why | None = None
-        if game_id is None:
-            self.state: LoptiState = RULES.new_game(self.options, seed, self.players)
-            seats = [{"kind": "person"} if lv == "person" else {"kind": "bot", "level": lv} for lv in self.levels]
-            self.game_id = api.new_game(storage, "lopti", self.options.to_json(), seed, self.players, seats,
-                                        mode="pass_and_play" if self.pass_and_play else "bots", session_id=session_id)
-            self.seq = 0
-            #: the index of my last action in the record (what undo takes back), kept as I play
-            self.own_last: int | None = None
-        else:
-            info, self.state = api.resume_game(storage, game_id)
-            self.game_id, self.seq = game_id, len(info.actions)
-            start = RULES.new_game(self.options, seed, self.players)
-            self.own_last = undo_point(RULES, start, info.actions, self.people[0])
+
+    @classmethod
+    def new(cls, storage: Any, levels: list[str], seed: int, options: LoptiOptions | None = None,
+            session_id: int | None = None) -> LoptiMatch:
+        """A new stored deal: seat 0 is the person holding the device, ``levels`` the others."""
+        mode = Local.create(RULES, "lopti", storage, options or LoptiOptions(), seed, [PERSON, *levels],
+                            session_id=session_id)
+        match = cls(mode)
+        match.handover_pending = False
+        return match
 
     @classmethod
     def resume(cls, storage: Any, game_id: int) -> LoptiMatch:
-        from storage import api
+        return cls(Local.resume(RULES, storage, game_id))
 
-        info = api.load_game(storage, game_id)
-        levels = ["person" if s.get("kind") == "person" else s.get("level", "casual") for s in info.seats[1:]]
-        match = cls(storage, levels, info.seed, game_id, RULES.parse_options(info.options))
-        match.viewer = match.human
-        match.handover_pending = match.pass_and_play  # whoever holds the device now must say who they are
-        return match
+    @property
+    def status(self) -> Status:
+        return self.mode.status()
+
+    @property
+    def game_id(self) -> int | None:
+        return self.mode.game_id
+
+    @property
+    def levels(self) -> list[str]:
+        return self.mode.levels
+
+    @property
+    def people(self) -> list[int]:
+        return [i for i, lv in enumerate(self.levels) if lv == PERSON]
+
+    @property
+    def pass_and_play(self) -> bool:
+        return len(self.people) > 1
+
+    @property
+    def last_events(self) -> list[Event]:
+        return self.mode.last_events
 
     @property
     def human(self) -> int:
         """The seat whose view is shown: the person to move, or the last person who was."""
-        to_move = self.state.to_move
-        if not self.state.over and to_move in self.people:
-            return int(to_move)
-        return self.viewer
+        return self.mode.viewer()
 
     @property
     def observation(self) -> dict[str, Any]:
-        return RULES.observe(self.state, self.human)
+        return self.mode.observation()
+
+    @property
+    def phase(self) -> str:
+        return str(self.observation["phase"])
 
     @property
     def my_turn(self) -> bool:
-        return not self.state.over and self.state.to_move in self.people
+        status = self.status
+        return not status.over and status.to_move in self.people and not self.mode.powers.read_only
 
     def needs_handover(self) -> bool:
         """Pass-and-play: the device must go to another person before their cards are shown."""
-        return self.pass_and_play and self.my_turn and (self.state.to_move != self.viewer or self.handover_pending)
+        return self.pass_and_play and self.my_turn and (self.status.to_move != self.viewer or self.handover_pending)
 
     def hand_over(self) -> None:
-        self.viewer = int(self.state.to_move)
+        self.viewer = int(self.status.to_move or 0)
         self.handover_pending = False
 
     def legal(self) -> list[LoptiAction]:
-        return RULES.legal_actions(self.state) if self.my_turn else []
+        return self.mode.legal() if self.my_turn else []
+
+    def coach_cards(self) -> set[str]:
+        return self.mode.coach.cards() if self.mode.coach is not None else set()
 
     # --- selection ------------------------------------------------------------------------------
     def tap_hand(self, card_text: str) -> None:
@@ -96,7 +108,7 @@ class LoptiMatch:
         card = parse_card(card_text)
         if card in self.selected:
             self.selected.remove(card)
-        elif self.selected and self.selected[0].rank != card.rank or self.state.phase == "setup":
+        elif self.selected and self.selected[0].rank != card.rank or self.phase == "setup":
             self.selected = [card]
         else:
             self.selected.append(card)
@@ -106,7 +118,7 @@ class LoptiMatch:
         self.selected_up = None if self.selected_up == card else card
 
     def can_play(self) -> bool:
-        if not self.selected or self.state.phase != "play":
+        if not self.selected or self.phase != "play":
             return False
         key = (self.selected[0].rank, len(self.selected))
         return any(isinstance(a, Play) and a.key == key for a in self.legal())
@@ -130,22 +142,13 @@ class LoptiMatch:
 
     # --- actions ----------------------------------------------------------------------------------
     def _apply(self, action: LoptiAction) -> list[Event]:
-        mine = self.state.to_move == self.human
+        self.selected, self.selected_up = [], None
         try:
-            self.state, events = RULES.apply(self.state, action)
-        except (IllegalAction, BadRequest) as exc:
+            events = self.mode.submit(action)
+        except Refused as exc:
             self.refusal = exc.why
-            self.selected, self.selected_up = [], None
             return []
         self.refusal = None
-        if mine:
-            self.own_last = self.seq
-        self.api.append_action(self.storage, self.game_id, self.seq, RULES.action_to_json(action))
-        self.seq += 1
-        if self.state.over:
-            self.api.finish_game(self.storage, self.game_id, self.state.winner, "out", list(self.state.places))
-        self.selected, self.selected_up = [], None
-        self.last_events = events
         return events
 
     def play(self) -> list[Event]:
@@ -165,28 +168,21 @@ class LoptiMatch:
         return self._apply(Keep())
 
     def can_undo(self) -> bool:
-        bots = [lv for lv in self.levels if lv != "person"]
-        return (not self.pass_and_play and bool(bots) and all(lv in UNDO_LEVELS for lv in bots)
-                and not self.state.over and self.game_id is not None and self.own_last is not None)
+        return self.mode.can_undo()
 
     def undo(self) -> bool:
         """Take back my last move and the bots' replies (only against Beginner/Casual bots)."""
-        if not self.can_undo():
-            return False
         self.selected, self.selected_up = [], None
-        return take_back(self, RULES, self.human)
+        return self.mode.undo()
 
     def bot_choice(self) -> LoptiAction | None:
-        if self.state.over or self.state.to_move in self.people:
-            return None
-        seat = self.state.to_move
-        return decide("lopti", RULES.observe(self.state, seat), self.levels[seat], self.seq, 300)
+        return self.mode.bot_move()
 
     def apply_bot(self, action: LoptiAction) -> list[Event]:
-        return self._apply(action)
+        return self.mode.apply_bot(action)
 
     def sorted_hand(self) -> list[str]:
-        return [str(c) for c in sorted(self.state.seats[self.human].hand, key=lambda c: (order(c.rank), str(c)))]
+        return sorted(self.observation["hand"], key=lambda c: (order(parse_card(c).rank), c))
 
     # --- words --------------------------------------------------------------------------------------
     def who(self, seat: int | None, lang: str) -> str:

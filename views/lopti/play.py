@@ -35,7 +35,7 @@ def open_deal(app: App, match: LoptiMatch, flow: SessionFlow | None = None, rout
         app.open(route, content, table)
     else:
         app.show(content, bg=theme.FELT, screen=table)
-    if not match.state.over and not match.my_turn:
+    if not match.status.over and not match.my_turn:
         app.page.run_task(table.bot_turn)
 
 

@@ -61,12 +61,18 @@ def draft_editor(app: Any, draft: RuleDraft, redraw: Callable[[], None]) -> list
     conditions: list[ft.Control] = []
     for i, cond in enumerate(draft.conditions):
         (kind, arg), = cond.items()
+
+        def set_condition(v: str, i: int = i) -> None:
+            change(lambda: draft.set_condition(i, v))
+
+        def remove_condition(e: Any, i: int = i) -> None:
+            change(lambda: draft.remove_condition(i))
+
         head = ft.Row([
             ft.Container(_dropdown(f"rb-cond-{i}", t(lang, "rb_test"), kind,
                                    [(k, t(lang, f"rb_cond_{k}")) for k in draft.condition_kinds()],
-                                   lambda v, i=i: change(lambda: draft.set_condition(i, v))), expand=True),
-            icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"),
-                        lambda e, i=i: change(lambda: draft.remove_condition(i)))])
+                                   set_condition), expand=True),
+            icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"), remove_condition)])
         conditions.append(_box([head, *_condition_args(lang, ph, draft, i, kind, arg, change)]))
     if len(draft.conditions) < MAX_CONDITIONS:
         conditions.append(ft.Semantics(identifier="rb-add-if", button=True, content=ft.TextButton(
@@ -76,12 +82,18 @@ def draft_editor(app: Any, draft: RuleDraft, redraw: Callable[[], None]) -> list
     effects: list[ft.Control] = []
     for i, eff in enumerate(draft.effects):
         kind = eff["effect"]
+
+        def set_effect(v: str, i: int = i) -> None:
+            change(lambda: draft.set_effect(i, v))
+
+        def remove_effect(e: Any, i: int = i) -> None:
+            change(lambda: draft.remove_effect(i))
+
         top: list[ft.Control] = [ft.Container(_dropdown(
             f"rb-eff-{i}", t(lang, "rb_do"), kind, [(k, t(lang, f"rb_eff_{k}")) for k in draft.effect_kinds()],
-            lambda v, i=i: change(lambda: draft.set_effect(i, v))), expand=True)]
+            set_effect), expand=True)]
         if len(draft.effects) > 1:
-            top.append(icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"),
-                                   lambda e, i=i: change(lambda: draft.remove_effect(i))))
+            top.append(icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"), remove_effect))
         effects.append(_box([ft.Row(top), *_effect_args(lang, ph, draft, i, eff, change, refresh_preview, app)]))
     if len(draft.effects) < 3:
         effects.append(ft.Semantics(identifier="rb-add-then", button=True, content=ft.TextButton(

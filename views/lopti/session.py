@@ -104,8 +104,8 @@ class SessionFlow:
         # the session's deal seed is 64-bit; the stored record (a signed 64-bit column) keeps 63 of
         # them, and the record holds the seed the deal was really dealt from
         seed = self.session.deal_seed & 0x7FFF_FFFF_FFFF_FFFF
-        match = LoptiMatch(self.storage, self.levels[1:], seed, options=self.session.deal_options(),
-                           session_id=self.session_id)
+        match = LoptiMatch.new(self.storage, self.levels[1:], seed, options=self.session.deal_options(),
+                               session_id=self.session_id)
         self.current_game_id = match.game_id
         self.save()
         return match
@@ -116,14 +116,14 @@ class SessionFlow:
         if self.current_game_id is None:
             return None
         match = LoptiMatch.resume(self.storage, self.current_game_id)
-        if match.state.over:
+        if match.status.over:
             self.deal_over(match)
             return None
         return match
 
     def deal_over(self, match: LoptiMatch) -> None:
         """Record a finished deal; a bot winner writes its rule at once."""
-        if not match.state.over or ["deal", match.game_id] in self.steps:
+        if not match.status.over or ["deal", match.game_id] in self.steps:
             return
         self.current_game_id = None
         self._step(["deal", match.game_id])

@@ -12,13 +12,13 @@ import flet as ft
 from engine.cards import parse_card
 from views.lopti.controller import LoptiMatch
 from views.lopti.session import SessionFlow
-from views.table.coach import coach_for, is_lesson
+from views.table.coach import coach_for
 from views.table.motion import lopti_landed
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
 from views.ui.i18n import t, why_text
 from views.ui.reconcile import show
-from views.ui.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, status_box, table_header, text
+from views.ui.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, handler, status_box, table_header, text
 
 
 class LoptiTable(TurnBasedTable):
@@ -83,7 +83,7 @@ class LoptiTable(TurnBasedTable):
         """A card dropped on the pile plays it together with any cards of its rank already selected
         (or alone); a play the rules refuse is explained, as for the Play button."""
         m = self.match
-        if self.busy or not m.my_turn or m.state.phase != "play":
+        if self.busy or not m.my_turn or m.phase != "play":
             return
         if card not in {str(c) for c in m.selected}:
             m.tap_hand(card)
@@ -98,8 +98,9 @@ class LoptiTable(TurnBasedTable):
             on_click=lambda e: self.app.rules_dialog("lopti", rule)))
 
     def _status(self, obs: dict[str, Any]) -> str:
-        if getattr(self.match, "replaying", False):
-            return str(self.match.caption(self.lang))
+        caption = self.match.mode.caption(self.lang)
+        if caption is not None:
+            return caption
         m = self.match
         if m.refusal is not None:
             return t(self.lang, "not_possible", why=why_text(self.lang, m.refusal))
@@ -124,22 +125,23 @@ class LoptiTable(TurnBasedTable):
                 m.hand_over()
                 self.refresh()
 
-            self.show_privacy(int(m.state.to_move) + 1, ready, update)
+            self.show_privacy(int(m.status.to_move or 0) + 1, ready, update)
             return
         obs = m.observation
         me = obs["players"][m.human]
         playable = m.playable_ranks()
         sel = {str(c) for c in m.selected}
         setup = obs["phase"] == "setup"
-        lesson = is_lesson(m)
+        coach = m.mode.coach
+        lesson = coach is not None
         coached = m.coach_cards() if lesson else set()
         hand = [self._draggable(c, card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}", target=c in coached,
                                              dim=m.my_turn and not setup and parse_card(c).rank not in playable,
-                                             on_click=(lambda e, c=c: self.on_hand(c)) if m.my_turn else None),
+                                             on_click=handler(self.on_hand, c) if m.my_turn else None),
                                 setup)
                 for i, c in enumerate(m.sorted_hand())]
         ups = [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c, target=c in coached,
-                         ident=f"up-{i}", on_click=(lambda e, c=c: self.on_up(c)) if setup and m.my_turn else None)
+                         ident=f"up-{i}", on_click=handler(self.on_up, c) if setup and m.my_turn else None)
                for i, c in enumerate(me["up"])]
         downs = [ft.Semantics(identifier=f"down-{i}", content=ft.Container(
             card_back(36, 50), on_click=(lambda e, i=i: self.on_flip(i)) if m.can_flip() else None,
@@ -158,9 +160,9 @@ class LoptiTable(TurnBasedTable):
                         ft.Button(t(self.lang, "take"), on_click=self.on_take, disabled=not m.can_take())]
             if m.can_flip():
                 buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
-        if getattr(m, "replaying", False):
+        if m.mode.powers.read_only:
             buttons = []  # a replay has its own bar
-        elif self.session is not None and m.state.over:
+        elif self.session is not None and m.status.over:
             buttons = [ft.Semantics(identifier="deal-done", button=True, content=ft.FilledButton(
                 t(self.lang, "sess_continue"), icon=ft.Icons.ARROW_FORWARD,
                 on_click=lambda e: self.app.lopti_deal_done(self)))]
@@ -168,13 +170,14 @@ class LoptiTable(TurnBasedTable):
             buttons.append(ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                                          disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT)))
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
-        title = m.lesson.title[self.lang] if lesson else f"{t(self.lang, 'lopti')} · " \
-            f"{t(self.lang, 'players_n', n=m.players)}"
+        title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'lopti')} · " \
+            f"{t(self.lang, 'players_n', n=len(m.levels))}"
         header = table_header(self.lang, title, lambda e: self.leave(),
                               t(self.lang, "back"), self.app.rules_button("lopti"))
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
-        if lesson:
-            status = ft.Column([coach_for(self.app, m, self.refresh),  # type: ignore[arg-type]
+        if coach is not None:
+            status = ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
+                                          self._lesson_retry),
                                 status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
                                 else ft.Container()], spacing=4, tight=True)
         rows = [
@@ -207,8 +210,14 @@ class LoptiTable(TurnBasedTable):
     def _after(self, events: list[Any]) -> None:
         self.feedback(events)
         self.refresh()
-        if not self.match.state.over and not self.match.my_turn:
+        if not self.match.status.over and not self.match.my_turn:
             self.app.page.run_task(self.bot_turn)
+
+    def _lesson_hint(self) -> None:
+        self.match.mode.suggestion()  # the coach shows the step's hint
+
+    def _lesson_retry(self) -> None:
+        self.match.selected, self.match.selected_up, self.match.refusal = [], None, None
 
     def on_undo(self, e: Any) -> None:
         if not self.busy and self.match.undo():

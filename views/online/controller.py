@@ -1,8 +1,8 @@
 """Online Lanes against a person through the lobby (no Flet here; plain pytest covers it).
 
 The server is the referee: this controller never has the match state, only the viewer's own view
-(``observation``, ``legal``, clocks) as the lobby sends it. It looks like ``LanesMatch`` to the Lanes
-table, so the same table plays online: legal targets come from the server's ``legal`` list, a move
+(``observation``, ``legal``, clocks) as the lobby sends it. It is a mode of ``LanesMatch``, so the
+same table plays online: legal targets come from the server's ``legal`` list, a move
 is sent with its expected move number and a client move id (a retry after a lost answer is
 answered with the original result), and the opponent's moves arrive as numbered events (long poll,
 with catch-up from the last number seen after a lost connection).
@@ -16,48 +16,36 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from engine.cards import Card
 from engine.core import Event, Why, ev
 from engine.lanes import RULES
-from engine.lanes.actions import LanesAction, Play
-from engine.lanes.state import is_number
+from engine.lanes.actions import LanesAction
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
-from views.lanes.controller import LanesMatch
+from views.table.contract import Powers, Refused, Status
+from views.table.lessons import LessonCoach
+from views.table.modes import PERSON
 
 
-@dataclass
-class _Public:
-    """The part of a match's state the table reads, taken from the server's view."""
+class OnlineMode:
+    """A Lanes match at the lobby, seen from my seat: the server's view is all there is."""
 
-    over: bool
-    to_move: int
-    winner: int | None
-    reason: str | None
+    powers = Powers(hint=False)
+    coach: LessonCoach | None = None
+    game_id: int | None = None
 
-
-class OnlineLanesMatch(LanesMatch):
     def __init__(self, client: LobbyClient, view: dict[str, Any], now: float = 0.0,
                  clock: Callable[[], float] | None = None) -> None:
         #: the local clock the view's arrival is stamped with (the table passes time.monotonic)
         self.clock = clock
         self.client = client
         self.match_id = str(view["match_id"])
-        self.api = None
-        self.storage = None
-        self.game_id = None
-        self.level = "online"
-        self.pass_and_play = False
-        self.options = RULES.parse_options(view["observation"].get("options", {}))
-        self.selected: Card | None = None
-        self.refusal: Why | None = None
         self.last_events: list[Event] = []
         #: "ok", or "lost" while the lobby cannot be reached (the table says so and keeps retrying)
         self.connection = "ok"
         self.since = int(view.get("event_count", 0))
         self._set_view(view, now)
+        self.levels = [PERSON, "online"] if self.seat == 0 else ["online", PERSON]
 
     # --- the server's view ---------------------------------------------------------------------
     def _set_view(self, view: dict[str, Any], now: float | None = None) -> None:
@@ -68,25 +56,22 @@ class OnlineLanesMatch(LanesMatch):
         self.view_at = now if now is not None else (self.clock() if self.clock else 0.0)
         self.since = max(self.since, int(view.get("event_count", 0)))
 
-    @property
-    def human(self) -> int:
+    def viewer(self) -> int:
         return self.seat
 
-    @property
-    def state(self) -> Any:  # type: ignore[override]
+    def status(self) -> Status:
         v = self.view
-        return _Public(v["status"] != "running", int(v["clock"]["to_move"]), v.get("winner"), v.get("reason"))
+        over = v["status"] != "running"
+        return Status(over, None if over else int(v["clock"]["to_move"]), v.get("winner"), v.get("reason"))
 
-    @property
     def observation(self) -> dict[str, Any]:
         return dict(self.view["observation"])
 
-    @property
-    def my_turn(self) -> bool:
-        return self.view["status"] == "running" and int(self.view["clock"]["to_move"]) == self.seat
-
     def legal(self) -> list[LanesAction]:
-        return [RULES.parse_action(a) for a in self.view["legal"]] if self.my_turn else []
+        """The server's list of my legal moves (the lobby asks the engine)."""
+        v = self.view
+        mine = v["status"] == "running" and int(v["clock"]["to_move"]) == self.seat
+        return [RULES.parse_action(a) for a in v["legal"]] if mine else []
 
     def remaining(self, now: float) -> list[int] | None:
         """Both clocks in ms, ticking locally on the side to move since the last server answer."""
@@ -100,34 +85,21 @@ class OnlineLanesMatch(LanesMatch):
         return out
 
     # --- moves ---------------------------------------------------------------------------------
-    def play_at(self, owner: int, lane: int, stack: int | None = None) -> list[Event]:
-        card = self.selected
-        if card is None:
-            return []
-        if is_number(card):
-            return self._apply(Play(card, lane, None if owner == self.human else owner))
-        stacks = self.observation["players"][owner]["lanes"][lane]
-        if not stacks:
-            self.refusal = Why("face_needs_card", "a face card goes on a number card")
-            return []
-        return self._apply(Play(card, lane, owner, len(stacks) - 1 if stack is None else stack))
-
-    def _apply(self, action: LanesAction, now: float | None = None) -> list[Event]:
+    def submit(self, action: LanesAction, now: float | None = None) -> list[Event]:
+        """Send a move with its expected move number and a client move id (a retry after a lost
+        answer is answered with the original result); raises :class:`Refused` when not taken."""
         if action not in self.legal():
-            self.refusal = Why("rejected", "that move is not possible now")
-            return []
+            raise Refused(Why("rejected", "that move is not possible now"))
         try:
             body = self.client.move(self.match_id, self.seq, RULES.action_to_json(action), uuid.uuid4().hex)
         except LobbyRefused as exc:  # stale (the opponent moved, a flag fell): take the server's view
             if isinstance(exc.body, dict) and isinstance(exc.body.get("view"), dict):
                 self._set_view(exc.body["view"], now)
-            self.refusal = Why("rejected", exc.message)
-            return []
+            raise Refused(Why("rejected", exc.message)) from None
         except LobbyUnavailable:
             self.connection = "lost"
-            return []
+            raise Refused(Why("lobby_unreachable", "the lobby cannot be reached")) from None
         self.connection = "ok"
-        self.selected, self.refusal = None, None
         if isinstance(body.get("view"), dict):
             self._set_view(body["view"], now)
         events = [ev(e["type"], **{k: v for k, v in e.items() if k not in ("type", "n")})
@@ -136,6 +108,7 @@ class OnlineLanesMatch(LanesMatch):
         return events or [ev("move")]
 
     def resign(self) -> list[Event]:
+        """Resign at the lobby (L-8.3): the server records it and ends the match."""
         try:
             self.client.resign(self.match_id)
             self._set_view(self.client.view(self.match_id))
@@ -143,14 +116,23 @@ class OnlineLanesMatch(LanesMatch):
             self.connection = "lost"
         return []
 
+    def bot_move(self) -> LanesAction | None:
+        return None  # the opponent is a person at the lobby
+
+    def apply_bot(self, action: LanesAction) -> list[Event]:
+        return []
+
     def can_undo(self) -> bool:
         return False
 
-    def bot_choice(self) -> LanesAction | None:
-        return None
+    def undo(self) -> bool:
+        return False
 
-    def hint(self) -> LanesAction | None:
+    def suggestion(self) -> LanesAction | None:
         return None  # no help from the app in a game against a person
+
+    def caption(self, lang: str) -> str | None:
+        return None
 
     # --- the opponent's moves -------------------------------------------------------------------
     def sync(self, now: float, wait: float = 0.0) -> bool:

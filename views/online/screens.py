@@ -16,8 +16,9 @@ import flet as ft
 
 from storage import api
 from storage.lobby_client import DEFAULT_URL, LobbyClient, LobbyRefused, LobbyUnavailable
+from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
-from views.online.controller import OnlineLanesMatch
+from views.online.controller import OnlineMode
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import felt, icon_button, text
@@ -230,8 +231,9 @@ def leaderboard(app: Any) -> None:
         return
     finally:
         client.close()
-    items = [text(lang, f"{i + 1}. {r['name']} — {r['rating']}" + (" ?" if r.get("provisional") else ""), 15)
-             for i, r in enumerate(rows)]
+    items: list[ft.Control] = [
+        text(lang, f"{i + 1}. {r['name']} — {r['rating']}" + (" ?" if r.get("provisional") else ""), 15)
+        for i, r in enumerate(rows)]
     _screen(app, t(lang, "ol_leaderboard"), items or [text(lang, t(lang, "ol_nobody"), 14)],
             back=lambda e: online_home(app))
 
@@ -264,8 +266,8 @@ def profile(app: Any) -> None:
 
 
 def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> None:
-    match = OnlineLanesMatch(client, view, time.monotonic(), clock=time.monotonic)
-    table = OnlineLanesTable(app, match)
+    mode = OnlineMode(client, view, time.monotonic(), clock=time.monotonic)
+    table = OnlineLanesTable(app, mode)
     app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
 
 
@@ -274,9 +276,9 @@ class OnlineLanesTable(LanesTable):
     answer), the opponent's connection state, a clear banner while the lobby cannot be reached, and
     catch-up from the last event number when it comes back."""
 
-    def __init__(self, app: Any, match: OnlineLanesMatch) -> None:
-        super().__init__(app, match)
-        self.online: OnlineLanesMatch = match
+    def __init__(self, app: Any, mode: OnlineMode) -> None:
+        super().__init__(app, LanesMatch(mode))
+        self.online = mode
         self.active = True
         self.clocks = text(app.lang, "", 15, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
         self.shown_result = False
@@ -365,12 +367,12 @@ class OnlineLanesTable(LanesTable):
             backoff = 1.0
             if changed:
                 self.refresh()
-            if self.online.state.over:
+            if self.online.status().over:
                 break
 
     async def tick(self) -> None:
         """The clocks tick locally twice a second (one text changed in place)."""
-        while self.active and self.app.screen is self and not self.online.state.over:
+        while self.active and self.app.screen is self and not self.online.status().over:
             self.clocks.value = self._clock_text()
             try:
                 self.clocks.update()

@@ -48,8 +48,9 @@ def _tile(app: App, game: str) -> ft.Control:
     resume = _continue(app, game)
     if resume is not None:
         buttons.insert(0, resume)
-    extra = [ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}")),
-             ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK, on_click=lambda e: app.go(f"/rules/{game}"))]
+    extra: list[ft.Control] = [
+        ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}")),
+        ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK, on_click=lambda e: app.go(f"/rules/{game}"))]
     return ft.Card(content=ft.Container(padding=16, content=ft.Column([
         text(lang, t(lang, game), 22, True),
         text(lang, t(lang, f"{game}_blurb"), 14),

@@ -8,10 +8,15 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from storage import api
+from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
+from views.lopti.controller import LoptiMatch
 from views.lopti.table import LoptiTable
+from views.spit.controller import SpitGame
+from views.spit.modes import SpitLessonMode
 from views.spit.table import SpitTable
-from views.table.lessons import LanesLesson, LoptiLesson, SpitLesson, find, lessons
+from views.table.lessons import find, lessons
+from views.table.modes import LessonMode
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
 from views.ui.i18n import t
@@ -68,10 +73,10 @@ def lesson(app: App, lesson_id: str) -> bool:
         return False
     table: TurnBasedTable | SpitTable
     if found.game == "lanes":
-        table = LanesTable(app, LanesLesson(app.storage, found))
+        table = LanesTable(app, LanesMatch(LessonMode(found, app.storage)))
     elif found.game == "lopti":
-        table = LoptiTable(app, LoptiLesson(app.storage, found))
+        table = LoptiTable(app, LoptiMatch(LessonMode(found, app.storage)))
     else:
-        table = SpitTable(app, SpitLesson(app.storage, found), time.monotonic())
+        table = SpitTable(app, SpitGame(SpitLessonMode(found, app.storage)), time.monotonic())
     app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
     return True

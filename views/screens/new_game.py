@@ -70,8 +70,8 @@ def variant_picker(app: App) -> ft.Control:
         app.page.update()
 
     update_badge()
-    boxes = [ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.lanes_variants,
-                         on_change=lambda e, v=v: toggle(e, v)) for v in VARIANTS]
+    boxes: list[ft.Control] = [ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.lanes_variants,
+                                           on_change=lambda e, v=v: toggle(e, v)) for v in VARIANTS]
     return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14),
                                                            controls=boxes)], spacing=4), width=340)
 

@@ -22,22 +22,22 @@ if TYPE_CHECKING:
 
 def new_lanes(app: App, level: str) -> None:
     options = LanesOptions(**{v: True for v in app.lanes_variants})
-    match = LanesMatch(app.storage, level, app.new_seed(), options=options)
+    match = LanesMatch.new(app.storage, level, app.new_seed(), options)
     _open_lanes(app, match, ready=True)
 
 
 def new_spit(app: App, level: str) -> None:
-    _open_spit(app, SpitGame(app.storage, level, app.new_seed(), 0.0), ready=True)
+    _open_spit(app, SpitGame.new(app.storage, level, app.new_seed(), 0.0), ready=True)
 
 
 def _open_lanes(app: App, match: LanesMatch, ready: bool) -> None:
     table = LanesTable(app, match)
     content = felt(table.build(), app.page.width)
     if ready:
-        app.open(f"/play/{match.game_id}", content, table)
+        app.open(f"/play/{match.mode.game_id}", content, table)
     else:
         app.show(content, bg=theme.FELT, screen=table)
-    if not match.state.over and not match.my_turn:
+    if not match.status.over and not match.my_turn:
         app.page.run_task(table.bot_turn)
 
 
@@ -45,7 +45,7 @@ def _open_spit(app: App, game: SpitGame, ready: bool) -> None:
     table = SpitTable(app, game, time.monotonic())
     content = felt(table.build(), app.page.width)
     if ready:
-        app.open(f"/play/{game.game_id}", content, table)
+        app.open(f"/play/{game.mode.game_id}", content, table)
     else:
         app.show(content, bg=theme.FELT, screen=table)
 

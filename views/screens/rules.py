@@ -67,8 +67,11 @@ def rules_dialog(app: App, game: str, rule: str | None = None) -> None:
                         scroll=ft.ScrollMode.AUTO if rule is None else None)
     actions: list[ft.Control] = [ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]
     if rule is not None:
-        actions.insert(0, ft.TextButton(t(lang, "all_rules"), on_click=lambda e: (
-            app.page.pop_dialog(), rules_dialog(app, game))))
+        def all_rules(e: ft.Event[ft.TextButton]) -> None:
+            app.page.pop_dialog()
+            rules_dialog(app, game)
+
+        actions.insert(0, ft.TextButton(t(lang, "all_rules"), on_click=all_rules))
     app.page.show_dialog(ft.AlertDialog(
         title=text(lang, t(lang, "rules") if rule is None else rule, 16, True),
         content=ft.Container(content, width=min(520, (app.page.width or 400) - 40),

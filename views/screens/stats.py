@@ -4,15 +4,18 @@ game step by step on its own table, seen from the player's seat as it was played
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import flet as ft
 
 from storage import api
+from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
+from views.lopti.controller import LoptiMatch
 from views.lopti.table import LoptiTable
 from views.spit.table import SpitTable
-from views.table.replay import LanesReplay, LoptiReplay, SpitReplay, open_replay
+from views.table.replay import open_replay
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import felt, icon_button, text
@@ -59,36 +62,34 @@ def replay(app: App, game_id: int) -> None:
     is refused in words and nothing is written."""
     lang = app.lang
     try:
-        controller = open_replay(app.storage, game_id)
+        controller, mode = open_replay(app.storage, game_id)
     except Exception as exc:  # noqa: BLE001 - any damage to a stored record: say so, keep the app
         app.tell(t(lang, "replay_broken", why=str(exc)))
         return
     table: LanesTable | LoptiTable | SpitTable
-    if isinstance(controller, LanesReplay):
+    if isinstance(controller, LanesMatch):
         table = LanesTable(app, controller)
-    elif isinstance(controller, LoptiReplay):
+    elif isinstance(controller, LoptiMatch):
         table = LoptiTable(app, controller)
     else:
-        assert isinstance(controller, SpitReplay)
         table = SpitTable(app, controller, time.monotonic())
-    table.busy = True  # no result dialog at the last step, no bot, no taps
-    step = text(lang, f"0 / {controller.timeline.last}", 14, True, theme.ON_FELT)
+    step = text(lang, f"0 / {mode.timeline.last}", 14, True, theme.ON_FELT)
 
     def go(k: int) -> None:
-        controller.seek(k)
-        step.value = f"{controller.step} / {controller.timeline.last}"
+        mode.seek(k)
+        step.value = f"{mode.step} / {mode.timeline.last}"
         table.refresh()
 
-    def button(ident: str, icon: Any, label: str, target: Any) -> ft.Control:
+    def button(ident: str, icon: ft.IconData, label: str, target: Callable[[], int]) -> ft.Control:
         return ft.Semantics(identifier=f"replay-{ident}", button=True, label=label, content=ft.IconButton(
             icon, icon_color=theme.ON_FELT, tooltip=label, on_click=lambda e: go(target())))
 
     bar = ft.Row([
         button("first", ft.Icons.FIRST_PAGE, t(lang, "replay_first"), lambda: 0),
-        button("prev", ft.Icons.CHEVRON_LEFT, t(lang, "replay_prev"), lambda: controller.step - 1),
+        button("prev", ft.Icons.CHEVRON_LEFT, t(lang, "replay_prev"), lambda: mode.step - 1),
         step,
-        button("next", ft.Icons.CHEVRON_RIGHT, t(lang, "replay_next"), lambda: controller.step + 1),
-        button("last", ft.Icons.LAST_PAGE, t(lang, "replay_last"), lambda: controller.timeline.last),
+        button("next", ft.Icons.CHEVRON_RIGHT, t(lang, "replay_next"), lambda: mode.step + 1),
+        button("last", ft.Icons.LAST_PAGE, t(lang, "replay_last"), lambda: mode.timeline.last),
     ], alignment=ft.MainAxisAlignment.CENTER)
     app.show(felt(ft.Column([table.build(), bar], expand=True, spacing=0), app.page.width), bg=theme.FELT,
              screen=table)

@@ -6,75 +6,50 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.bots.spit_bots import SpitBot
 from engine.core import Event, Why
 from engine.spit import RULES, SpitOptions
 from engine.spit.actions import CallSpit, Fill, PlayCard, Slap
-from engine.spit.driver import SpitDriver
 from engine.spit.state import SpitState
+from views.spit.modes import LiveSpit, SpitMode
+from views.table.modes import PERSON
 
 
 class SpitGame:
-    def __init__(self, storage: Any, level: str, seed: int, now: float, game_id: int | None = None,
-                 options: SpitOptions | None = None) -> None:
-        from storage import api
+    """What the Spit table reads and sends, over any mode (views/spit/modes.py): the stock each
+    player has picked up, the lit piles and slots, and which player a shared pile answers."""
 
-        self.api = api
-        self.storage = storage
-        self.level = level
+    def __init__(self, mode: SpitMode) -> None:
+        self.mode = mode
         #: split screen: two people on one device, player 1 across the table (its half is turned)
-        self.split = level == "person"
-        self.options = options or SpitOptions()
+        self.split = mode.levels[1] == PERSON
         #: the stock each player has picked up (player 0 is ``selected``, kept for the one-person table)
         self.picked: dict[int, int | None] = {0: None, 1: None}
         self._picked_order: list[int] = []
         #: why the last tap was rejected (the pile changed under the finger, or it never fitted)
         self.refusal: Why | None = None
-        if game_id is None:
-            state: SpitState = RULES.new_game(self.options, seed)
-            seats = [{"kind": "person"}, {"kind": "person"} if self.split else {"kind": "bot", "level": level}]
-            self.game_id = api.new_game(storage, "spit", self.options.to_json(), seed, 2, seats,
-                                        mode="pass_and_play" if self.split else "bots")
-            self.seq = 0
-        else:
-            info, state = api.resume_game(storage, game_id)
-            self.game_id, self.seq = game_id, len(info.actions)
-        bots = {} if self.split else {1: SpitBot(level, seed)}
-        self.driver = SpitDriver(state, bots, seed=seed + self.seq, now=now,
-                                 spit_countdown=1.2, round_pause=2.5, auto_spit=False)
-        self.saved_log = len(self.driver.log)
+
+    @classmethod
+    def new(cls, storage: Any, level: str, seed: int, now: float, options: SpitOptions | None = None) -> SpitGame:
+        return cls(LiveSpit.create(storage, level, seed, now, options))
 
     @classmethod
     def resume(cls, storage: Any, game_id: int, now: float) -> SpitGame:
-        from storage import api
+        return cls(LiveSpit.resume(storage, game_id, now))
 
-        info = api.load_game(storage, game_id)
-        level = next((s.get("level", "casual") for s in info.seats if s.get("kind") == "bot"), "person")
-        return cls(storage, level, info.seed, now, game_id, RULES.parse_options(info.options))
+    @property
+    def level(self) -> str:
+        return self.mode.levels[1]
 
     @property
     def state(self) -> SpitState:
-        return self.driver.state
+        return self.mode.state
 
     @property
     def observation(self) -> dict[str, Any]:
         return RULES.observe(self.state, 0)
 
-    def _save(self) -> None:
-        for _t, action in self.driver.log[self.saved_log:]:
-            self.api.append_action(self.storage, self.game_id, self.seq, action)
-            self.seq += 1
-        self.saved_log = len(self.driver.log)
-        if self.state.over:
-            info = self.api.load_game(self.storage, self.game_id)
-            if info.finished_at is None:
-                self.api.finish_game(self.storage, self.game_id, self.state.winner, "cards")
-
     def tick(self, now: float) -> list[Event]:
-        events = self.driver.advance(now)
-        if events:
-            self._save()
-        return events
+        return self.mode.tick(now)
 
     @property
     def selected(self) -> int | None:
@@ -84,20 +59,22 @@ class SpitGame:
     def selected(self, slot: int | None) -> None:
         self.picked[0] = slot
 
-    def _submit(self, action: Any, now: float) -> list[Event]:
-        events = self.driver.submit(action, now)
-        self._save()
-        player = getattr(action, "player", 0)
+    def _submit(self, action: PlayCard | Fill | CallSpit | Slap, now: float) -> list[Event]:
+        events = self.mode.submit(action, now)
+        player = action.player
         self.picked[player] = None
         self.refusal = next((e["reason"] for e in events if e.type == "rejected" and e.get("player") == player
                              and isinstance(e.get("reason"), Why)), None)
         return events
 
     def countdown_ends(self) -> float | None:
-        return self.driver.countdown_ends()
+        return self.mode.countdown_ends()
 
     # --- what a person can do -------------------------------------------------------------------
     def legal(self, player: int = 0) -> list[Any]:
+        """``player``'s legal actions now (none in a replay: it is read-only)."""
+        if self.mode.powers.read_only:
+            return []
         return RULES.legal_actions(self.state, player)
 
     def tap_stock(self, slot: int, now: float, player: int = 0) -> list[Event]:
@@ -138,9 +115,10 @@ class SpitGame:
             player = self.pile_player(pile) if self.split else 0
         if self.state.phase == "slap" and Slap(player, pile) in self.legal(player):
             return self._submit(Slap(player, pile), now)
-        if self.picked[player] is not None:
+        stock = self.picked[player]
+        if stock is not None:
             # sent even if the pile changed under the finger: the engine answers 'rejected'
-            return self._submit(PlayCard(player, self.picked[player], pile), now)
+            return self._submit(PlayCard(player, stock, pile), now)
         return []
 
     def can_spit(self, player: int = 0) -> bool:

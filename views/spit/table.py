@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from views.spit.controller import SpitGame
-from views.table.coach import coach_for, is_lesson
+from views.table.coach import coach_for
 from views.table.motion import Arrivals, spit_landed
 from views.table.screen import TableScreen
 from views.ui import theme
@@ -105,8 +105,9 @@ class SpitTable(TableScreen):
             group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i)))
 
     def _status(self, obs: dict[str, Any]) -> str:
-        if getattr(self.game, "replaying", False):
-            return str(self.game.caption(self.lang))
+        caption = self.game.mode.caption(self.lang)
+        if caption is not None:
+            return caption
         phase = obs["phase"]
         if self.game.refusal is not None and phase == "play":
             return t(self.lang, "not_possible", why=why_text(self.lang, self.game.refusal))
@@ -126,7 +127,7 @@ class SpitTable(TableScreen):
     def build(self) -> ft.Control:
         self.refresh(update=False)
         # a lesson has no clock (it moves only when the learner does), nor has a replay
-        if not is_lesson(self.game) and not getattr(self.game, "replaying", False):
+        if self.game.mode.ticks:
             self.app.page.run_task(self.ticker)
         return self.root
 
@@ -134,8 +135,9 @@ class SpitTable(TableScreen):
         self.landed = spit_landed(self.events) if self.motion.fresh(self.events) else set()
         obs = self.game.observation
         me, bot = obs["players"][0], obs["players"][1]
-        lesson = is_lesson(self.game)
-        title = self.game.lesson.title[self.lang] if lesson else f"{t(self.lang, 'spit')} · " \
+        coach = self.game.mode.coach
+        lesson = coach is not None
+        title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'spit')} · " \
             f"{t(self.lang, 'sp_two_players' if self.game.split else self.game.level)}"
         header = table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
                               self.app.rules_button("spit"))
@@ -166,7 +168,7 @@ class SpitTable(TableScreen):
             ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
             ft.Container(height=8),
             ft.Row([self._pile(0, obs), self._pile(1, obs)], spacing=24, alignment=ft.MainAxisAlignment.CENTER),
-            coach_for(self.app, self.game, self.refresh) if lesson else self.status,  # type: ignore[arg-type]
+            self._coach() if lesson else self.status,
             spit_button if obs["phase"] == "stalled" else ft.Container(height=48),
             ft.Container(expand=True),
             ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
@@ -281,6 +283,15 @@ class SpitTable(TableScreen):
             ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
             info(0),
         ]
+
+    def _coach(self) -> ft.Control:
+        coach = self.game.mode.coach
+        assert coach is not None  # drawn only in a lesson
+        return coach_for(self.app, coach, self.game.mode.status(), self.game.refusal, self.refresh, coach.show_hint,
+                         self._unpick)
+
+    def _unpick(self) -> None:
+        self.game.picked, self.game.refusal = {0: None, 1: None}, None
 
     def leave(self) -> None:
         """Back (the header's arrow): the route's parent (the lessons from a lesson, else home)."""

@@ -1,37 +1,41 @@
-"""The coach panel wired to a lesson controller and the app (the Flet half of views/table/lessons.py)."""
+"""The coach panel wired to a lesson mode and the app (the Flet half of views/table/lessons.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from views.table.lessons import LessonMixin, next_lesson
-from views.ui.i18n import t
+from engine.core import Why
+from views.table.contract import Status
+from views.table.lessons import LessonCoach, next_lesson
+from views.ui.i18n import t, why_text
 from views.ui.widgets import coach_panel
 
+if TYPE_CHECKING:
+    from views.app import App
 
-def is_lesson(match: Any) -> bool:
-    return isinstance(match, LessonMixin)
 
-
-def coach_for(app: Any, match: LessonMixin, refresh: Callable[[], None],
-              on_hint: Callable[[], None] | None = None) -> ft.Control:
+def coach_for(app: App, coach: LessonCoach, status: Status, refusal: Why | None, refresh: Callable[[], None],
+              on_hint: Callable[[], None], on_retry: Callable[[], None]) -> ft.Control:
+    """The panel for ``coach``'s lesson: the step's words, why the last move was refused
+    (``refusal``, the engine's reason), the hint once asked for, and Continue / Retry / Next."""
     lang = app.lang
-    lesson = match.lesson
+    lesson = coach.lesson
     following = next_lesson(lesson)
 
     def hint(e: Any) -> None:
-        (on_hint or match.show_hint)()
+        on_hint()
         refresh()
 
     def retry(e: Any) -> None:
-        match.restart()
+        coach.restart()
+        on_retry()
         refresh()
 
     def cont(e: Any) -> None:
-        match.advance()
+        coach.advance()
         refresh()
 
     def nxt(e: Any) -> None:
@@ -41,13 +45,10 @@ def coach_for(app: Any, match: LessonMixin, refresh: Callable[[], None],
             app.start_game(lesson.game, "beginner")
 
     label = t(lang, "next_lesson") if following is not None else t(lang, "play_beginner")
-    coach = match.coach(lang)
-    state = match.run.state
-    if coach.done and getattr(state, "over", False) and getattr(state, "winner", None) is not None:
-        coach.text = t(lang, "won" if state.winner == lesson.learner else "lost") + " " + coach.text
-    if match.refusal is not None and not coach.done:
-        from views.ui.i18n import why_text
-
-        coach.feedback = why_text(lang, match.refusal)
-    return coach_panel(lang, coach, on_hint=hint, on_retry=retry, on_continue=cont, on_next=nxt,
+    panel = coach.panel(lang, why_text)
+    if panel.done and status.over and status.winner is not None:
+        panel.text = t(lang, "won" if status.winner == lesson.learner else "lost") + " " + panel.text
+    if refusal is not None and not panel.done:
+        panel.feedback = why_text(lang, refusal)
+    return coach_panel(lang, panel, on_hint=hint, on_retry=retry, on_continue=cont, on_next=nxt,
                        next_label=label, on_learn=lambda e: app.learn_screen(lesson.game))

@@ -70,7 +70,7 @@ class TurnBasedTable(TableScreen):
             return
         self.busy = True
         try:
-            while not self.match.state.over and not self.match.my_turn:
+            while not self.match.status.over and not self.match.my_turn:
                 while self.app.paused:  # in the background: bots wait
                     await asyncio.sleep(0.2)
                 action = await asyncio.to_thread(self.match.bot_choice)

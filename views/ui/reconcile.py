@@ -55,8 +55,8 @@ def update_children(parent: Any, children: list[Any], field: str = "controls") -
 
 
 def _props(old: Any, new: Any) -> None:
-    events: frozenset[str] = type(old)._event_fields  # type: ignore[attr-defined]  # set by Flet's @control
-    defaults: dict[str, Any] = type(old)._prop_defaults  # type: ignore[attr-defined]
+    events: frozenset[str] = type(old)._event_fields  # set by Flet's @control
+    defaults: dict[str, Any] = type(old)._prop_defaults
     mine, theirs = old._values, new._values
     for name in mine.keys() | theirs.keys():
         default = defaults.get(name)
@@ -77,7 +77,7 @@ def _props(old: Any, new: Any) -> None:
 
 
 def _structure(old: Any, new: Any) -> None:
-    for name in type(old)._structural_fields:  # type: ignore[attr-defined]
+    for name in type(old)._structural_fields:
         if name.startswith("_"):
             continue
         was, now = getattr(old, name, _UNSET), getattr(new, name, _UNSET)

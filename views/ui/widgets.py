@@ -47,10 +47,15 @@ def family(lang: str) -> tuple[str, list[str]]:
     return "NotoSans", ["NotoSansArabic", "DejaVu"]
 
 
+def handler(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
+    """A tap handler that calls ``fn(*args)`` (the event itself is not needed)."""
+    return lambda e: fn(*args)
+
+
 def text(lang: str, value: str, size: float = 14, bold: bool = False, color: str | None = None,
          align: ft.TextAlign | None = None, max_lines: int | None = None) -> ft.Text:
     fam, fallback = family(lang)
-    return ft.Text(value, size=size, color=color, text_align=align, max_lines=max_lines,
+    return ft.Text(value, size=size, color=color, text_align=align or ft.TextAlign.START, max_lines=max_lines,
                    weight=ft.FontWeight.BOLD if bold else None,
                    style=ft.TextStyle(font_family=fam, font_family_fallback=fallback))
 
