@@ -44,6 +44,8 @@ class App:
         self.paused = False
         #: screens already built for a route about to be shown (a new game's table)
         self.ready: dict[str, tuple[ft.Control, str | None, TableScreen]] = {}
+        #: a message for the screen at a route (a bad link: said on the home screen it led to)
+        self.notice: tuple[str, str] | None = None
         self.feedback = Feedback(page, lambda: self.prefs)
 
     @property
@@ -94,11 +96,12 @@ class App:
             content, bg, screen = self.ready.pop(route)
             self.screen = screen
             self._place(route, content, bg)
+        elif not routes.show(self, route):
+            self.turn_back(t(self.lang, "no_such_screen"))
             return
-        if not routes.show(self, route):
-            self.page.show_dialog(ft.AlertDialog(title=text(self.lang, t(self.lang, "no_such_screen"), 14)))
-            if route != "/":
-                self.go("/")
+        if self.notice is not None and self.notice[0] == route:
+            self.tell(self.notice[1])
+            self.notice = None
 
     def show(self, content: ft.Control, bg: str | None = None, back: Callable[[], None] | None = None,
              screen: TableScreen | None = None) -> None:
@@ -147,8 +150,13 @@ class App:
         return any(d.open for d in self.page._dialogs.controls if isinstance(d, ft.DialogControl))
 
     def tell(self, message: str) -> None:
-        """A message in a dialog (a damaged record, a refused setting): the screen stays as it is."""
+        """A message in a dialog (a refused setting): the screen stays as it is."""
         self.page.show_dialog(ft.AlertDialog(title=text(self.lang, message, 14)))
+
+    def turn_back(self, message: str, route: str = "/") -> None:
+        """A screen that cannot open (a damaged record): go to ``route`` and say why there."""
+        self.notice = (route, message)
+        self.go(route)
 
     # --- where the tables and flows go (each a route) -----------------------------------------------
 

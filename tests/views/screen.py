@@ -150,6 +150,9 @@ class Screen:
 
         return self.call(collect)
 
+    def dialog_shown(self) -> bool:
+        return self.call(lambda: any(getattr(d, "open", False) for d in self.page._dialogs.controls))
+
     def texts(self) -> list[str]:
         return [w for c in self.controls() if (w := words(c))]
 
@@ -207,6 +210,11 @@ class Screen:
 
         asyncio.run_coroutine_threadsafe(deliver(), self.loop).result(timeout=30)
         assert not self.conn.crashes, self.conn.crashes
+
+    def go(self, route: str) -> None:
+        """Open ``route`` as a link in the app would, and wait until it is the page's route."""
+        self.call(lambda: self.app.go(route))
+        self.wait_for(lambda: self.page.route == route, what=f"route {route}")
 
     def tap(self, text: str | None = None, *, kind: type | None = None, ident: str | None = None) -> None:
         self.fire(self.one(text, kind=kind, ident=ident))

@@ -93,3 +93,212 @@ def test_a_tap_on_a_hand_card_updates_the_table_in_place(screen: Screen) -> None
     tap_bytes = screen.conn.bytes_sent - sent
     assert screen.find(ident="hand-0")[0] is before
     assert 0 < tap_bytes < table_bytes / 10, (tap_bytes, table_bytes)
+
+
+# --- every screen, by route and by tapping -------------------------------------------------------
+
+def test_home_offers_every_game_and_the_top_bar(screen: Screen) -> None:
+    for game in ("lanes", "lopti", "spit"):
+        assert screen.shows(t("en", game)) and screen.shows(t("en", f"{game}_blurb"))
+    labels = {c.label for c in screen.find(kind=ft.Semantics)}
+    assert {t("en", k) for k in ("learn", "online", "stats", "settings")} <= labels
+    assert len(screen.find("Play against a bot")) == 2 and screen.find(t("en", "lopti_table_setup"))
+
+
+def open_at(tmp_path: Path, route: str, db: str = "app.sqlite") -> Screen:
+    return Screen(tmp_path / db, start, route=route)
+
+
+def test_deep_links_open_their_screen_and_a_bad_one_says_so(tmp_path: Path) -> None:
+    s = open_at(tmp_path, "/lanes/new")
+    try:
+        assert s.shows(t("en", "rated_rules")) and [v.route for v in s.page.views] == ["/", "/lanes/new"]
+    finally:
+        s.close()
+    for bad in ("/nowhere", "/play/999", "/lesson/no-such-lesson", "/rules/poker", "/play/" + "9" * 40):
+        s = open_at(tmp_path, bad)
+        try:
+            s.wait_text(t("en", "no_such_screen"))
+            s.wait_for(lambda s=s: s.page.route == "/", what="home after a bad link")
+        finally:
+            s.close()
+
+
+def test_back_by_escape_by_android_and_by_the_arrow_goes_to_the_routes_parent(screen: Screen) -> None:
+    screen.fire(screen.find("Play against a bot")[0])
+    screen.wait_for(lambda: screen.page.route == "/lanes/new")
+    screen.fire(screen.page, "keyboard_event", {"key": "Escape", "shift": False, "ctrl": False, "alt": False,
+                                                "meta": False})
+    screen.wait_for(lambda: screen.page.route == "/", what="home after Escape")
+    screen.fire(next(c for c in screen.find(kind=ft.Semantics) if c.label == t("en", "stats")))
+    screen.wait_for(lambda: screen.page.route == "/stats")
+    screen.fire(screen.page, "view_pop", {"route": "/stats"})  # Android's back button
+    screen.wait_for(lambda: screen.page.route == "/", what="home after Android back")
+    screen.go("/learn/spit")
+    screen.wait_for(lambda: screen.find(ident="lesson-spit-1-basics") or screen.shows(t("en", "lessons")))
+    screen.fire(next(c for c in screen.find(kind=ft.Semantics) if c.label == t("en", "back")))  # the arrow
+    screen.wait_for(lambda: screen.page.route == "/", what="home after the arrow")
+    assert not screen.call(screen.app.back)  # on home, back leaves the app (Android)
+
+
+def test_a_lesson_opens_on_its_table_and_back_returns_to_its_lessons(screen: Screen) -> None:
+    from views.table.lessons import lessons
+
+    first = lessons()["lanes"][0]
+    screen.go("/learn")
+    screen.wait_for(lambda: screen.find(ident=f"lesson-{first.id}"), what="the lessons list")
+    screen.tap(ident=f"lesson-{first.id}")
+    screen.wait_for(lambda: screen.find(ident="coach-text"), what="the coach panel")
+    assert screen.page.route == f"/lesson/{first.id}" and screen.shows(first.title["en"])
+    screen.call(screen.app.back)
+    screen.wait_for(lambda: screen.page.route == "/learn/lanes", what="back to the Lanes lessons")
+
+
+def test_settings_save_the_language_and_the_app_comes_back_in_arabic(screen: Screen) -> None:
+    screen.go("/settings")
+    screen.wait_text(t("en", "save"))
+    language = next(d for d in screen.find(kind=ft.Dropdown) if d.label == t("en", "language"))
+    screen.call(lambda: setattr(language, "value", "ar"))
+    screen.tap(t("en", "save"))
+    screen.wait_for(lambda: screen.page.route == "/" and screen.shows(t("ar", "app_title")), what="Arabic home")
+    assert screen.page.rtl is True and api.get_profile(screen.app.storage)[1]["language"] == "ar"
+
+
+def finished_lanes_game(db: Path) -> int:
+    """A Lanes game against the Beginner bot that ended by resignation (L-8.3), stored in ``db``."""
+    from storage.db import open_storage
+    from views.lanes.controller import LanesMatch
+
+    st = open_storage(db)
+    m = LanesMatch.new(st, "beginner", 4)
+    while not m.my_turn:
+        m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    m.resign()
+    game_id = m.mode.game_id
+    st.close()
+    assert game_id is not None
+    return game_id
+
+
+def test_stats_list_a_finished_game_whose_replay_steps_and_goes_back_to_the_stats(tmp_path: Path) -> None:
+    finished_lanes_game(tmp_path / "app.sqlite")
+    s = open_at(tmp_path, "/stats")
+    try:
+        s.wait_for(lambda: s.find(ident="replay-game-0"), what="the recent game")
+        s.tap(ident="replay-game-0")
+        s.wait_for(lambda: s.find(ident="replay-next"), what="the replay bar")
+        last = s.texts()
+        s.tap(ident="replay-last")
+        s.wait_for(lambda: s.texts() != last, what="the last step")
+        assert s.page.route.startswith("/replay/")
+        s.call(s.app.back)
+        s.wait_for(lambda: s.page.route == "/stats", what="back to the stats")
+    finally:
+        s.close()
+
+
+def test_a_reload_reopens_the_game_in_progress(tmp_path: Path) -> None:
+    s = open_at(tmp_path, "/")
+    try:
+        s.fire(s.find("Play against a bot")[0])
+        s.tap("Beginner")
+        s.wait_for(lambda: s.find(ident="hand-0"), what="the table")
+        route = s.page.route
+        hand = [w for c in s.find(kind=ft.Semantics) if (w := getattr(c, "identifier", "") or "").startswith("hand-")]
+    finally:
+        s.close()
+    again = open_at(tmp_path, route)  # the browser reloads the page at its route
+    try:
+        again.wait_for(lambda: again.find(ident="hand-0"), what="the same table")
+        assert again.page.route == route and len(again.find(kind=ft.Semantics)) > 0
+        assert [w for c in again.find(kind=ft.Semantics)
+                if (w := getattr(c, "identifier", "") or "").startswith("hand-")] == hand
+    finally:
+        again.close()
+
+
+def test_lopti_setup_starts_a_session_whose_table_resumes_at_its_route(tmp_path: Path) -> None:
+    s = open_at(tmp_path, "/lopti/new")
+    try:
+        s.tap(t("en", "players_n", n=4))
+        s.wait_for(lambda: s.find(ident="seat-4"), what="four seats")
+        s.tap(t("en", "start"))
+        s.wait_for(lambda: s.page.route.startswith("/lopti/session/"), what="the session's route")
+        s.wait_for(lambda: s.find(ident="hand-0"), what="the Lopti table")
+        route = s.page.route
+    finally:
+        s.close()
+    again = open_at(tmp_path, route)
+    try:
+        again.wait_for(lambda: again.find(ident="hand-0"), what="the deal again")
+    finally:
+        again.close()
+
+
+def test_a_session_between_deals_shows_its_results_and_rules(tmp_path: Path) -> None:
+    from storage.db import open_storage
+    from tests.views.test_lopti_session import play_out
+    from views.lopti.session import SessionFlow
+
+    st = open_storage(tmp_path / "app.sqlite")
+    flow = SessionFlow(st, ["casual", "beginner"], seed=31)
+    m = flow.start_deal()
+    play_out(m)
+    flow.deal_over(m)
+    sid = flow.session_id
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    try:
+        s.wait_for(lambda: s.find(ident="sess-next") or s.find(ident="sess-again") or s.shows(
+            t("en", "sess_next_deal", n=2)), what="the session screen")
+        assert s.page.route == f"/lopti/session/{sid}"
+    finally:
+        s.close()
+
+
+def test_a_rules_page_names_its_rules_by_id(screen: Screen) -> None:
+    screen.go("/rules/lanes")
+    screen.wait_for(lambda: any(w.startswith("L-") for w in screen.texts()), what="rule ids")
+    assert sum(w.startswith("L-") for w in screen.texts()) > 20
+
+
+def test_a_damaged_record_is_refused_in_words_and_nothing_crashes(tmp_path: Path) -> None:
+    """A stored game whose actions no longer replay (a corrupt file): its table and its replay say
+    so and go back; the app goes on."""
+    import sqlite3
+
+    game_id = finished_lanes_game(tmp_path / "app.sqlite")
+    with sqlite3.connect(tmp_path / "app.sqlite") as db:
+        db.execute("UPDATE gameaction SET action = ? WHERE game_id = ? AND seq = 0", ('{"play": "ZZ"}', game_id))
+    for route, back in ((f"/replay/{game_id}", "/stats"), (f"/play/{game_id}", "/")):
+        s = open_at(tmp_path, route)
+        try:
+            said = t("en", "replay_broken", why="")
+            s.wait_for(lambda s=s, said=said: s.dialog_shown() and any(w.startswith(said) for w in s.texts()),
+                       what="the damage in words")
+            s.wait_for(lambda s=s, back=back: s.page.route == back, what="back to a working screen")
+        finally:
+            s.close()
+
+
+def test_online_sign_in_the_lobby_screen_and_the_leaderboard_against_a_real_lobby(screen: Screen,
+                                                                                  tmp_path: Path) -> None:
+    from tests.helpers import free_port
+    from tests.lobby.test_e2e import start as start_lobby
+
+    port = free_port()
+    lobby = start_lobby(tmp_path / "lobby.sqlite", port)
+    try:
+        screen.go("/online")
+        url = next(f for f in screen.find(kind=ft.TextField) if f.label == t("en", "ol_url"))
+        screen.call(lambda: setattr(url, "value", f"http://127.0.0.1:{port}"))
+        screen.tap(t("en", "ol_sign_in"))
+        screen.wait_text(t("en", "ol_find_rated"))
+        assert api.get_account(screen.app.storage) is not None
+        screen.tap(t("en", "ol_leaderboard"))
+        screen.wait_for(lambda: screen.shows(t("en", "ol_nobody")) or screen.shows("1. "), what="the leaderboard")
+        screen.call(screen.app.back)
+        screen.wait_text(t("en", "ol_find_rated"))
+    finally:
+        lobby.terminate()
+        lobby.wait(timeout=10)

@@ -46,8 +46,7 @@ def session(app: App, session_id: int) -> bool:
     try:
         flow = SessionFlow.resume(app.storage, session_id)
     except Exception as exc:  # noqa: BLE001 - any damage to a stored session: say so, keep the app
-        app.tell(t(app.lang, "sess_broken", why=str(exc)))
-        app.go("/")
+        app.turn_back(t(app.lang, "sess_broken", why=str(exc)))
         return True
     match = flow.current_match()
     if match is not None:

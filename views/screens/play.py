@@ -67,6 +67,5 @@ def resume(app: App, game_id: int) -> bool:
         else:
             resume_deal(app, game_id)
     except Exception as exc:  # noqa: BLE001 - any damage to a stored record: say so, keep the app
-        app.tell(t(app.lang, "replay_broken", why=str(exc)))
-        app.go("/")
+        app.turn_back(t(app.lang, "replay_broken", why=str(exc)))
     return True

@@ -64,7 +64,7 @@ def replay(app: App, game_id: int) -> None:
     try:
         controller, mode = open_replay(app.storage, game_id)
     except Exception as exc:  # noqa: BLE001 - any damage to a stored record: say so, keep the app
-        app.tell(t(lang, "replay_broken", why=str(exc)))
+        app.turn_back(t(lang, "replay_broken", why=str(exc)), "/stats")
         return
     table: LanesTable | LoptiTable | SpitTable
     if isinstance(controller, LanesMatch):
