@@ -26,38 +26,45 @@ from flet.controls.base_control import BaseControl
 _UNSET = object()
 
 
-def reconcile(old: Any, new: Any) -> Any:
-    """The control to show for ``new``: ``old`` updated in place when they match, else ``new``."""
+def reconcile(old: Any, new: Any, changed: list[Any] | None = None) -> Any:
+    """The control to show for ``new``: ``old`` updated in place when they match, else ``new``.
+    Every control given a new property or new children is appended to ``changed``."""
     if old is new:
         return old
     if getattr(new, "_parent", None) is not None:
         return new  # a long-lived control the table keeps (a status line): it is used as it is
     if type(old) is not type(new) or not isinstance(old, BaseControl) or old.key != new.key:
         return new
-    _props(old, new)
-    _structure(old, new)
+    out = changed if changed is not None else []
+    if _props(old, new, out) | _structure(old, new, out):
+        out.append(old)
     return old
 
 
-def reconcile_list(old: list[Any], new: list[Any]) -> list[Any]:
+def reconcile_list(old: list[Any], new: list[Any], changed: list[Any] | None = None) -> list[Any]:
     """Children for ``new``: each matched position keeps the control already there."""
-    out = [reconcile(o, n) for o, n in zip(old, new, strict=False)]
+    out = [reconcile(o, n, changed) for o, n in zip(old, new, strict=False)]
     out.extend(new[len(old):])
     return out
 
 
-def update_children(parent: Any, children: list[Any], field: str = "controls") -> None:
-    """Put ``children`` under ``parent`` (``parent.controls`` by default), reusing what is there."""
+def update_children(parent: Any, children: list[Any], field: str = "controls",
+                    changed: list[Any] | None = None) -> bool:
+    """Put ``children`` under ``parent`` (``parent.controls`` by default), reusing what is there;
+    True when the list itself changed (a child added, removed or replaced)."""
     current = getattr(parent, field)
-    kept = reconcile_list(current, children)
+    kept = reconcile_list(current, children, changed)
     if len(kept) != len(current) or any(a is not b for a, b in zip(kept, current, strict=True)):
         current[:] = kept  # the same list object: Flet diffs it against what the client has
+        return True
+    return False
 
 
-def _props(old: Any, new: Any) -> None:
+def _props(old: Any, new: Any, changed: list[Any]) -> bool:
     events: frozenset[str] = type(old)._event_fields  # set by Flet's @control
     defaults: dict[str, Any] = type(old)._prop_defaults
     mine, theirs = old._values, new._values
+    touched = False
     for name in mine.keys() | theirs.keys():
         default = defaults.get(name)
         was, now = mine.get(name, default), theirs.get(name, default)
@@ -66,17 +73,20 @@ def _props(old: Any, new: Any) -> None:
         if name in events:
             if (was is None) == (now is None):
                 mine[name] = now  # same on the wire: swap the handler without a patch
-            else:
-                setattr(old, name, now)
+                continue
         elif isinstance(was, BaseControl) and isinstance(now, BaseControl):
-            kept = reconcile(was, now)
-            if kept is not was:
-                setattr(old, name, kept)
-        elif was != now:
-            setattr(old, name, now)
+            now = reconcile(was, now, changed)
+            if now is was:
+                continue
+        elif was == now:
+            continue
+        setattr(old, name, now)
+        touched = True
+    return touched
 
 
-def _structure(old: Any, new: Any) -> None:
+def _structure(old: Any, new: Any, changed: list[Any]) -> bool:
+    touched = False
     for name in type(old)._structural_fields:
         if name.startswith("_"):
             continue
@@ -84,16 +94,22 @@ def _structure(old: Any, new: Any) -> None:
         if was is now or now is _UNSET:
             continue
         if isinstance(was, list) and isinstance(now, list) and any(isinstance(c, BaseControl) for c in was + now):
-            update_children(old, now, name)
+            touched |= update_children(old, now, name, changed)
         elif was != now:
             setattr(old, name, now)
+            touched = True
+    return touched
 
 
 def show(root: Any, children: list[Any], update: bool = True) -> None:
-    """``children`` under ``root`` in place; sent at once when ``update`` and ``root`` is on a page."""
-    update_children(root, children)
-    if update:
-        try:
-            root.update()
-        except RuntimeError:  # not on a page yet (being built) or any more (the screen was left)
-            pass
+    """``children`` under ``root`` in place; when ``update`` (and ``root`` is on a page), only the
+    controls that changed are sent — Flet then diffs those few, not the whole table."""
+    changed: list[Any] = []
+    if update_children(root, children, changed=changed):
+        changed = [root]
+    if not update or not changed:
+        return
+    try:
+        root.page.update(*changed)
+    except RuntimeError:  # not on a page yet (being built) or any more (the screen was left)
+        pass

@@ -4,6 +4,7 @@ no SVG text: the suits come from the bundled DejaVu Sans font)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import flet as ft
@@ -47,6 +48,33 @@ def family(lang: str) -> tuple[str, list[str]]:
     return "NotoSans", ["NotoSansArabic", "DejaVu"]
 
 
+# Flet value objects are immutable descriptions: built once, shared by every card (a table is
+# described afresh on every tap, and building these is most of that cost)
+@cache
+def border(width: float, color: str) -> ft.Border:
+    return ft.Border.all(width, color)
+
+
+@cache
+def radius(r: float) -> ft.BorderRadius:
+    return ft.BorderRadius.all(r)
+
+
+@cache
+def pad(all_sides: float) -> ft.Padding:
+    return ft.Padding.all(all_sides)
+
+
+@cache
+def pad2(horizontal: float, vertical: float) -> ft.Padding:
+    return ft.Padding.symmetric(horizontal=horizontal, vertical=vertical)
+
+
+@cache
+def font(family_name: str, fallback: tuple[str, ...] = ()) -> ft.TextStyle:
+    return ft.TextStyle(font_family=family_name, font_family_fallback=list(fallback) or None)
+
+
 def handler(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
     """A tap handler that calls ``fn(*args)`` (the event itself is not needed)."""
     return lambda e: fn(*args)
@@ -57,7 +85,7 @@ def text(lang: str, value: str, size: float = 14, bold: bool = False, color: str
     fam, fallback = family(lang)
     return ft.Text(value, size=size, color=color, text_align=align or ft.TextAlign.START, max_lines=max_lines,
                    weight=ft.FontWeight.BOLD if bold else None,
-                   style=ft.TextStyle(font_family=fam, font_family_fallback=fallback))
+                   style=font(fam, tuple(fallback)))
 
 
 def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
@@ -70,23 +98,22 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
     else:
         rank, suit = card[:-1], card[-1]
         glyph, color = SUIT_GLYPH[suit], suit_color(suit, style)
-    border = ft.Border.all(3, SELECTED) if selected else ft.Border.all(3, HIGHLIGHT) if target else ft.Border.all(
-        1, theme.CARD_EDGE)
+    edge = border(3, SELECTED) if selected else border(3, HIGHLIGHT) if target else border(1, theme.CARD_EDGE)
     if height < 45:  # a small card: rank and suit on one line
         small = ft.Container(
-            width=width, height=height, bgcolor=theme.CARD_FACE, border=border, border_radius=ft.BorderRadius.all(4),
+            width=width, height=height, bgcolor=theme.CARD_FACE, border=edge, border_radius=radius(4),
             alignment=ft.Alignment.CENTER, on_click=on_click,
             content=ft.Text(rank + glyph if rank != "JK" else "★", size=11 if len(rank) == 1 else 9.5, no_wrap=True,
-                            weight=ft.FontWeight.BOLD, color=color, style=ft.TextStyle(font_family=CARD_FONT)))
+                            weight=ft.FontWeight.BOLD, color=color, style=font(CARD_FONT)))
         return ft.Semantics(identifier=ident, label=card, content=small) if ident else small
     body = ft.Container(
-        width=width, height=height, bgcolor=theme.CARD_FACE if not dim else theme.CARD_DIM, border=border,
-        border_radius=ft.BorderRadius.all(6), padding=ft.Padding.all(2), on_click=on_click, ink=on_click is not None,
+        width=width, height=height, bgcolor=theme.CARD_FACE if not dim else theme.CARD_DIM, border=edge,
+        border_radius=radius(6), padding=pad(2), on_click=on_click, ink=on_click is not None,
         content=ft.Column([
             ft.Text(rank, size=13, weight=ft.FontWeight.BOLD, color=color,
-                    style=ft.TextStyle(font_family=CARD_FONT)),
+                    style=font(CARD_FONT)),
             ft.Container(ft.Text(glyph, size=20 if height >= 56 else 14, color=color,
-                                 style=ft.TextStyle(font_family=CARD_FONT)), alignment=ft.Alignment.CENTER,
+                                 style=font(CARD_FONT)), alignment=ft.Alignment.CENTER,
                          expand=True),
         ], spacing=0, tight=True),
     )
@@ -94,10 +121,10 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
 
 
 def card_back(width: float = 46, height: float = 64, label: str | None = None) -> ft.Control:
-    return ft.Container(width=width, height=height, bgcolor=theme.CARD_BACK, border=ft.Border.all(2, theme.ON_FELT),
-                        border_radius=ft.BorderRadius.all(6), alignment=ft.Alignment.CENTER,
+    return ft.Container(width=width, height=height, bgcolor=theme.CARD_BACK, border=border(2, theme.ON_FELT),
+                        border_radius=radius(6), alignment=ft.Alignment.CENTER,
                         content=ft.Text(label or "", size=12, color=theme.ON_FELT,
-                                        style=ft.TextStyle(font_family=CARD_FONT)))
+                                        style=font(CARD_FONT)))
 
 
 def mini_card(card: str) -> ft.Control:
@@ -106,10 +133,10 @@ def mini_card(card: str) -> ft.Control:
         label, color = "★", theme.JOKER
     else:
         label, color = card[:-1] + SUIT_GLYPH[card[-1]], suit_color(card[-1])
-    return ft.Container(bgcolor=theme.CARD_FACE, border_radius=ft.BorderRadius.all(4), padding=ft.Padding.symmetric(
-        horizontal=3, vertical=1), border=ft.Border.all(1, theme.CARD_EDGE),
+    return ft.Container(bgcolor=theme.CARD_FACE, border_radius=radius(4), padding=pad2(3, 1),
+                        border=border(1, theme.CARD_EDGE),
         content=ft.Text(label, size=11, color=color, weight=ft.FontWeight.BOLD,
-                        style=ft.TextStyle(font_family=CARD_FONT)))
+                        style=font(CARD_FONT)))
 
 
 def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_label: str,
@@ -130,8 +157,8 @@ def status_box(lang: str, status: str, last: str) -> ft.Control:
     if last:
         lines.append(text(lang, last, 12, color=theme.LAST_MOVE, max_lines=3))
     return ft.Container(ft.Column(lines, spacing=2, tight=True),
-                        padding=ft.Padding.symmetric(horizontal=6, vertical=4), bgcolor=theme.SHADE,
-                        border_radius=ft.BorderRadius.all(8))
+                        padding=pad2(6, 4), bgcolor=theme.SHADE,
+                        border_radius=radius(8))
 
 
 def icon_button(icon: Any, label: str, on_click: Callable[[Any], Any], color: str | None = None) -> ft.Control:
@@ -145,7 +172,7 @@ MAX_WIDTH = theme.MAX_WIDTH
 
 def felt(content: ft.Control, page_width: float | None) -> ft.Control:
     width = None if not page_width or page_width <= MAX_WIDTH else MAX_WIDTH
-    inner = ft.Container(content, width=width, expand=width is None, padding=ft.Padding.all(6))
+    inner = ft.Container(content, width=width, expand=width is None, padding=pad(6))
     row = ft.Row([inner], alignment=ft.MainAxisAlignment.CENTER, expand=True,
                  vertical_alignment=ft.CrossAxisAlignment.STRETCH)
     return ft.Container(row, bgcolor=FELT, expand=True)
@@ -185,5 +212,5 @@ def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retr
     if buttons:
         lines.append(ft.Row(buttons, spacing=8, wrap=True))
     return ft.Container(ft.Column(lines, spacing=4, tight=True), bgcolor=theme.COACH_BG,
-                        padding=ft.Padding.symmetric(horizontal=10, vertical=6),
-                        border_radius=ft.BorderRadius.all(10), border=ft.Border.all(2, HIGHLIGHT))
+                        padding=pad2(10, 6),
+                        border_radius=radius(10), border=border(2, HIGHLIGHT))
