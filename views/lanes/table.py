@@ -5,11 +5,11 @@ tap one to play. The opponent's last move is highlighted in words."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from views.lanes.controller import LanesMatch
+from views.lanes.contract import LanesControls
 from views.table.coach import coach_for
 from views.table.motion import lanes_landed
 from views.table.turn_table import TurnBasedTable
@@ -29,6 +29,9 @@ from views.ui.widgets import (
     text,
 )
 
+if TYPE_CHECKING:
+    from views.app import App
+
 ARROW = {"up": "↑", "down": "↓", None: "·"}
 STEP = 20  # vertical offset between overlapping stacks
 
@@ -37,9 +40,9 @@ class LanesTable(TurnBasedTable):
     bot_delay = 0.35
     game = "lanes"
 
-    def __init__(self, app: Any, match: LanesMatch) -> None:
+    def __init__(self, app: App, match: LanesControls) -> None:
         super().__init__(app, match)
-        self.match: LanesMatch = match
+        self.match: LanesControls = match
         self.status_override: str | None = None
         self.landed: set[tuple[int, int, int]] = set()
         self.result_shown = False

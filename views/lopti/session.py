@@ -18,6 +18,7 @@ from engine.lopti.house_rules import BaseParams
 from engine.lopti.session import LoptiSession, bot_rule, bot_vote
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
+from views.lopti.contract import LoptiControls
 from views.lopti.controller import LoptiMatch
 from views.lopti.rule_draft import RuleDraft
 
@@ -121,12 +122,13 @@ class SessionFlow:
             return None
         return match
 
-    def deal_over(self, match: LoptiMatch) -> None:
+    def deal_over(self, match: LoptiControls) -> None:
         """Record a finished deal; a bot winner writes its rule at once."""
-        if not match.status.over or ["deal", match.game_id] in self.steps:
+        game_id = match.mode.game_id
+        if not match.status.over or game_id is None or ["deal", game_id] in self.steps:
             return
         self.current_game_id = None
-        self._step(["deal", match.game_id])
+        self._step(["deal", game_id])
         winner = self.winner
         if winner is not None and self.levels[winner] != "person":
             rule = bot_rule(self.session, winner, self.seed)

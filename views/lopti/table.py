@@ -5,12 +5,12 @@ only legal moves are enabled (from ``legal_actions`` via the controller)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from engine.cards import parse_card
-from views.lopti.controller import LoptiMatch
+from views.lopti.contract import LoptiControls
 from views.lopti.session import SessionFlow
 from views.table.coach import coach_for
 from views.table.motion import lopti_landed
@@ -20,14 +20,17 @@ from views.ui.i18n import t, why_text
 from views.ui.reconcile import show
 from views.ui.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, handler, status_box, table_header, text
 
+if TYPE_CHECKING:
+    from views.app import App
+
 
 class LoptiTable(TurnBasedTable):
     bot_delay = 0.5
     game = "lopti"
 
-    def __init__(self, app: Any, match: LoptiMatch, session: SessionFlow | None = None) -> None:
+    def __init__(self, app: App, match: LoptiControls, session: SessionFlow | None = None) -> None:
         super().__init__(app, match)
-        self.match: LoptiMatch = match
+        self.match: LoptiControls = match
         #: the session this deal belongs to (views/lopti/session.py); None in a lesson or a replay
         self.session = session
 

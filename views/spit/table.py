@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
-from views.spit.controller import SpitGame
+from views.spit.contract import SpitControls
 from views.table.coach import coach_for
 from views.table.motion import Arrivals, spit_landed
 from views.table.screen import TableScreen
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 class SpitTable(TableScreen):
-    def __init__(self, app: App, game: SpitGame, t0: float) -> None:
+    def __init__(self, app: App, game: SpitControls, t0: float) -> None:
         self.app = app
         self.game = game
         self.t0 = t0
