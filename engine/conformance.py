@@ -116,7 +116,7 @@ def run(inp: TextIO, out: TextIO) -> None:
         else:
             try:
                 resp = handle(req)
-            except Exception as exc:  # the interface must never crash; report an engine fault
+            except Exception as exc:  # noqa: BLE001 - the interface must never crash; report an engine fault
                 traceback.print_exc(file=sys.stderr)
                 rid = req.get("id") if isinstance(req, dict) else None
                 resp = _fail(rid, BadRequest(f"internal error while handling the request: {exc!r}"))

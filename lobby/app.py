@@ -2,6 +2,7 @@
 
 
 import asyncio
+import contextlib
 import gc
 import json
 import math
@@ -23,7 +24,7 @@ from sqlmodel import Session, SQLModel, create_engine
 
 from lobby import (
     hot,
-    models,  # noqa: F401  (registers the tables)
+    models,
 )
 from lobby import service as svc
 from lobby.clock import Clock, SystemClock
@@ -233,10 +234,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     async def sweeper() -> None:
         while True:
-            try:
+            with contextlib.suppress(Exception):  # the sweeper must survive one bad pass
                 await asyncio.to_thread(sweep_once)
-            except Exception:  # noqa: BLE001 - the sweeper must survive one bad pass
-                pass
             await asyncio.sleep(1.0)
 
     async def collector() -> None:
@@ -262,10 +261,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     async def checkpointer() -> None:
         while True:
-            try:
+            with contextlib.suppress(Exception):  # like the sweeper, it survives one bad pass
                 await checkpoint()
-            except Exception:  # noqa: BLE001 - like the sweeper, it survives one bad pass
-                pass
             await asyncio.sleep(CHECKPOINT_S)
 
     async def checkpoint() -> None:

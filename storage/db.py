@@ -17,7 +17,7 @@ import shutil
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,10 +142,8 @@ def open_storage(path: str | os.PathLike[str] | None = None) -> Storage:
     if not p.exists():
         fd = os.open(p, os.O_CREAT | os.O_WRONLY, 0o600)
         os.close(fd)
-    try:
+    with suppress(OSError):
         os.chmod(p, 0o600)
-    except OSError:
-        pass
     engine = _make_engine(p)
     SQLModel.metadata.create_all(engine)
     with engine.begin() as begun:

@@ -16,7 +16,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.cards import Rng  # noqa: E402
+from engine.cards import Rng
 
 
 def playouts(make: Callable[[int], Any], rules: Any, seconds: float, player_of: Callable[[Any], Any] | None = None

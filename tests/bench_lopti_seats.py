@@ -26,13 +26,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots import decide  # noqa: E402
-from engine.bots import lopti_bots as lb  # noqa: E402
-from engine.bots.arena import wilson  # noqa: E402
-from engine.cards import Rng, derive_seed  # noqa: E402
-from engine.lopti import RULES  # noqa: E402
-from engine.lopti.actions import LoptiAction  # noqa: E402
-from engine.lopti.state import PLAY, LoptiState  # noqa: E402
+from engine.bots import decide
+from engine.bots import lopti_bots as lb
+from engine.bots.arena import wilson
+from engine.cards import Rng, derive_seed
+from engine.lopti import RULES
+from engine.lopti.actions import LoptiAction
+from engine.lopti.state import PLAY, LoptiState
 
 
 def _hands_world(state: LoptiState, obs: dict[str, Any], rng: Rng) -> LoptiState:

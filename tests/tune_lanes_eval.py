@@ -27,10 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.bots.lanes_bots import _greedy, determinise  # noqa: E402
-from engine.bots.lanes_eval import HAND_WRITTEN, Weights  # noqa: E402
-from engine.cards import Rng, derive_seed  # noqa: E402
-from engine.lanes import RULES, LanesOptions  # noqa: E402
+from engine.bots.lanes_bots import _greedy, determinise
+from engine.bots.lanes_eval import HAND_WRITTEN, Weights
+from engine.cards import Rng, derive_seed
+from engine.lanes import RULES, LanesOptions
 
 START = {"secure": 2.0, "finish": 2.0, "queen": 0.5, "majority": 6.0}  # where a zero weight starts when tried
 

@@ -121,7 +121,7 @@ def evaluate(s: LanesState, p: int, w: Weights = HAND_WRITTEN) -> float:
     # cards that answer the opponent's sales are worth keeping
     for c in me.hand[:8]:
         r = c.rank
-        if r == JACK or r == JOKER:
+        if r in (JACK, JOKER):
             score += w.answer
         elif r == KING:
             score += w.king

@@ -424,7 +424,7 @@ def test_the_match_row_has_exactly_the_match_tables_columns() -> None:
     from lobby.models import Match
     from lobby.rows import COLUMNS
 
-    assert COLUMNS == tuple(Match.model_fields)
+    assert tuple(Match.model_fields) == COLUMNS
     assert set(COLUMNS) == {c.name for c in Match.__table__.columns}  # type: ignore[attr-defined]
 
 

@@ -3,7 +3,7 @@ malformed, may produce a server error."""
 
 from __future__ import annotations
 
-import tempfile  # noqa: E402
+import tempfile
 
 import schemathesis
 from hypothesis import settings

@@ -39,7 +39,7 @@ def serve(db: Path) -> Iterator[str]:
     port = free_port()
     env = {**os.environ, "CARDTABLE_DB": str(db)}
     proc = subprocess.Popen([sys.executable, "main.py", "--web", "--port", str(port)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=open(db.parent / "app-stderr.log", "wb"))
+                            stdout=subprocess.DEVNULL, stderr=open(db.parent / "app-stderr.log", "wb"))  # noqa: SIM115 - open while the app runs
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -94,7 +94,7 @@ def press_until(page, press, shows) -> None:  # type: ignore[no-untyped-def]
     for attempt in range(3):
         try:
             press.click(timeout=10_000)
-        except Exception:  # noqa: BLE001 - playwright's timeout: the button is gone or hidden
+        except Exception:
             if shows.count():
                 return
             if attempt == 2:
@@ -103,7 +103,7 @@ def press_until(page, press, shows) -> None:  # type: ignore[no-untyped-def]
         try:
             shows.wait_for(timeout=10_000)
             return
-        except Exception:  # noqa: BLE001 - playwright's timeout: press again
+        except Exception:
             if attempt == 2:
                 raise
 
@@ -129,7 +129,7 @@ def choose_setting(page, key: str, option: str) -> None:  # type: ignore[no-unty
         try:
             page.get_by_role("button", name=option, exact=True).last.click(timeout=10_000)
             return
-        except Exception:  # noqa: BLE001 - playwright's timeout: open the menu again
+        except Exception:
             if attempt == 2:
                 raise
 
@@ -399,7 +399,7 @@ def test_phone_plays_a_three_seat_lopti_deal_through_a_take_and_a_clear(app_url)
                 time.sleep(0.5)
                 continue
             action = simple_policy(state) if state.phase == "play" else Keep()
-            if isinstance(action, Keep) or isinstance(action, Swap):
+            if isinstance(action, (Keep, Swap)):
                 press(page, "Keep")
             elif isinstance(action, Take):
                 press(page, "Take the pile")

@@ -302,3 +302,46 @@ def test_online_sign_in_the_lobby_screen_and_the_leaderboard_against_a_real_lobb
     finally:
         lobby.terminate()
         lobby.wait(timeout=10)
+
+
+def test_no_control_stands_in_two_places_on_any_table(screen: Screen) -> None:
+    """A control object placed twice would get its updates on one copy only (the in-place updates
+    address controls by id): every table's tree holds each control once."""
+    def once(what: str) -> None:
+        seen: set[int] = set()
+        for c in screen.call(lambda: list(walk_all(screen.page.views[-1]))):
+            assert id(c) not in seen, f"{what}: {type(c).__name__} placed twice"
+            seen.add(id(c))
+
+    screen.fire(screen.find("Play against a bot")[0])
+    screen.tap("Beginner")
+    screen.wait_for(lambda: screen.find(ident="hand-0"))
+    once("Lanes")
+    screen.go("/")
+    screen.tap(t("en", "players_n", n=3))
+    screen.wait_for(lambda: screen.find(ident="hand-0"))
+    once("Lopti")
+    screen.go("/spit/new")
+    screen.tap("Beginner")
+    screen.wait_for(lambda: screen.find(ident="stock-0-0"))
+    once("Spit")
+
+
+def walk_all(control: object) -> list[object]:
+    """Every control under ``control`` through every field that holds controls (a Draggable's
+    feedback and its ghost included)."""
+    out: list[object] = []
+    stack = [control]
+    while stack:
+        c = stack.pop()
+        if isinstance(c, list):
+            stack.extend(c)
+            continue
+        if not isinstance(c, ft.BaseControl):
+            continue
+        out.append(c)
+        for value in list(c._values.values()) + [getattr(c, n, None) for n in type(c)._structural_fields
+                                                 if not n.startswith("_")]:
+            if isinstance(value, (ft.BaseControl, list)):
+                stack.append(value)
+    return out

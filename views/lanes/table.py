@@ -22,6 +22,7 @@ from views.ui.widgets import (
     SUIT_GLYPH,
     card_back,
     card_face,
+    drag_ghost,
     handler,
     mini_card,
     status_box,
@@ -97,7 +98,9 @@ class LanesTable(TurnBasedTable):
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
             on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
-        column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}",
+        # keyed by its number of stacks: Flutter's web semantics drops the identifier of a node
+        # whose children change from none to some, so a lane that gains or loses a card is a new node
+        column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}", key=f"lane-{len(stacks)}",
                                                  content=self._drop(body, owner, lane, None))]
         if me and lane in disbandable and self.match.selected is None:
             column.append(ft.TextButton(t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
@@ -112,7 +115,7 @@ class LanesTable(TurnBasedTable):
             return face
         return ft.Draggable(group="lanes-card", data=card, content=face,
                             content_feedback=card_face(card, 46, 66),
-                            content_when_dragging=ft.Container(face, opacity=0.35))
+                            content_when_dragging=drag_ghost(41, 60))
 
     def _drop(self, target: ft.Control, owner: int, lane: int | None, stack: int | None) -> ft.Control:
         if not self.match.my_turn:

@@ -57,47 +57,8 @@ def draft_editor(app: Any, draft: RuleDraft, redraw: Callable[[], None]) -> list
                   lambda v: change(lambda: draft.set_when(event=v))),
     ], spacing=8)
 
-    # --- if --------------------------------------------------------------------------------------
-    conditions: list[ft.Control] = []
-    for i, cond in enumerate(draft.conditions):
-        (kind, arg), = cond.items()
-
-        def set_condition(v: str, i: int = i) -> None:
-            change(lambda: draft.set_condition(i, v))
-
-        def remove_condition(e: Any, i: int = i) -> None:
-            change(lambda: draft.remove_condition(i))
-
-        head = ft.Row([
-            ft.Container(_dropdown(f"rb-cond-{i}", t(lang, "rb_test"), kind,
-                                   [(k, t(lang, f"rb_cond_{k}")) for k in draft.condition_kinds()],
-                                   set_condition), expand=True),
-            icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"), remove_condition)])
-        conditions.append(_box([head, *_condition_args(lang, ph, draft, i, kind, arg, change)]))
-    if len(draft.conditions) < MAX_CONDITIONS:
-        conditions.append(ft.Semantics(identifier="rb-add-if", button=True, content=ft.TextButton(
-            t(lang, "rb_add_if"), icon=ft.Icons.ADD, on_click=lambda e: change(draft.add_condition))))
-
-    # --- then ------------------------------------------------------------------------------------
-    effects: list[ft.Control] = []
-    for i, eff in enumerate(draft.effects):
-        kind = eff["effect"]
-
-        def set_effect(v: str, i: int = i) -> None:
-            change(lambda: draft.set_effect(i, v))
-
-        def remove_effect(e: Any, i: int = i) -> None:
-            change(lambda: draft.remove_effect(i))
-
-        top: list[ft.Control] = [ft.Container(_dropdown(
-            f"rb-eff-{i}", t(lang, "rb_do"), kind, [(k, t(lang, f"rb_eff_{k}")) for k in draft.effect_kinds()],
-            set_effect), expand=True)]
-        if len(draft.effects) > 1:
-            top.append(icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"), remove_effect))
-        effects.append(_box([ft.Row(top), *_effect_args(lang, ph, draft, i, eff, change, refresh_preview, app)]))
-    if len(draft.effects) < 3:
-        effects.append(ft.Semantics(identifier="rb-add-then", button=True, content=ft.TextButton(
-            t(lang, "rb_add_then"), icon=ft.Icons.ADD, on_click=lambda e: change(draft.add_effect))))
+    conditions = _conditions(lang, ph, draft, change)
+    effects = _effects(app, ph, draft, change, refresh_preview)
 
     def named(e: Any) -> None:
         draft.title = str(e.control.value or "")[:80]
@@ -112,6 +73,56 @@ def draft_editor(app: Any, draft: RuleDraft, redraw: Callable[[], None]) -> list
         text(lang, t(lang, "rb_then"), 15, True), *effects,
         title,
     ]
+
+
+def _conditions(lang: str, ph: Any, draft: RuleDraft, change: Callable[[Callable[[], None]], None]) -> list[ft.Control]:
+    """*Only if*: each test the event can answer (from the engine's vocabulary), and "add one"."""
+    out: list[ft.Control] = []
+    for i, cond in enumerate(draft.conditions):
+        (kind, arg), = cond.items()
+
+        def set_condition(v: str, i: int = i) -> None:
+            change(lambda: draft.set_condition(i, v))
+
+        def remove_condition(e: Any, i: int = i) -> None:
+            change(lambda: draft.remove_condition(i))
+
+        head = ft.Row([
+            ft.Container(_dropdown(f"rb-cond-{i}", t(lang, "rb_test"), kind,
+                                   [(k, t(lang, f"rb_cond_{k}")) for k in draft.condition_kinds()],
+                                   set_condition), expand=True),
+            icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"), remove_condition)])
+        out.append(_box([head, *_condition_args(lang, ph, draft, i, kind, arg, change)]))
+    if len(draft.conditions) < MAX_CONDITIONS:
+        out.append(ft.Semantics(identifier="rb-add-if", button=True, content=ft.TextButton(
+            t(lang, "rb_add_if"), icon=ft.Icons.ADD, on_click=lambda e: change(draft.add_condition))))
+    return out
+
+
+def _effects(app: Any, ph: Any, draft: RuleDraft, change: Callable[[Callable[[], None]], None],
+             refresh_preview: Callable[[], None]) -> list[ft.Control]:
+    """*Then*: one to three effects with their arguments, and "add one"."""
+    lang = app.lang
+    out: list[ft.Control] = []
+    for i, eff in enumerate(draft.effects):
+        kind = eff["effect"]
+
+        def set_effect(v: str, i: int = i) -> None:
+            change(lambda: draft.set_effect(i, v))
+
+        def remove_effect(e: Any, i: int = i) -> None:
+            change(lambda: draft.remove_effect(i))
+
+        top: list[ft.Control] = [ft.Container(_dropdown(
+            f"rb-eff-{i}", t(lang, "rb_do"), kind, [(k, t(lang, f"rb_eff_{k}")) for k in draft.effect_kinds()],
+            set_effect), expand=True)]
+        if len(draft.effects) > 1:
+            top.append(icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"), remove_effect))
+        out.append(_box([ft.Row(top), *_effect_args(lang, ph, draft, i, eff, change, refresh_preview, app)]))
+    if len(draft.effects) < 3:
+        out.append(ft.Semantics(identifier="rb-add-then", button=True, content=ft.TextButton(
+            t(lang, "rb_add_then"), icon=ft.Icons.ADD, on_click=lambda e: change(draft.add_effect))))
+    return out
 
 
 def _box(rows: list[ft.Control]) -> ft.Control:

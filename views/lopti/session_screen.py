@@ -342,6 +342,36 @@ def vote_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
 THROW_ICONS = {"rock": ft.Icons.SPORTS_MMA, "paper": ft.Icons.BACK_HAND, "scissors": ft.Icons.CONTENT_CUT}
 
 
+class RpsSeries:
+    """The throws of a P-10 series as they are made: a person's by hand, a bot's the engine's
+    seeded ones. ``throw`` answers "hidden" (the other person throws next, without seeing this
+    one), "pair" (a pair was thrown) or "done" (the series is decided)."""
+
+    def __init__(self, flow: SessionFlow, sides: tuple[int, int]) -> None:
+        self.sides = sides
+        self.hands: dict[int, list[str]] = {s: [] for s in sides if flow.levels[s] == "person"}
+        self.bots = {s: flow.bot_throws(s) for s in sides if flow.levels[s] != "person"}
+        self.pairs: list[tuple[str, str]] = []
+        self.pending: dict[int, str] = {}
+
+    def thrower(self) -> int:
+        """The person to throw now."""
+        return next(s for s in self.sides if s in self.hands and s not in self.pending)
+
+    def throw(self, choice: str) -> str:
+        self.pending[self.thrower()] = choice
+        if any(s in self.hands and s not in self.pending for s in self.sides):
+            return "hidden"
+        for s, it in self.bots.items():
+            self.pending[s] = next(it)
+        a, b = self.sides
+        self.pairs.append((self.pending[a], self.pending[b]))
+        for s in self.hands:
+            self.hands[s].append(self.pending[s])
+        self.pending.clear()
+        return "done" if progress(self.pairs)[1] is not None else "pair"
+
+
 def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
                sides: tuple[int, int]) -> None:
     """P-10: the tie is settled by 30 decisive throws between the proposer and the defender. A
@@ -349,49 +379,34 @@ def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int,
     throw) or lets the app throw; a bot's throws are the engine's seeded ones, so the series
     shown here is the series the engine records."""
     lang = app.lang
-    hands: dict[int, list[str]] = {s: [] for s in sides if flow.levels[s] == "person"}
-    bots = {s: flow.bot_throws(s) for s in sides if flow.levels[s] != "person"}
-    pairs: list[tuple[str, str]] = []
-    pending: dict[int, str] = {}
+    series = RpsSeries(flow, sides)
     a, b = sides
-    status = text(lang, "", 14)
-    score = text(lang, "", 20, True)
-    prompt = text(lang, "", 15, True)
+    status, score, prompt = text(lang, "", 14), text(lang, "", 20, True), text(lang, "", 15, True)
 
     def finish(e: Any = None) -> None:
         # the pairs thrown so far are kept; the app throws the rest of the series for the people
-        record = flow.vote(proposal, votes, hands=hands)
+        record = flow.vote(proposal, votes, hands=series.hands)
         session_screen(app, flow, outcome(flow, record, lang))
 
-    def who_throws() -> int:
-        return next(s for s in sides if s in hands and s not in pending)
-
     def show() -> None:
-        (sa, sb), winner = progress(pairs)
+        (sa, sb), _ = progress(series.pairs)
         score.value = f"{seat_label(flow, a, lang)} {sa} – {sb} {seat_label(flow, b, lang)}"
-        if pairs:
-            ta, tb = pairs[-1]
+        if series.pairs:
+            ta, tb = series.pairs[-1]
             status.value = t(lang, "rps_last", a=seat_label(flow, a, lang), ta=t(lang, f"rps_{ta}"),
                              b=seat_label(flow, b, lang), tb=t(lang, f"rps_{tb}"))
-        prompt.value = t(lang, "rps_your_throw", who=seat_label(flow, who_throws(), lang))
+        prompt.value = t(lang, "rps_your_throw", who=seat_label(flow, series.thrower(), lang))
 
     def throw(choice: str) -> None:
-        pending[who_throws()] = choice
-        if any(s in hands and s not in pending for s in sides):  # the other person throws next
-            status.value = t(lang, "rps_hidden", who=seat_label(flow, next(iter(pending)), lang))
-            prompt.value = t(lang, "rps_your_throw", who=seat_label(flow, who_throws(), lang))
-            app.page.update()
-            return
-        for s, it in bots.items():
-            pending[s] = next(it)
-        pairs.append((pending[a], pending[b]))
-        for s in hands:
-            hands[s].append(pending[s])
-        pending.clear()
-        if progress(pairs)[1] is not None:
+        result = series.throw(choice)
+        if result == "done":
             finish()
             return
-        show()
+        if result == "hidden":
+            status.value = t(lang, "rps_hidden", who=seat_label(flow, next(iter(series.pending)), lang))
+            prompt.value = t(lang, "rps_your_throw", who=seat_label(flow, series.thrower(), lang))
+        else:
+            show()
         app.page.update()
 
     buttons = ft.Row([ft.Semantics(identifier=f"rps-{c}", button=True, content=ft.FilledTonalButton(

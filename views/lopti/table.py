@@ -18,7 +18,19 @@ from views.table.turn_table import TurnBasedTable
 from views.ui import theme
 from views.ui.i18n import t, why_text
 from views.ui.reconcile import show
-from views.ui.widgets import FELT_DARK, HIGHLIGHT, card_back, card_face, handler, status_box, table_header, text
+from views.ui.widgets import (
+    FELT_DARK,
+    HIGHLIGHT,
+    border,
+    card_back,
+    card_face,
+    drag_ghost,
+    handler,
+    radius,
+    status_box,
+    table_header,
+    text,
+)
 
 if TYPE_CHECKING:
     from views.app import App
@@ -80,7 +92,7 @@ class LoptiTable(TurnBasedTable):
         if not self.match.my_turn or setup:
             return face
         return ft.Draggable(group="lopti-card", data=card, content=face, content_feedback=card_face(card, 46, 66),
-                            content_when_dragging=ft.Container(face, opacity=0.35))
+                            content_when_dragging=drag_ghost(41, 60))
 
     def on_drop(self, card: str) -> None:
         """A card dropped on the pile plays it together with any cards of its rank already selected
@@ -132,29 +144,60 @@ class LoptiTable(TurnBasedTable):
             return
         obs = m.observation
         me = obs["players"][m.human]
+        setup = obs["phase"] == "setup"
+        hand = self._hand(setup)
+        opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
+        rows = [
+            self._header(),
+            ft.Row(opponents, spacing=4, wrap=True, run_spacing=4),
+            ft.DragTarget(group="lopti-card", content=self._pile(obs),
+                          on_accept=lambda e: self.on_drop(str(e.src.data))),
+            self._status_rows(obs),
+            ft.Container(expand=True),
+            ft.Row([*self._ups(me, setup), ft.Container(width=8), *self._downs(me)], spacing=4, wrap=True,
+                   alignment=ft.MainAxisAlignment.CENTER),
+            ft.Container(ft.Row(hand, spacing=3, wrap=True, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+                         alignment=ft.Alignment.CENTER, height=min(200, 68 * (1 + len(hand) // 9))),
+            ft.Row(self._buttons(setup), spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
+        ]
+        show(self.root, rows, update)
+        self.motion.settle(self.app.page, self.refresh)
+
+    def _hand(self, setup: bool) -> list[ft.Control]:
+        """My hand, sorted; the ranks I cannot play now are dimmed (from the legal actions)."""
+        m = self.match
         playable = m.playable_ranks()
         sel = {str(c) for c in m.selected}
-        setup = obs["phase"] == "setup"
-        coach = m.mode.coach
-        lesson = coach is not None
-        coached = m.coach_cards() if lesson else set()
-        hand = [self._draggable(c, card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}", target=c in coached,
+        coached = m.coach_cards()
+        return [self._draggable(c, card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}", target=c in coached,
                                              dim=m.my_turn and not setup and parse_card(c).rank not in playable,
-                                             on_click=handler(self.on_hand, c) if m.my_turn else None),
-                                setup)
+                                             on_click=handler(self.on_hand, c) if m.my_turn else None), setup)
                 for i, c in enumerate(m.sorted_hand())]
-        ups = [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c, target=c in coached,
-                         ident=f"up-{i}", on_click=handler(self.on_up, c) if setup and m.my_turn else None)
-               for i, c in enumerate(me["up"])]
-        downs = [ft.Semantics(identifier=f"down-{i}", content=ft.Container(
-            card_back(36, 50), on_click=(lambda e, i=i: self.on_flip(i)) if m.can_flip() else None,
-            border=ft.Border.all(2, HIGHLIGHT) if m.can_flip() else None, border_radius=ft.BorderRadius.all(8)))
+
+    def _ups(self, me: dict[str, Any], setup: bool) -> list[ft.Control]:
+        """My face-up cards (tappable during the setup swap)."""
+        m = self.match
+        coached = m.coach_cards()
+        return [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c,
+                          target=c in coached, ident=f"up-{i}",
+                          on_click=handler(self.on_up, c) if setup and m.my_turn else None)
+                for i, c in enumerate(me["up"])]
+
+    def _downs(self, me: dict[str, Any]) -> list[ft.Control]:
+        """My face-down cards, lit when one may be flipped."""
+        flip = self.match.can_flip()
+        return [ft.Semantics(identifier=f"down-{i}", content=ft.Container(
+            card_back(36, 50), on_click=handler(self.on_flip, i) if flip else None,
+            border=border(2, HIGHLIGHT) if flip else None, border_radius=radius(8)))
             for i in range(me["down_count"])]
-        last = m.explain(m.last_events, self.lang) if m.last_events else ""
+
+    def _buttons(self, setup: bool) -> list[ft.Control]:
+        m = self.match
+        sel = m.selected
         buttons: list[ft.Control] = []
         if setup:
             buttons += [ft.Button(t(self.lang, "swap"), on_click=self.on_swap,
-                                  disabled=not (m.my_turn and m.selected and m.selected_up is not None)),
+                                  disabled=not (m.my_turn and sel and m.selected_up is not None)),
                         ft.Button(t(self.lang, "keep"), on_click=self.on_keep, disabled=not m.can_keep())]
         else:
             # enabled with any selection: a play the rules refuse is explained, not silently blocked
@@ -172,32 +215,27 @@ class LoptiTable(TurnBasedTable):
         if m.can_undo():
             buttons.append(ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                                          disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT)))
-        opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
-        title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'lopti')} · " \
-            f"{t(self.lang, 'players_n', n=len(m.levels))}"
-        header = table_header(self.lang, title, lambda e: self.leave(),
-                              t(self.lang, "back"), self.app.rules_button("lopti"))
-        status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
-        if coach is not None:
-            status = ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
-                                          self._lesson_retry),
-                                status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
-                                else ft.Container()], spacing=4, tight=True)
-        rows = [
-            header,
-            ft.Row(opponents, spacing=4, wrap=True, run_spacing=4),
-            ft.DragTarget(group="lopti-card", content=self._pile(obs),
-                          on_accept=lambda e: self.on_drop(str(e.src.data))),
-            status,
-            ft.Container(expand=True),
-            ft.Row([*ups, ft.Container(width=8), *downs], spacing=4, wrap=True,
-                   alignment=ft.MainAxisAlignment.CENTER),
-            ft.Container(ft.Row(hand, spacing=3, wrap=True, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER),
-                         alignment=ft.Alignment.CENTER, height=min(200, 68 * (1 + len(hand) // 9))),
-            ft.Row(buttons, spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
-        ]
-        show(self.root, rows, update)
-        self.motion.settle(self.app.page, self.refresh)
+        return buttons
+
+    def _header(self) -> ft.Control:
+        m = self.match
+        coach = m.mode.coach
+        title = coach.lesson.title[self.lang] if coach else \
+            f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=len(m.levels))}"
+        return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
+                            self.app.rules_button("lopti"))
+
+    def _status_rows(self, obs: dict[str, Any]) -> ft.Control:
+        """Whose move and the last move in words; in a lesson, the coach above them."""
+        m = self.match
+        last = m.explain(m.last_events, self.lang) if m.last_events else ""
+        coach = m.mode.coach
+        if coach is None:
+            return status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
+        return ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
+                                    self._lesson_retry),
+                          status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
+                          else ft.Container()], spacing=4, tight=True)
 
     # --- events -------------------------------------------------------------------------------
     def on_hand(self, card: str) -> None:

@@ -9,6 +9,7 @@ words and the rest of the app is untouched. Network calls run off the UI loop (`
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -67,28 +68,39 @@ async def _ask(app: Any, status: ft.Text, call: Any, *args: Any) -> Any:
 
 def online_home(app: Any, notice: str = "") -> None:
     """Sign in (guest) or, when signed in, the lobby: find a game, challenge, leaderboard, profile."""
-    lang = app.lang
     acc = api.get_account(app.storage)
-    status = text(lang, notice, 13, True, theme.DANGER)
+    status = text(app.lang, notice, 13, True, theme.DANGER)
     if acc is None:
-        url = ft.TextField(label=t(lang, "ol_url"), value=DEFAULT_URL, width=320)
-        name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, width=320)
+        sign_in_screen(app, status)
+    else:
+        lobby_screen(app, acc, status)
 
-        async def sign_in(e: Any) -> None:
-            status.value = t(lang, "ol_connecting")
-            app.page.update()
-            client = LobbyClient((url.value or DEFAULT_URL).strip(), timeout=8.0)
-            body = await _ask(app, status, client.sign_up, (name.value or "Player").strip())
-            client.close()
-            if body is FAILED:
-                return
-            assert client.token is not None
-            api.set_account(app.storage, client.url, body["id"], client.token, body["name"])
-            online_home(app)
 
-        _screen(app, t(lang, "online"), [text(lang, t(lang, "ol_intro"), 14), url, name,
-                                         ft.FilledButton(t(lang, "ol_sign_in"), on_click=sign_in), status])
-        return
+def sign_in_screen(app: Any, status: ft.Text) -> None:
+    """A guest account at the lobby address given (the default is the public lobby)."""
+    lang = app.lang
+    url = ft.TextField(label=t(lang, "ol_url"), value=DEFAULT_URL, width=320)
+    name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, width=320)
+
+    async def sign_in(e: Any) -> None:
+        status.value = t(lang, "ol_connecting")
+        app.page.update()
+        client = LobbyClient((url.value or DEFAULT_URL).strip(), timeout=8.0)
+        body = await _ask(app, status, client.sign_up, (name.value or "Player").strip())
+        client.close()
+        if body is FAILED:
+            return
+        assert client.token is not None
+        api.set_account(app.storage, client.url, body["id"], client.token, body["name"])
+        online_home(app)
+
+    _screen(app, t(lang, "online"), [text(lang, t(lang, "ol_intro"), 14), url, name,
+                                     ft.FilledButton(t(lang, "ol_sign_in"), on_click=sign_in), status])
+
+
+def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
+    """Signed in: find a rated or casual game, challenge by code, leaderboard, profile, sign out."""
+    lang = app.lang
     tc = ft.Dropdown(label=t(lang, "ol_time_control"), value="5+3", width=200,
                      options=[ft.DropdownOption(key=k, text=t(lang, "ol_untimed") if k == "untimed" else k)
                               for k in TIME_CONTROLS])
@@ -111,6 +123,26 @@ def online_home(app: Any, notice: str = "") -> None:
         api.clear_account(app.storage)
         online_home(app)
 
+    _screen(app, t(lang, "online"), [
+        me_line,
+        ft.Row([tc], wrap=True),
+        ft.Row([ft.FilledButton(t(lang, "ol_find_rated"), on_click=lambda e: find_game(app, True, tc.value or "5+3")),
+                ft.Button(t(lang, "ol_find_casual"), on_click=lambda e: find_game(app, False, tc.value or "5+3"))],
+               wrap=True),
+        text(lang, t(lang, "ol_rated_note"), 12, color=ft.Colors.ON_SURFACE_VARIANT),
+        _challenge_row(app, tc, code, status),
+        ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: leaderboard(app)),
+                ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: profile(app)),
+                ft.TextButton(t(lang, "ol_sign_out"), on_click=sign_out)], wrap=True),
+        status,
+    ])
+    app.page.run_task(load_me)
+
+
+def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Text) -> ft.Control:
+    """Challenge a friend (a code to pass on) or accept a friend's code."""
+    lang = app.lang
+
     async def challenge(e: Any) -> None:
         client = client_for(app)
         assert client is not None
@@ -132,21 +164,8 @@ def online_home(app: Any, notice: str = "") -> None:
             return
         open_online_table(app, client, view)  # the table keeps the client
 
-    _screen(app, t(lang, "online"), [
-        me_line,
-        ft.Row([tc], wrap=True),
-        ft.Row([ft.FilledButton(t(lang, "ol_find_rated"), on_click=lambda e: find_game(app, True, tc.value or "5+3")),
-                ft.Button(t(lang, "ol_find_casual"), on_click=lambda e: find_game(app, False, tc.value or "5+3"))],
-               wrap=True),
-        text(lang, t(lang, "ol_rated_note"), 12, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.Row([ft.OutlinedButton(t(lang, "ol_challenge"), on_click=challenge), code,
-                ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True),
-        ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: leaderboard(app)),
-                ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: profile(app)),
-                ft.TextButton(t(lang, "ol_sign_out"), on_click=sign_out)], wrap=True),
-        status,
-    ])
-    app.page.run_task(load_me)
+    return ft.Row([ft.OutlinedButton(t(lang, "ol_challenge"), on_click=challenge), code,
+                   ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True)
 
 
 async def wait_for_challenge(app: Any, code: str) -> None:
@@ -185,10 +204,8 @@ def find_game(app: Any, rated: bool, time_control: str) -> None:
     def cancel(e: Any) -> None:
         scope.close()
         if state["seek"]:
-            try:
+            with contextlib.suppress(LobbyUnavailable, LobbyRefused):
                 client.cancel_seek(state["seek"])
-            except (LobbyUnavailable, LobbyRefused):
-                pass
         online_home(app)
 
     _screen(app, t(lang, "ol_find_rated") if rated else t(lang, "ol_find_casual"), [
@@ -374,10 +391,8 @@ class OnlineLanesTable(LanesTable):
         """The clocks tick locally twice a second (one text changed in place)."""
         while self.active and self.app.screen is self and not self.online.status().over:
             self.clocks.value = self._clock_text()
-            try:
+            with contextlib.suppress(AssertionError, RuntimeError):  # the table is being left this instant
                 self.clocks.update()
-            except (AssertionError, RuntimeError):
-                pass  # the table was rebuilt this instant: the next tick finds the new text
             await asyncio.sleep(0.5)
 
     def _after_human(self) -> None:

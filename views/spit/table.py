@@ -19,7 +19,7 @@ from views.table.screen import TableScreen
 from views.ui import theme
 from views.ui.i18n import t, why_text
 from views.ui.reconcile import show
-from views.ui.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, table_header, text
+from views.ui.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, drag_ghost, table_header, text
 
 if TYPE_CHECKING:
     from views.app import App
@@ -81,13 +81,13 @@ class SpitTable(TableScreen):
                                         on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
         if mine and top:  # drag a stock onto a pile (or an empty slot) as well as tapping
             body = ft.Draggable(group="spit", data=f"{player}:{slot}", content=body,
-                                content_feedback=card_face(top, 60, 84), content_when_dragging=ft.Container(
-                                    body, opacity=0.35), on_drag_start=lambda e: self._drag(True),
+                                content_feedback=card_face(top, 60, 84), content_when_dragging=drag_ghost(56, 96),
+                                on_drag_start=lambda e: self._drag(True),
                                 on_drag_complete=lambda e: self._drag(False))
         elif mine:
             body = ft.DragTarget(group="spit", content=body,
                                  on_accept=lambda e, s=slot, pl=player: self.on_drop(str(e.src.data), slot=(pl, s)))
-        return ft.Semantics(identifier=f"stock-{player}-{slot}", content=body)
+        return ft.Semantics(identifier=f"stock-{player}-{slot}", key=f"stock-{bool(top)}", content=body)  # see _lane
 
     def _pile(self, i: int, obs: dict[str, Any]) -> ft.Control:
         top = obs["pile_tops"][i]
@@ -101,7 +101,7 @@ class SpitTable(TableScreen):
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
                             border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
-        return ft.Semantics(identifier=f"pile-{i}", content=ft.DragTarget(
+        return ft.Semantics(identifier=f"pile-{i}", key=f"pile-{bool(top)}", content=ft.DragTarget(
             group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i)))
 
     def _status(self, obs: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ without audio) is ignored silently, never shown as an error."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -79,12 +80,8 @@ class Feedback:
 
     def _run(self, start: Callable[[], Any]) -> None:
         async def go() -> None:
-            try:
+            with contextlib.suppress(Exception):  # no sound or haptics on this platform: play on silently
                 await start()
-            except Exception:  # noqa: BLE001 - no sound or haptics on this platform: play on silently
-                pass
 
-        try:
+        with contextlib.suppress(Exception):  # a page that is closing
             self.page.run_task(go)
-        except Exception:  # noqa: BLE001 - a page that is closing
-            pass

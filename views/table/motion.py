@@ -9,6 +9,7 @@ exactly what the engine says happened — including a bot's move and an undo's r
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -75,7 +76,5 @@ class Arrivals:
             await asyncio.sleep(0.04)
             redraw()
 
-        try:
+        with contextlib.suppress(RuntimeError):  # no running page (a closing session): nothing to animate
             page.run_task(rest)
-        except RuntimeError:  # no running page (a closing session): nothing to animate
-            pass

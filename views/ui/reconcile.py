@@ -15,10 +15,17 @@ children matches position by position. A matched control keeps its identity (its
 client); an unmatched one is replaced by the new description. Event handlers are taken over
 silently when both sides have one (the client only knows *that* a control answers a tap), so a
 fresh lambda per build costs nothing on the wire.
+
+Two rules for the descriptions this works on (both tested in tests/views/test_screens.py):
+* a control stands in one place only (a Draggable's ghost is its own control, not the card's):
+  updates address controls by id, so a second place would show a stale copy;
+* a semantics node whose children go from none to some (a lane gaining its first card) changes
+  its ``key``, so it is built anew: Flutter's web semantics otherwise drops its identifier.
 """
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from flet.controls.base_control import BaseControl
@@ -109,7 +116,5 @@ def show(root: Any, children: list[Any], update: bool = True) -> None:
         changed = [root]
     if not update or not changed:
         return
-    try:
+    with contextlib.suppress(RuntimeError):  # not on a page yet (being built) or any more (left)
         root.page.update(*changed)
-    except RuntimeError:  # not on a page yet (being built) or any more (the screen was left)
-        pass

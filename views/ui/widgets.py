@@ -120,6 +120,12 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
     return ft.Semantics(identifier=ident, label=card, button=on_click is not None, content=body) if ident else body
 
 
+def drag_ghost(width: float, height: float) -> ft.Control:
+    """What stays behind while a card is dragged: a faded slot of its size. (Never the card's own
+    control: a control may stand in one place only, or its updates reach the wrong copy.)"""
+    return ft.Container(width=width, height=height, border_radius=radius(6), bgcolor=theme.SHADE)
+
+
 def card_back(width: float = 46, height: float = 64, label: str | None = None) -> ft.Control:
     return ft.Container(width=width, height=height, bgcolor=theme.CARD_BACK, border=border(2, theme.ON_FELT),
                         border_radius=radius(6), alignment=ft.Alignment.CENTER,
