@@ -7,7 +7,11 @@ within seconds, so only a ratio measured side by side means anything):
 * page ready: browser open -> a playable Lanes table against the Beginner bot (home, "Play against
   a bot", "Beginner", the hand shown), against browser open -> the counter's button shown;
 * tap -> update: a tap on a hand card until the table shows it (the status line changes), against
-  a tap on the counter until its number changes; median and p95, in alternating blocks of taps.
+  a tap on the counter until its number changes; median and p95, in alternating blocks of taps;
+* a Spit round against the Expert bot (real time: the bot plays while the player calls "Spit!"
+  when play is stuck): the app process's CPU seconds per second of play, and the longest gap
+  between two frames the browser drew (requestAnimationFrame), against the same figures for the
+  counter page left open.
 
 Both apps run as ``flet`` web servers (no CDN) in their own processes, driven by one headless
 Debian Chromium.
@@ -107,6 +111,46 @@ def tap_until(page: Any, ident: str, changed: Any) -> float:
     return (time.perf_counter() - start) * 1000
 
 
+FRAMES_JS = """() => { window.__gaps = []; let last = performance.now();
+  const step = (t) => { window.__gaps.push(t - last); last = t; requestAnimationFrame(step); };
+  requestAnimationFrame(step); }"""
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of process ``pid`` so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def watch(page: Any, pid: int, seconds: float, act: Any = None) -> tuple[float, float]:
+    """CPU seconds per second of ``pid`` and the longest frame gap (ms) over ``seconds``."""
+    page.evaluate(FRAMES_JS)
+    cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        if act is not None:
+            act()
+        time.sleep(0.2)
+    cpu = (cpu_seconds(pid) - cpu0) / (time.perf_counter() - t0)
+    gaps = page.evaluate("() => window.__gaps.slice(5)")
+    return cpu, max(gaps) if gaps else float("nan")
+
+
+def spit_round(browser: Any, url: str, pid: int, seconds: float) -> tuple[float, float]:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(url)
+    enable_semantics(page)
+    page.get_by_role("button", name="Play against a bot").nth(1).click(timeout=60_000)
+    page.get_by_role("button", name="Expert").click(timeout=20_000)
+    page.wait_for_selector('[flt-semantics-identifier="stock-0-0"]', timeout=60_000)
+
+    def call_spit() -> None:
+        button = page.get_by_role("button", name="Spit!")
+        if button.count():
+            button.first.click(timeout=2_000)
+
+    return watch(page, pid, seconds, call_spit)
+
+
 def figures(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
@@ -116,6 +160,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--taps", type=int, default=40)
     ap.add_argument("--block", type=int, default=10)
+    ap.add_argument("--spit-seconds", type=float, default=20.0)
     ap.add_argument("--serve-counter", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve_counter:
@@ -148,6 +193,9 @@ def main() -> None:
                 for _ in range(args.block):
                     want = status[(len(app) + 1) % 2]
                     app.append(tap_until(table, "hand-0", lambda w=want: w in table.inner_text("body")))
+            counter_cpu, counter_gap = watch(counter, procs[1].pid, args.spit_seconds)
+            spit_cpu, spit_gap = spit_round(browser, f"http://127.0.0.1:{app_port}/", procs[0].pid,
+                                            args.spit_seconds)
             browser.close()
     finally:
         for proc in procs:
@@ -159,6 +207,9 @@ def main() -> None:
     print(f"tap -> update: counter median {bm:.0f} ms p95 {bp:.0f} ms; hand card median {am:.0f} ms "
           f"p95 {ap95:.0f} ms ({len(app)} taps each) -> median ratio {am / bm:.2f}, p95 vs counter median "
           f"{ap95 / bm:.2f}")
+    print(f"Spit against the Expert for {args.spit_seconds:.0f} s: app process {spit_cpu:.2f} CPU s/s, longest "
+          f"frame gap {spit_gap:.0f} ms; the counter page open as long: {counter_cpu:.2f} CPU s/s, "
+          f"{counter_gap:.0f} ms")
 
 
 if __name__ == "__main__":

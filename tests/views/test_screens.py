@@ -345,3 +345,26 @@ def walk_all(control: object) -> list[object]:
             if isinstance(value, (ft.BaseControl, list)):
                 stack.append(value)
     return out
+
+
+def test_leaving_a_table_stops_the_bot_thinking_and_its_move_is_not_played(screen: Screen) -> None:
+    """Bots think off the UI loop and can be cancelled: back from the table while the Expert
+    searches its reply ends the search, and its move never lands (the stored game keeps mine)."""
+    from engine.lanes.actions import Play
+    from views.lanes.table import LanesTable
+
+    screen.go("/lanes/new")
+    screen.tap("Expert")
+    table = screen.wait_for(lambda: isinstance(screen.app.screen, LanesTable) and screen.app.screen, what="table")
+    screen.wait_for(lambda: table.match.my_turn and not table.busy, what="my move")
+    move = next(a for a in table.match.legal() if isinstance(a, Play) and a.owner is None)
+    screen.tap(ident=f"hand-{table.match.observation['hand'].index(str(move.card))}")
+    screen.tap(ident=f"lane-0-{move.lane}")
+    game_id = table.match.mode.game_id
+    mine = len(api.load_game(screen.app.storage, game_id).actions)
+    assert table.busy  # the Expert is thinking
+    screen.call(screen.app.back)
+    screen.wait_for(lambda: not table.busy, timeout=10, what="the bot's turn to end")
+    assert table.stopped and screen.page.route == "/"
+    time.sleep(0.5)
+    assert len(api.load_game(screen.app.storage, game_id).actions) == mine

@@ -3,6 +3,7 @@ this protocol only; ``LanesMatch`` (views/lanes/controller.py) implements it ove
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.cards import Card
@@ -78,6 +79,6 @@ class LanesControls(Protocol):
 
     def hint(self) -> LanesAction | None: ...
 
-    def bot_choice(self) -> LanesAction | None: ...
+    def bot_choice(self, should_stop: Callable[[], bool] | None = None) -> LanesAction | None: ...
 
     def apply_bot(self, action: LanesAction) -> list[Event]: ...

@@ -7,6 +7,7 @@ it is applied (storage.api.append_action), so the match resumes exactly after a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -191,9 +192,10 @@ class LanesMatch:
             return said(lang, "ev_disband", True, who=t(lang, "you"), lane=action.lane + 1)
         return ""
 
-    def bot_choice(self) -> LanesAction | None:
-        """The bot's decision (pure and slow-ish: call it off the UI loop)."""
-        return self.mode.bot_move()
+    def bot_choice(self, should_stop: Callable[[], bool] | None = None) -> LanesAction | None:
+        """The bot's decision (pure and slow-ish: call it off the UI loop; ``should_stop`` ends a
+        search early)."""
+        return self.mode.bot_move(should_stop)
 
     def apply_bot(self, action: LanesAction) -> list[Event]:
         return self.mode.apply_bot(action)

@@ -98,9 +98,10 @@ class LanesTable(TurnBasedTable):
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
             on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
-        # keyed by its number of stacks: Flutter's web semantics drops the identifier of a node
-        # whose children change from none to some, so a lane that gains or loses a card is a new node
-        column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}", key=f"lane-{len(stacks)}",
+        # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
+        # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
+        key = "lane:" + ",".join("+".join(stack) for stack in stacks)
+        column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}", key=key, container=True,
                                                  content=self._drop(body, owner, lane, None))]
         if me and lane in disbandable and self.match.selected is None:
             column.append(ft.TextButton(t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),

@@ -3,6 +3,7 @@ this protocol only; ``LoptiMatch`` (views/lopti/controller.py) implements it ove
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.cards import Card
@@ -85,6 +86,6 @@ class LoptiControls(Protocol):
 
     def undo(self) -> bool: ...
 
-    def bot_choice(self) -> LoptiAction | None: ...
+    def bot_choice(self, should_stop: Callable[[], bool] | None = None) -> LoptiAction | None: ...
 
     def apply_bot(self, action: LoptiAction) -> list[Event]: ...

@@ -4,6 +4,7 @@ saved as it happens."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.cards import Card, parse_card
@@ -175,8 +176,9 @@ class LoptiMatch:
         self.selected, self.selected_up = [], None
         return self.mode.undo()
 
-    def bot_choice(self) -> LoptiAction | None:
-        return self.mode.bot_move()
+    def bot_choice(self, should_stop: Callable[[], bool] | None = None) -> LoptiAction | None:
+        """The bot's decision (call it off the UI loop; ``should_stop`` ends a search early)."""
+        return self.mode.bot_move(should_stop)
 
     def apply_bot(self, action: LoptiAction) -> list[Event]:
         return self.mode.apply_bot(action)

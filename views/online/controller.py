@@ -116,7 +116,7 @@ class OnlineMode:
             self.connection = "lost"
         return []
 
-    def bot_move(self) -> LanesAction | None:
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> LanesAction | None:
         return None  # the opponent is a person at the lobby
 
     def apply_bot(self, action: LanesAction) -> list[Event]:

@@ -339,6 +339,7 @@ class OnlineLanesTable(LanesTable):
         self.app.back()
 
     def stop(self) -> None:
+        super().stop()
         self.active = False
 
     def _home(self) -> None:

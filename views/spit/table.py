@@ -87,7 +87,9 @@ class SpitTable(TableScreen):
         elif mine:
             body = ft.DragTarget(group="spit", content=body,
                                  on_accept=lambda e, s=slot, pl=player: self.on_drop(str(e.src.data), slot=(pl, s)))
-        return ft.Semantics(identifier=f"stock-{player}-{slot}", key=f"stock-{bool(top)}", content=body)  # see _lane
+        # keyed by what it shows, like a lane (views/ui/reconcile.py): a changed stock is a new node
+        return ft.Semantics(identifier=f"stock-{player}-{slot}", key=f"stock:{top}:{size}", container=True,
+                            content=body)
 
     def _pile(self, i: int, obs: dict[str, Any]) -> ft.Control:
         top = obs["pile_tops"][i]
@@ -101,7 +103,8 @@ class SpitTable(TableScreen):
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
                             border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
-        return ft.Semantics(identifier=f"pile-{i}", key=f"pile-{bool(top)}", content=ft.DragTarget(
+        return ft.Semantics(identifier=f"pile-{i}", key=f"pile:{top}:{obs['pile_sizes'][i]}", container=True,
+                            content=ft.DragTarget(
             group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i)))
 
     def _status(self, obs: dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ declared in its :class:`Powers`, so a table shows Undo, Hint or Resign by readin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from engine.core import BadRequest, Event, IllegalAction, Why
@@ -63,8 +64,9 @@ class TurnMode(Protocol):
         """Play ``action`` for the viewer; raises :class:`Refused` (nothing changes)."""
         ...
 
-    def bot_move(self) -> Any | None:
-        """The bot's decision when a bot is to move (slow: call it off the UI loop)."""
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
+        """The bot's decision when a bot is to move (slow: call it off the UI loop; a search
+        ends early when ``should_stop`` says so)."""
         ...
 
     def apply_bot(self, action: Any) -> list[Event]: ...
@@ -185,13 +187,14 @@ class Local:
         self.last_events = list(events)
         return self.last_events
 
-    def bot_move(self) -> Any | None:
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
         seat = self._mover()
         if seat is None or seat in self.people:
             return None
         from engine.bots import decide
 
-        return decide(self.game, self.rules.observe(self.state, seat), self.levels[seat], self.seq, 300)
+        return decide(self.game, self.rules.observe(self.state, seat), self.levels[seat], self.seq, 300,
+                      should_stop)
 
     def apply_bot(self, action: Any) -> list[Event]:
         seat = self._mover()
@@ -279,7 +282,7 @@ class LessonMode:
     def submit(self, action: Any) -> list[Event]:
         return self.lesson_coach.attempt(self.lesson_coach.run.rules.action_to_json(action))
 
-    def bot_move(self) -> Any | None:
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
         return None  # the lesson runner plays the other seats
 
     def apply_bot(self, action: Any) -> list[Event]:
@@ -338,7 +341,7 @@ class ReplayMode:
     def submit(self, action: Any) -> list[Event]:
         raise Refused(Why("replay", "a replay cannot be changed"))
 
-    def bot_move(self) -> Any | None:
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
         return None
 
     def apply_bot(self, action: Any) -> list[Event]:

@@ -29,6 +29,8 @@ class TurnBasedTable(TableScreen):
         self.match = match
         self.root = ft.Column(expand=True, spacing=6)
         self.busy = False
+        #: the table left the page: a bot still thinking stops, and its move is not played
+        self.stopped = False
         #: cards that landed with the last events grow into place (views/table/motion.py)
         self.motion = Arrivals()
 
@@ -64,18 +66,26 @@ class TurnBasedTable(TableScreen):
         self.refresh(update=False)
         return self.root
 
+    def stop(self) -> None:
+        self.stopped = True
+
+    def is_stopped(self) -> bool:
+        return self.stopped
+
     async def bot_turn(self) -> None:
-        """Play every bot move until it is a person's turn or the game is over."""
+        """Play every bot move until it is a person's turn or the game is over. Each decision runs
+        in a worker thread; leaving the table stops a search under way (``should_stop``) and drops
+        its move, so a bot never plays on a table nobody sees."""
         if self.busy:
             return
         self.busy = True
         try:
-            while not self.match.status.over and not self.match.my_turn:
-                while self.app.paused:  # in the background: bots wait
+            while not self.stopped and not self.match.status.over and not self.match.my_turn:
+                while self.app.paused and not self.stopped:  # in the background: bots wait
                     await asyncio.sleep(0.2)
-                action = await asyncio.to_thread(self.match.bot_choice)
+                action = await asyncio.to_thread(self.match.bot_choice, self.is_stopped)
                 await asyncio.sleep(self.app.prefs.bot_delay(self.bot_delay))
-                if action is None:
+                if action is None or self.stopped:
                     break
                 events = self.match.apply_bot(action)
                 if events:
@@ -83,4 +93,5 @@ class TurnBasedTable(TableScreen):
                 self.refresh()
         finally:
             self.busy = False
-        self.refresh()
+        if not self.stopped:
+            self.refresh()

@@ -19,8 +19,10 @@ fresh lambda per build costs nothing on the wire.
 Two rules for the descriptions this works on (both tested in tests/views/test_screens.py):
 * a control stands in one place only (a Draggable's ghost is its own control, not the card's):
   updates address controls by id, so a second place would show a stale copy;
-* a semantics node whose children go from none to some (a lane gaining its first card) changes
-  its ``key``, so it is built anew: Flutter's web semantics otherwise drops its identifier.
+* a semantics node with an identifier whose contents change (a lane's cards, a pile's top card)
+  is keyed by what it shows, so it is built anew when that changes: Flutter's web semantics
+  otherwise drops the identifier (seen for lanes and Spit piles), and tests and screen readers
+  lose the node.
 """
 
 from __future__ import annotations
