@@ -100,6 +100,10 @@ class Screen:
     def __init__(self, db: Path, start: Callable[[ft.Page, str], Any], route: str = "/",
                  size: tuple[int, int] = (390, 844)) -> None:
         self.loop = asyncio.new_event_loop()
+        #: exceptions raised in background work (a bot's turn, the Spit ticker): a test fails on any
+        self.errors: list[str] = []
+        self.loop.set_exception_handler(lambda loop, context: self.errors.append(
+            repr(context.get("exception") or context.get("message"))))
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.conn = StandInConnection(self.loop)
@@ -135,6 +139,8 @@ class Screen:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
         self.conn.executor.shutdown(wait=False, cancel_futures=True)
+        assert not self.errors, f"background work failed: {self.errors}"
+        assert not self.conn.crashes, self.conn.crashes
 
     # --- looking ----------------------------------------------------------------------------------
 

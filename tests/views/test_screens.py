@@ -362,9 +362,74 @@ def test_leaving_a_table_stops_the_bot_thinking_and_its_move_is_not_played(scree
     screen.tap(ident=f"lane-0-{move.lane}")
     game_id = table.match.mode.game_id
     mine = len(api.load_game(screen.app.storage, game_id).actions)
-    assert table.busy  # the Expert is thinking
+    screen.wait_for(lambda: table.busy, timeout=5, what="the Expert thinking")
     screen.call(screen.app.back)
     screen.wait_for(lambda: not table.busy, timeout=10, what="the bot's turn to end")
     assert table.stopped and screen.page.route == "/"
     time.sleep(0.5)
     assert len(api.load_game(screen.app.storage, game_id).actions) == mine
+
+
+def test_a_spit_round_played_by_tapping_stocks_and_piles_updates_in_place(screen: Screen) -> None:
+    """S-5: tap a stock, then a pile it fits; every such play lands, the bot plays meanwhile, and
+    nothing on the table fails while it is updated in place (the ticker included)."""
+    from engine.spit import RULES as SPIT
+    from engine.spit.actions import CallSpit, PlayCard
+    from views.spit.table import SpitTable
+
+    screen.go("/spit/new")
+    screen.tap("Beginner")
+    table = screen.wait_for(lambda: isinstance(screen.app.screen, SpitTable) and screen.app.screen, what="Spit")
+    plays = 0
+    deadline = time.monotonic() + 20
+    while plays < 6 and time.monotonic() < deadline:
+        legal = screen.call(lambda: SPIT.legal_actions(table.game.state, 0))
+        move = next((a for a in legal if isinstance(a, PlayCard)), None)
+        if move is not None:
+            before = len(api.load_game(screen.app.storage, table.game.mode.game_id).actions)
+            screen.tap(ident=f"stock-0-{move.stock}")
+            screen.tap(ident=f"pile-{move.pile}")
+            plays += len(api.load_game(screen.app.storage, table.game.mode.game_id).actions) > before
+        elif any(isinstance(a, CallSpit) for a in legal):
+            screen.tap("Spit!")
+        time.sleep(0.1)
+    assert plays >= 3 and not screen.conn.crashes
+    assert screen.find(ident="pile-0") and screen.find(ident="stock-0-0")
+
+
+def test_a_whole_lanes_match_by_tapping_ends_in_its_result(tmp_path: Path) -> None:
+    """A whole Lanes match against the Beginner bot by tapping (my moves are the Casual level's
+    choices from my own observation): to its end, with the result shown (L-7, L-8)."""
+    from engine.bots import decide
+    from engine.lanes.actions import Discard, Play
+    from storage.db import open_storage
+    from views.lanes.table import LanesTable
+
+    st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, bot_speed="fast", sound=False)
+    st.close()
+    s = open_at(tmp_path, "/lanes/new")
+    try:
+        s.tap("Beginner")
+        table = s.wait_for(lambda: isinstance(s.app.screen, LanesTable) and s.app.screen, what="the table")
+        deadline = time.monotonic() + 120
+        while not table.match.status.over and time.monotonic() < deadline:
+            if not table.match.my_turn or table.busy:
+                time.sleep(0.02)
+                continue
+            m = table.match
+            move = decide("lanes", m.observation, "casual", m.mode.seq)
+            if not isinstance(move, Play | Discard):
+                move = next(a for a in m.legal() if isinstance(a, Discard))
+            s.tap(ident=f"hand-{m.observation['hand'].index(str(move.card))}")
+            if isinstance(move, Discard):
+                s.tap("Discard")
+            elif move.owner is None:
+                s.tap(ident=f"lane-0-{move.lane}")
+            else:
+                s.tap(ident=f"lane-{move.owner}-{move.lane}-{move.stack}")
+        assert table.match.status.over and not s.conn.crashes
+        s.wait_for(lambda: s.dialog_shown() and (s.shows(t("en", "won")) or s.shows(t("en", "lost"))),
+                   what="the result")
+    finally:
+        s.close()

@@ -15,7 +15,7 @@ from views.table.motion import lanes_landed
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
 from views.ui.i18n import RTL, t, why_text
-from views.ui.reconcile import show
+from views.ui.reconcile import anew_when, show
 from views.ui.widgets import (
     FELT_DARK,
     HIGHLIGHT,
@@ -100,9 +100,9 @@ class LanesTable(TurnBasedTable):
             on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
         # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
         # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
-        key = "lane:" + ",".join("+".join(stack) for stack in stacks)
-        column: list[ft.Control] = [ft.Semantics(identifier=f"lane-{owner}-{lane}", key=key, container=True,
-                                                 content=self._drop(body, owner, lane, None))]
+        column: list[ft.Control] = [anew_when(ft.Semantics(identifier=f"lane-{owner}-{lane}", container=True,
+                                                           content=self._drop(body, owner, lane, None)),
+                                              tuple(tuple(stack) for stack in stacks))]
         if me and lane in disbandable and self.match.selected is None:
             column.append(ft.TextButton(t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
                                         style=ft.ButtonStyle(color=theme.ON_FELT)))

@@ -18,7 +18,7 @@ from views.table.motion import Arrivals, spit_landed
 from views.table.screen import TableScreen
 from views.ui import theme
 from views.ui.i18n import t, why_text
-from views.ui.reconcile import show
+from views.ui.reconcile import anew_when, show
 from views.ui.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, drag_ghost, table_header, text
 
 if TYPE_CHECKING:
@@ -88,8 +88,8 @@ class SpitTable(TableScreen):
             body = ft.DragTarget(group="spit", content=body,
                                  on_accept=lambda e, s=slot, pl=player: self.on_drop(str(e.src.data), slot=(pl, s)))
         # keyed by what it shows, like a lane (views/ui/reconcile.py): a changed stock is a new node
-        return ft.Semantics(identifier=f"stock-{player}-{slot}", key=f"stock:{top}:{size}", container=True,
-                            content=body)
+        return anew_when(ft.Semantics(identifier=f"stock-{player}-{slot}", container=True, content=body),
+                         (top, size))
 
     def _pile(self, i: int, obs: dict[str, Any]) -> ft.Control:
         top = obs["pile_tops"][i]
@@ -103,9 +103,9 @@ class SpitTable(TableScreen):
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
                             border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
-        return ft.Semantics(identifier=f"pile-{i}", key=f"pile:{top}:{obs['pile_sizes'][i]}", container=True,
-                            content=ft.DragTarget(
-            group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i)))
+        return anew_when(ft.Semantics(identifier=f"pile-{i}", container=True, content=ft.DragTarget(
+            group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i))),
+            (top, obs["pile_sizes"][i]))
 
     def _status(self, obs: dict[str, Any]) -> str:
         caption = self.game.mode.caption(self.lang)

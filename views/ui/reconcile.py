@@ -10,7 +10,8 @@ Why not hand-written "update this text" code per table: it drifts from the build
 forgotten property is a stale screen. Here the build code is the only description of the screen.
 
 Matching: a control the table keeps itself (already placed once) is used as it is; otherwise two
-controls match when they are of the same type with the same ``key``; a list of
+controls match when they are of the same type with the same ``key`` (and the same ``anew_when``
+mark); a list of
 children matches position by position. A matched control keeps its identity (its ``_i`` on the
 client); an unmatched one is replaced by the new description. Event handlers are taken over
 silently when both sides have one (the client only knows *that* a control answers a tap), so a
@@ -20,7 +21,7 @@ Two rules for the descriptions this works on (both tested in tests/views/test_sc
 * a control stands in one place only (a Draggable's ghost is its own control, not the card's):
   updates address controls by id, so a second place would show a stale copy;
 * a semantics node with an identifier whose contents change (a lane's cards, a pile's top card)
-  is keyed by what it shows, so it is built anew when that changes: Flutter's web semantics
+  is marked with what it shows (``anew_when``), so it is built anew when that changes: Flutter's web semantics
   otherwise drops the identifier (seen for lanes and Spit piles), and tests and screen readers
   lose the node.
 """
@@ -28,11 +29,12 @@ Two rules for the descriptions this works on (both tested in tests/views/test_sc
 from __future__ import annotations
 
 import contextlib
-from typing import Any
+from typing import Any, TypeVar
 
 from flet.controls.base_control import BaseControl
 
 _UNSET = object()
+T = TypeVar("T")
 
 
 def reconcile(old: Any, new: Any, changed: list[Any] | None = None) -> Any:
@@ -44,10 +46,20 @@ def reconcile(old: Any, new: Any, changed: list[Any] | None = None) -> Any:
         return new  # a long-lived control the table keeps (a status line): it is used as it is
     if type(old) is not type(new) or not isinstance(old, BaseControl) or old.key != new.key:
         return new
+    if getattr(old, "_shows", None) != getattr(new, "_shows", None):
+        return new  # marked by ``anew_when``: what it shows changed, so it is built anew
     out = changed if changed is not None else []
     if _props(old, new, out) | _structure(old, new, out):
         out.append(old)
     return old
+
+
+def anew_when(control: T, shows: object) -> T:
+    """Mark ``control`` to be built anew (not updated in place) whenever ``shows`` changes.
+    (Not Flet's ``key``: Flet diffs keyed controls as frozen, and frozen controls refuse the
+    in-place updates that come later.)"""
+    object.__setattr__(control, "_shows", shows)
+    return control
 
 
 def reconcile_list(old: list[Any], new: list[Any], changed: list[Any] | None = None) -> list[Any]:
