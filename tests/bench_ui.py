@@ -85,19 +85,33 @@ def open_page(browser: Any, url: str, ready: str) -> tuple[Any, float]:
     return page, time.perf_counter() - start
 
 
+STAGES: dict[str, float] = {}
+
+
 def app_ready(browser: Any, url: str) -> tuple[Any, float]:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     start = time.perf_counter()
     page.goto(url)
     enable_semantics(page)
-    page.get_by_role("button", name="Play against a bot").first.click(timeout=60_000)
-    page.get_by_role("button", name="Beginner").click(timeout=20_000)
+    play = page.get_by_role("button", name="Play against a bot").first
+    play.wait_for(timeout=60_000)
+    STAGES["home shown"] = time.perf_counter() - start
+    press(page, play)  # a person's tap: the mouse at the button (no waiting for it to be "stable")
+    beginner = page.get_by_role("button", name="Beginner")
+    beginner.wait_for(timeout=20_000)
+    STAGES["opponent screen shown"] = time.perf_counter() - start
+    press(page, beginner)
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
     elapsed = time.perf_counter() - start
     deadline = time.monotonic() + 30  # our move (the bot may open)
     while "Opening:" not in page.inner_text("body") and time.monotonic() < deadline:
         time.sleep(0.05)
     return page, elapsed
+
+
+def press(page: Any, locator: Any) -> None:
+    box = locator.bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def tap_until(page: Any, ident: str, changed: Any) -> float:
@@ -143,12 +157,30 @@ def spit_round(browser: Any, url: str, pid: int, seconds: float) -> tuple[float,
     page.get_by_role("button", name="Expert").click(timeout=20_000)
     page.wait_for_selector('[flt-semantics-identifier="stock-0-0"]', timeout=60_000)
 
+    from playwright.sync_api import Error as PlaywrightError
+
     def call_spit() -> None:
         button = page.get_by_role("button", name="Spit!")
-        if button.count():
-            button.first.click(timeout=2_000)
+        try:
+            if button.count():
+                button.first.click(timeout=1_000)
+        except PlaywrightError:
+            pass  # the button went away meanwhile (the bot called, or the round moved on)
 
     return watch(page, pid, seconds, call_spit)
+
+
+def spit_actions(db: Path) -> int:
+    """Actions stored for the newest Spit game (how much was played while measuring)."""
+    from storage import api
+    from storage.db import open_storage
+
+    st = open_storage(db)
+    try:
+        games = [g for g in api.games_in_progress(st) + api.history(st) if g.game == "spit"]
+        return len(max(games, key=lambda g: g.id).actions) if games else 0
+    finally:
+        st.close()
 
 
 def figures(samples: list[float]) -> tuple[float, float]:
@@ -202,12 +234,14 @@ def main() -> None:
             proc.terminate()
             proc.wait(timeout=10)
     (bm, bp), (am, ap95) = figures(bare), figures(app)
-    print(f"page ready: counter {counter_ready:.2f} s, playable Lanes table {table_ready:.2f} s "
+    stages = ", ".join(f"{k} {v:.2f} s" for k, v in STAGES.items())
+    print(f"page ready: counter {counter_ready:.2f} s, playable Lanes table {table_ready:.2f} s ({stages}) "
           f"-> ratio {table_ready / counter_ready:.2f}")
     print(f"tap -> update: counter median {bm:.0f} ms p95 {bp:.0f} ms; hand card median {am:.0f} ms "
-          f"p95 {ap95:.0f} ms ({len(app)} taps each) -> median ratio {am / bm:.2f}, p95 vs counter median "
-          f"{ap95 / bm:.2f}")
-    print(f"Spit against the Expert for {args.spit_seconds:.0f} s: app process {spit_cpu:.2f} CPU s/s, longest "
+          f"p95 {ap95:.0f} ms ({len(app)} taps each) -> median ratio {am / bm:.2f}, p95 ratio {ap95 / bp:.2f} "
+          f"(p95 against the counter's median {ap95 / bm:.2f})")
+    print(f"Spit against the Expert for {args.spit_seconds:.0f} s ({spit_actions(tmp / 'bench.sqlite')} actions "
+          f"played): app process {spit_cpu:.2f} CPU s/s, longest "
           f"frame gap {spit_gap:.0f} ms; the counter page open as long: {counter_cpu:.2f} CPU s/s, "
           f"{counter_gap:.0f} ms")
 

@@ -44,6 +44,10 @@ class App:
         self.paused = False
         #: screens already built for a route about to be shown (a new game's table)
         self.ready: dict[str, tuple[ft.Control, str | None, TableScreen]] = {}
+        #: the route on screen (the page's own ``route`` follows once the client has it)
+        self.route = "/"
+        #: routes sent to the client whose route change has not come back yet
+        self.echoes: list[str] = []
         #: a message for the screen at a route (a bad link: said on the home screen it led to)
         self.notice: tuple[str, str] | None = None
         self.feedback = Feedback(page, lambda: self.prefs)
@@ -62,8 +66,9 @@ class App:
         fam, _ = family(self.lang)
         prefs = self.prefs
         self.page.rtl = self.lang in RTL
-        self.page.theme = ft.Theme(font_family=fam, color_scheme_seed=theme.FELT)
-        self.page.dark_theme = ft.Theme(font_family=fam, color_scheme_seed=theme.FELT)
+        self.page.theme = ft.Theme(font_family=fam, color_scheme_seed=theme.FELT, page_transitions=theme.TRANSITIONS)
+        self.page.dark_theme = ft.Theme(font_family=fam, color_scheme_seed=theme.FELT,
+                                        page_transitions=theme.TRANSITIONS)
         self.page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
             prefs.theme, ft.ThemeMode.SYSTEM)
         theme.set_card_style(self.page, prefs.card_style)
@@ -72,11 +77,21 @@ class App:
     # --- navigation -----------------------------------------------------------------------------
 
     def go(self, route: str) -> None:
-        """Open the screen at ``route`` (it lands in the browser's history too)."""
-        if route == self.page.route:
-            self.route_change(route)
-        else:
+        """Open the screen at ``route`` now, and put the route in the browser's address bar and
+        history (its echo, the client's route change, finds the screen already shown)."""
+        self.route_change(route)
+        if route != self.page.route:
+            self.echoes.append(route)
             self.page.navigate(route)
+
+    def client_route(self, route: str) -> None:
+        """The client changed the route: the browser's back or forward, a typed address — or the
+        echo of a ``go``, which is already on screen (and must not bring back an older screen)."""
+        if route in self.echoes:
+            del self.echoes[: self.echoes.index(route) + 1]
+            return
+        if route != self.route:
+            self.route_change(route)
 
     def open(self, route: str, content: ft.Control, screen: TableScreen, bg: str | None = theme.FELT) -> None:
         """Show an already built screen (a new game's table) at ``route``."""
@@ -86,6 +101,7 @@ class App:
     def route_change(self, route: str | None = None) -> None:
         """Build ``page.views`` for the route: home at the bottom, the route's screen above it."""
         route = route or self.page.route or "/"
+        self.route = route
         self.scope.close()
         self.scope = Scope()
         self.screen.stop()
@@ -111,7 +127,7 @@ class App:
             self.screen.stop()
             self.screen = screen
         self.local_back = back
-        self._place(self.page.route or "/", content, bg)
+        self._place(self.route, content, bg)
 
     def _place(self, route: str, content: ft.Control, bg: str | None) -> None:
         view = ft.View(route=route, controls=[ft.SafeArea(content=content, expand=True)], padding=0, bgcolor=bg,
@@ -129,10 +145,9 @@ class App:
             step, self.local_back = self.local_back, None
             step()
             return True
-        route = self.page.route or "/"
-        if route == "/":
+        if self.route == "/":
             return False
-        self.go(routes.parent(self, route))
+        self.go(routes.parent(self, self.route))
         return True
 
     def home(self) -> None:
@@ -234,7 +249,7 @@ def start(page: ft.Page, db: str | None = None) -> App:
     app.apply_language()
     page.on_app_lifecycle_state_change = lambda e: lifecycle(app, e.state.value)
     page.on_keyboard_event = app.on_key
-    page.on_route_change = lambda e: app.route_change(e.route)
+    page.on_route_change = lambda e: app.client_route(e.route)
     page.on_view_pop = app.view_pop
     app.route_change(page.route)
     if storage.notice:

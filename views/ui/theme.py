@@ -44,6 +44,11 @@ HINT = "#0D47A1"
 MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
 PAD = 16  # around a screen's content
 
+#: screens change at once, on every platform: a card table should answer a tap now, and the
+#: platforms' page animations (~300 ms) made every step from home to a table wait for them
+TRANSITIONS = ft.PageTransitionsTheme(**{p: ft.PageTransitionTheme.NONE
+                                         for p in ("android", "ios", "linux", "macos", "windows")})
+
 #: the card style of each running session's page (settings); read by the card widgets
 _CARD_STYLES: dict[str, str] = {}
 
