@@ -8,8 +8,8 @@ within seconds, so only a ratio measured side by side means anything):
   a bot", "Beginner", the hand shown), against browser open -> the counter's button shown;
 * tap -> update: a tap on a hand card until the table shows it (the status line changes), against
   a tap on the counter until its number changes; median and p95, in alternating blocks of taps;
-* a Spit round against the Expert bot (real time: the bot plays while the player calls "Spit!"
-  when play is stuck): the app process's CPU seconds per second of play, and the longest gap
+* a Spit round against the Expert bot (real time: the player taps a stock and a pile whenever a
+  card fits, and "Spit!" when play is stuck): the app process's CPU seconds per second of play, and the longest gap
   between two frames the browser drew (requestAnimationFrame), against the same figures for the
   counter page left open.
 
@@ -110,7 +110,7 @@ def app_ready(browser: Any, url: str) -> tuple[Any, float]:
 
 
 def press(page: Any, locator: Any) -> None:
-    box = locator.bounding_box()
+    box = locator.bounding_box(timeout=2_000)
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
@@ -149,7 +149,7 @@ def watch(page: Any, pid: int, seconds: float, act: Any = None) -> tuple[float, 
     return cpu, max(gaps) if gaps else float("nan")
 
 
-def spit_round(browser: Any, url: str, pid: int, seconds: float) -> tuple[float, float]:
+def spit_round(browser: Any, url: str, pid: int, seconds: float, db: Path) -> tuple[float, float]:
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.goto(url)
     enable_semantics(page)
@@ -159,15 +159,27 @@ def spit_round(browser: Any, url: str, pid: int, seconds: float) -> tuple[float,
 
     from playwright.sync_api import Error as PlaywrightError
 
-    def call_spit() -> None:
-        button = page.get_by_role("button", name="Spit!")
-        try:
-            if button.count():
-                button.first.click(timeout=1_000)
-        except PlaywrightError:
-            pass  # the button went away meanwhile (the bot called, or the round moved on)
+    from engine.spit import RULES as SPIT
+    from engine.spit.actions import CallSpit, PlayCard
+    from tests.views.test_browser import latest_game
 
-    return watch(page, pid, seconds, call_spit)
+    def play() -> None:
+        """The player's side: a card that fits, tapped stock then pile; "Spit!" when stuck."""
+        state, _ = latest_game(db, "spit")
+        if state is None:
+            return
+        legal = SPIT.legal_actions(state, 0)
+        move = next((a for a in legal if isinstance(a, PlayCard)), None)
+        try:
+            if move is not None:
+                for ident in (f"stock-0-{move.stock}", f"pile-{move.pile}"):
+                    press(page, page.locator(f'[flt-semantics-identifier="{ident}"]').first)
+            elif any(isinstance(a, CallSpit) for a in legal):
+                press(page, page.get_by_role("button", name="Spit!").first)
+        except (PlaywrightError, TypeError):
+            pass  # the control went away meanwhile (the bot was faster): the next round of play
+
+    return watch(page, pid, seconds, play)
 
 
 def spit_actions(db: Path) -> int:
@@ -227,7 +239,7 @@ def main() -> None:
                     app.append(tap_until(table, "hand-0", lambda w=want: w in table.inner_text("body")))
             counter_cpu, counter_gap = watch(counter, procs[1].pid, args.spit_seconds)
             spit_cpu, spit_gap = spit_round(browser, f"http://127.0.0.1:{app_port}/", procs[0].pid,
-                                            args.spit_seconds)
+                                            args.spit_seconds, tmp / "bench.sqlite")
             browser.close()
     finally:
         for proc in procs:
