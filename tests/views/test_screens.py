@@ -433,3 +433,48 @@ def test_a_whole_lanes_match_by_tapping_ends_in_its_result(tmp_path: Path) -> No
                    what="the result")
     finally:
         s.close()
+
+
+def test_a_session_on_screen_the_winner_adds_a_rule_the_table_votes_and_the_next_deal_starts(
+        tmp_path: Path) -> None:
+    """P-8.1: the person who won picks a rule; P-9.1: a change put to the vote (a tie goes to
+    rock-paper-scissors, P-10, thrown by the app here); then the next deal opens on its table."""
+    from storage.db import open_storage
+    from tests.views.test_lopti_session import play_out
+    from views.lopti.session import SessionFlow
+    from views.lopti.table import LoptiTable
+
+    st = open_storage(tmp_path / "app.sqlite")
+    for seed in range(1, 60):
+        flow = SessionFlow(st, ["beginner"], seed=seed)
+        m = flow.start_deal()
+        play_out(m)
+        flow.deal_over(m)
+        if flow.rule_pending():
+            break
+    else:
+        raise AssertionError("the person never won a first deal")
+    sid = flow.session_id
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    try:
+        s.wait_for(lambda: s.find(ident="rb-own"), what="the rule to add")
+        pick = next(c for c in s.find(kind=ft.Semantics) if (c.identifier or "").startswith("pick-"))
+        s.fire(pick)
+        s.tap(ident="sess-add-rule")
+        s.wait_for(lambda: s.find(ident="sess-vote"), what="the session screen with the vote")
+        assert any((c.identifier or "").startswith("sess-rule-") for c in s.find(kind=ft.Semantics))
+        s.tap(ident="sess-vote")
+        s.wait_for(lambda: s.find(ident="prop-0"), what="the proposals")
+        s.tap(ident="prop-0")
+        s.wait_for(lambda: s.find(ident="vote-count"), what="the vote")
+        s.tap(ident="vote-count")
+        s.wait_for(lambda: s.find(ident="rps-auto") or s.find(ident="sess-next"), what="the outcome")
+        if s.find(ident="rps-auto"):
+            s.tap(ident="rps-auto")
+        s.wait_for(lambda: s.find(ident="sess-next"), what="back between deals")
+        s.tap(ident="sess-next")
+        s.wait_for(lambda: isinstance(s.app.screen, LoptiTable), what="the next deal's table")
+        assert s.app.screen.match.mode.state.deal_number == 1 and s.page.route == f"/lopti/session/{sid}"
+    finally:
+        s.close()
