@@ -110,16 +110,21 @@ def _session_after_a_bot_win(st: Any) -> SessionFlow:
     raise AssertionError("the bot never won a deal")
 
 
-def test_a_person_winner_writes_a_rule_and_may_delete_it_without_a_vote(st: Any) -> None:
-    for seed in range(1, 40):
+def session_won_by_the_person(st: Any) -> SessionFlow:
+    """Two seats (the person and a Beginner bot) after a first deal the person won (P-8.1: their
+    rule to add is pending)."""
+    for seed in range(1, 60):
         flow = SessionFlow(st, ["beginner"], seed=seed)
         m = flow.start_deal()
         play_out(m)
         flow.deal_over(m)
         if flow.rule_pending():
-            break
-    else:
-        raise AssertionError("the person never won a first deal")
+            return flow
+    raise AssertionError("the person never won a first deal")
+
+
+def test_a_person_winner_writes_a_rule_and_may_delete_it_without_a_vote(st: Any) -> None:
+    flow = session_won_by_the_person(st)
     d = RuleDraft()
     d.set_when("take", "after")
     d.add_condition("count_at_least")

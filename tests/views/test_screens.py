@@ -440,21 +440,11 @@ def test_a_session_on_screen_the_winner_adds_a_rule_the_table_votes_and_the_next
     """P-8.1: the person who won picks a rule; P-9.1: a change put to the vote (a tie goes to
     rock-paper-scissors, P-10, thrown by the app here); then the next deal opens on its table."""
     from storage.db import open_storage
-    from tests.views.test_lopti_session import play_out
-    from views.lopti.session import SessionFlow
+    from tests.views.test_rule_builder import session_won_by_the_person
     from views.lopti.table import LoptiTable
 
     st = open_storage(tmp_path / "app.sqlite")
-    for seed in range(1, 60):
-        flow = SessionFlow(st, ["beginner"], seed=seed)
-        m = flow.start_deal()
-        play_out(m)
-        flow.deal_over(m)
-        if flow.rule_pending():
-            break
-    else:
-        raise AssertionError("the person never won a first deal")
-    sid = flow.session_id
+    sid = session_won_by_the_person(st).session_id
     st.close()
     s = open_at(tmp_path, f"/lopti/session/{sid}")
     try:

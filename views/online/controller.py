@@ -24,10 +24,10 @@ from engine.lanes.actions import LanesAction
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
-from views.table.modes import PERSON
+from views.table.modes import PERSON, NoBotNoUndo
 
 
-class OnlineMode:
+class OnlineMode(NoBotNoUndo):
     """A Lanes match at the lobby, seen from my seat: the server's view is all there is."""
 
     powers = Powers(hint=False)
@@ -116,23 +116,8 @@ class OnlineMode:
             self.connection = "lost"
         return []
 
-    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> LanesAction | None:
-        return None  # the opponent is a person at the lobby
-
-    def apply_bot(self, action: LanesAction) -> list[Event]:
-        return []
-
-    def can_undo(self) -> bool:
-        return False
-
-    def undo(self) -> bool:
-        return False
-
     def suggestion(self) -> LanesAction | None:
         return None  # no help from the app in a game against a person
-
-    def caption(self, lang: str) -> str | None:
-        return None
 
     # --- the opponent's moves -------------------------------------------------------------------
     def sync(self, now: float, wait: float = 0.0) -> bool:

@@ -129,10 +129,24 @@ class LiveSpit:
         return None
 
 
-class SpitLessonMode:
+class NoClock:
+    """A Spit mode that moves only when tapped (a lesson, a replay): no clock, no countdown."""
+
+    ticks = False
+
+    def tick(self, now: float) -> list[Event]:
+        return []
+
+    def countdown_ends(self) -> float | None:
+        return None
+
+    def caption(self, lang: str) -> str | None:
+        return None
+
+
+class SpitLessonMode(NoClock):
     powers = Powers(hint=True, resign=False, result=False)
     game_id: int | None = None
-    ticks = False
 
     def __init__(self, lesson: Lesson, storage: Any) -> None:
         self.lesson_coach = LessonCoach(lesson, storage)
@@ -154,26 +168,16 @@ class SpitLessonMode:
     def status(self) -> Status:
         return _status(self.state)
 
-    def tick(self, now: float) -> list[Event]:
-        return []
-
     def submit(self, action: Any, now: float) -> list[Event]:
         try:
             return self._coach.attempt(RULES.action_to_json(action))
         except Refused:
             return []  # the coach panel says why (the engine's reason or the step's words)
 
-    def countdown_ends(self) -> float | None:
-        return None
 
-    def caption(self, lang: str) -> str | None:
-        return None
-
-
-class SpitReplayMode:
+class SpitReplayMode(NoClock):
     powers = Powers(resign=False, read_only=True, result=False)
     coach: LessonCoach | None = None
-    ticks = False
 
     def __init__(self, timeline: Any, levels: list[str], game_id: int) -> None:
         self.timeline, self.levels, self.game_id = timeline, levels, game_id
@@ -192,14 +196,8 @@ class SpitReplayMode:
     def status(self) -> Status:
         return _status(self.state)
 
-    def tick(self, now: float) -> list[Event]:
-        return []
-
     def submit(self, action: Any, now: float) -> list[Event]:
         return []
-
-    def countdown_ends(self) -> float | None:
-        return None
 
     def caption(self, lang: str) -> str | None:
         from views.ui.i18n import t

@@ -97,6 +97,26 @@ def game_status(rules: Any, state: Any) -> Status:
                   result.winner if result else None, result.reason if result else None)
 
 
+class NoBotNoUndo:
+    """What a mode without bots of its own and without undo answers (a lesson's runner plays the
+    other seats itself; a replay and an online match have nobody to move for)."""
+
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
+        return None
+
+    def apply_bot(self, action: Any) -> list[Event]:
+        return []
+
+    def can_undo(self) -> bool:
+        return False
+
+    def undo(self) -> bool:
+        return False
+
+    def caption(self, lang: str) -> str | None:
+        return None
+
+
 class Local:
     """A stored game on this device: the engine applies, storage keeps every action at once."""
 
@@ -238,7 +258,7 @@ class Local:
         return None
 
 
-class LessonMode:
+class LessonMode(NoBotNoUndo):
     """A lesson on a turn-based table: the runner checks each move and answers for the others."""
 
     powers = Powers(hint=True, resign=False, result=False)
@@ -282,17 +302,6 @@ class LessonMode:
     def submit(self, action: Any) -> list[Event]:
         return self.lesson_coach.attempt(self.lesson_coach.run.rules.action_to_json(action))
 
-    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
-        return None  # the lesson runner plays the other seats
-
-    def apply_bot(self, action: Any) -> list[Event]:
-        return []
-
-    def can_undo(self) -> bool:
-        return False
-
-    def undo(self) -> bool:
-        return False
 
     def resign(self) -> list[Event]:
         self.lesson_coach.restart()  # "giving up" a lesson starts it over
@@ -303,11 +312,8 @@ class LessonMode:
         move = self.lesson_coach.run.suggestion()
         return None if move is None else self.lesson_coach.run.rules.parse_action(move, self.state)
 
-    def caption(self, lang: str) -> str | None:
-        return None
 
-
-class ReplayMode:
+class ReplayMode(NoBotNoUndo):
     """A finished game, read-only, seen from ``seat`` as it was played; ``seek`` picks the step."""
 
     powers = Powers(resign=False, read_only=True, result=False)
@@ -341,17 +347,6 @@ class ReplayMode:
     def submit(self, action: Any) -> list[Event]:
         raise Refused(Why("replay", "a replay cannot be changed"))
 
-    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
-        return None
-
-    def apply_bot(self, action: Any) -> list[Event]:
-        return []
-
-    def can_undo(self) -> bool:
-        return False
-
-    def undo(self) -> bool:
-        return False
 
     def resign(self) -> list[Event]:
         return []
