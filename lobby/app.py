@@ -2,9 +2,9 @@
 
 
 import asyncio
-import contextlib
 import gc
 import json
+import logging
 import math
 import os
 import threading
@@ -32,7 +32,22 @@ from lobby.models import Match, Seek
 from lobby.notify import Bells
 from lobby.rows import MatchRow, Tx
 
+LOG = logging.getLogger("lobby")
+
 DEFAULT_DB = "sqlite:///lobby.sqlite"
+#: the highest event number a client may name (a signed 64-bit column holds the numbers; a larger
+#: one is refused at the edge instead of overflowing in the database driver)
+MAX_EVENT = 2**62
+
+
+def event_number(last_event_id: str | None, since: int) -> int:
+    """The event a reconnecting stream resumes after: ``Last-Event-ID`` when it is a plain number
+    in range, else ``since``. A header that is not one is refused (422), never guessed."""
+    if not last_event_id:
+        return since
+    if not last_event_id.isdecimal() or len(last_event_id) > 19 or int(last_event_id) > MAX_EVENT:
+        raise svc.LobbyError(422, "Last-Event-ID must be an event number", {"max": MAX_EVENT})
+    return int(last_event_id)
 #: an open stream or long poll marks its player present this often (well inside AWAY_WARN_S, so
 #: the opponent never sees a waiting player as away)
 TOUCH_S = 5.0
@@ -234,8 +249,10 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     async def sweeper() -> None:
         while True:
-            with contextlib.suppress(Exception):  # the sweeper must survive one bad pass
+            try:  # the sweeper must survive one bad pass, and say what went wrong
                 await asyncio.to_thread(sweep_once)
+            except Exception:
+                LOG.exception("lobby sweeper: a pass failed (the time rules run again in a second)")
             await asyncio.sleep(1.0)
 
     async def collector() -> None:
@@ -261,8 +278,10 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     async def checkpointer() -> None:
         while True:
-            with contextlib.suppress(Exception):  # like the sweeper, it survives one bad pass
+            try:  # like the sweeper, it survives one bad pass, and says what went wrong
                 await checkpoint()
+            except Exception:
+                LOG.exception("lobby checkpointer: a WAL checkpoint failed (tried again shortly)")
             await asyncio.sleep(CHECKPOINT_S)
 
     async def checkpoint() -> None:
@@ -316,8 +335,11 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         ``{"expected_move": NaN}`` (Python's JSON reader takes it) made the standard encoder raise
         while answering, and the client got a 500 (found by tests/lobby/test_hot.py). Non-finite
         numbers are sent as ``null``; the standard encoder keeps the rest, integers of any size
-        included (orjson refuses those beyond 64 bits: schemathesis found that)."""
-        return JSONResponse({"detail": finite(jsonable_encoder(exc.errors()))}, status_code=422)
+        included (orjson refuses those beyond 64 bits: schemathesis found that), and escapes what
+        is not ASCII (a lone surrogate in a name was a 500)."""
+        # ASCII-escaped: the input quoted may hold a lone surrogate, which UTF-8 cannot carry
+        body = json.dumps({"detail": finite(jsonable_encoder(exc.errors()))}, ensure_ascii=True)
+        return Response(body, status_code=422, media_type="application/json")
 
     app.add_middleware(RateLimit, limiter=limiter)
 
@@ -366,7 +388,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     @app.patch("/players/me")
     def rename(body: NewPlayer, player: Me, db: DB) -> dict[str, Any]:
-        player.name = body.name.strip() or player.name
+        player.name = svc.display_name(body.name)
         db.add(player)
         svc.forget_player(player.id)
         return svc.player_json(player)
@@ -526,7 +548,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             await bells.until(match_id, ring, min(recheck_s, left))
 
     @app.get("/matches/{match_id}/poll")
-    async def poll(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0)] = 0,
+    async def poll(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,
                    timeout: Annotated[float, Query(ge=0, le=30)] = 25.0) -> JSONResponse:
         """Long-poll fallback: answers at once when events after ``since`` exist, else waits for
         them (woken by the match's bell, marking the caller present every ``touch_s``)."""
@@ -541,12 +563,12 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             await quiet_wait(match_id, body["seat"], since, time.monotonic() + min(touch_s, left))
 
     @app.get("/matches/{match_id}/events")
-    async def stream(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0)] = 0,
+    async def stream(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,
                      last_event_id: Annotated[str | None, Header()] = None) -> StreamingResponse:
         """Server-sent events, numbered; reconnect with ``Last-Event-ID`` or ``?since=`` to catch up.
         An open stream also counts as being present (no disconnect loss)."""
         token = bearer(authorization)
-        start = int(last_event_id) if last_event_id and last_event_id.isdigit() else since
+        start = event_number(last_event_id, since)
         seat = (await present(match_id, token, start))["seat"]  # 401/403/404 before streaming
 
         async def gen() -> AsyncIterator[str]:

@@ -35,6 +35,7 @@ from sqlmodel import Session, col, select
 from engine.cards import Rng
 from engine.core import EngineError, GameRecord, replay
 from engine.lanes import RULES, LanesOptions
+from engine.lanes.actions import Abort, Timeout
 from engine.lanes.state import LanesState
 from lobby.clock import Clock
 from lobby.glicko2 import Rating, after_game
@@ -52,6 +53,10 @@ LAG_ALLOWANCE_S = 0.3
 TIME_CONTROLS: dict[str, tuple[int, int]] = {"1+0": (60, 0), "3+2": (180, 2), "5+3": (300, 3), "10+5": (600, 5),
                                              "untimed": (0, 0)}
 RATING_PERIOD_S = 86400.0 * 0.21436  # lichess's rating period, in seconds
+
+
+#: the engine actions only the server makes (its clock and its sweeper), never a client's move
+SERVER_ONLY = (Timeout, Abort)
 
 
 class LobbyError(Exception):
@@ -86,10 +91,21 @@ def _new_id(prefix: str) -> str:
 
 # --- players --------------------------------------------------------------------------------
 
-def create_player(db: Session, clock: Clock, name: str) -> tuple[Player, str]:
+def display_name(name: str | None) -> str:
+    """A display name as stored: trimmed, 1 to 24 characters of real text (a lone surrogate, which
+    JSON can spell but UTF-8 cannot store, is refused)."""
     name = (name or "").strip()
     if not 1 <= len(name) <= 24:
         raise LobbyError(422, "a display name has 1 to 24 characters")
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        raise LobbyError(422, "a display name must be text (no lone surrogate)") from None
+    return name
+
+
+def create_player(db: Session, clock: Clock, name: str) -> tuple[Player, str]:
+    name = display_name(name)
     token = secrets.token_urlsafe(32)
     p = Player(id=_new_id("p_"), name=name, token_hash=_hash(token), created_at=clock.now())
     db.add(p)
@@ -496,6 +512,9 @@ def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expe
         raise LobbyError(409, "it is not your turn")
     try:
         parsed = RULES.parse_action({**action, "player": seat} if isinstance(action, dict) else action)
+        if isinstance(parsed, SERVER_ONLY):  # L-8.3-L-8.5: only the server's clock times out or aborts
+            raise LobbyError(422, "only the server's clock ends a match on time or aborts it",
+                             {"code": "server_only"})
         new_state, events = RULES.apply(s, parsed)
     except EngineError as exc:
         raise LobbyError(422, exc.message, {"code": exc.code}) from None

@@ -151,3 +151,31 @@ def test_an_open_stream_keeps_its_player_present(tmp_path: Any) -> None:
         assert lobby.move(who, mid).status_code == 200  # its event lets the stream's reader stop
         t.join(10)
         assert not t.is_alive()
+
+
+def test_a_failing_sweep_is_logged_and_the_sweeper_goes_on(tmp_path, monkeypatch, caplog) -> None:  # type: ignore[no-untyped-def]
+    """A pass of the background sweeper that raises is logged with its traceback (never swallowed
+    in silence), and the next pass runs."""
+    import logging
+    import time as _time
+
+    from fastapi.testclient import TestClient
+
+    from lobby import service as svc
+    from lobby.app import create_app
+    from lobby.clock import FakeClock
+
+    calls: list[int] = []
+
+    def broken(db, now):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(svc, "due_ids", broken)
+    app = create_app(f"sqlite:///{tmp_path / 'sweep.sqlite'}", clock=FakeClock(), run_sweeper=True)
+    with caplog.at_level(logging.ERROR, logger="lobby"), TestClient(app):
+        deadline = _time.monotonic() + 10
+        while len(calls) < 2 and _time.monotonic() < deadline:
+            _time.sleep(0.1)
+    assert len(calls) >= 2  # the sweeper survived the first failure
+    assert any("sweeper" in r.getMessage() and r.exc_info for r in caplog.records)

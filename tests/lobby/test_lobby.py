@@ -470,3 +470,42 @@ def test_a_checkpoint_copies_the_whole_log(lobby: Lobby) -> None:
     both_first_moves(lobby, mid, a, b)
     busy, log, copied = lobby.app.state.wal_checkpoint()
     assert busy == 0 and log > 0 and copied == log
+
+
+def test_a_lone_surrogate_in_a_name_is_refused_with_a_422_not_a_500(lobby: Lobby) -> None:
+    """#21: ``{"name": "\\ud800"}`` (JSON can spell it, UTF-8 cannot store it) is a 422 whose body
+    is valid JSON, on sign-up and on rename; the connection stays usable."""
+    raw = b'{"name": "\\ud800"}'
+    for method, path, headers in (("POST", "/players", {}), ("PATCH", "/players/me", None)):
+        if headers is None:
+            headers = lobby.h(lobby.player("Ann"))
+        r = lobby.c.request(method, path, content=raw, headers={**headers, "Content-Type": "application/json"})
+        assert r.status_code == 422, (path, r.status_code, r.text)
+        assert json.loads(r.text)  # the quoted input arrives escaped, as valid JSON
+    assert lobby.c.post("/players", json={"name": "Bea"}).status_code == 201
+
+
+def test_event_numbers_beyond_64_bits_are_refused_at_the_edge(lobby: Lobby) -> None:
+    """#21: ``since`` past 2**62 and a ``Last-Event-ID`` of a hundred digits are 422s (they were 500s
+    from an overflow in the database driver)."""
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b)
+    r = lobby.c.get(f"/matches/{mid}/poll", params={"since": 2**63}, headers=lobby.h(a))
+    assert r.status_code == 422, r.text
+    r = lobby.c.get(f"/matches/{mid}/events", headers={**lobby.h(a), "Last-Event-ID": "1" + "0" * 100})
+    assert r.status_code == 422, r.text
+    assert lobby.c.get(f"/matches/{mid}/poll", params={"since": 0, "timeout": 0}, headers=lobby.h(a)).status_code == 200
+
+
+def test_a_client_cannot_end_its_own_match_on_time_or_abort_it(lobby: Lobby) -> None:
+    """#21, L-8.3-L-8.5: only the server's clock produces a timeout or an abort; as a move they
+    are refused and the match goes on, unrated changes none."""
+    a, b = lobby.player("Ann"), lobby.player("Bob")
+    mid = lobby.match(a, b)
+    v = lobby.view(a, mid)
+    mover = a if v["clock"]["to_move"] == v["seat"] else b
+    for action in ({"timeout": True}, {"abort": True}):
+        r = lobby.move(mover, mid, action)
+        assert r.status_code == 422, (action, r.status_code, r.text)
+    v = lobby.view(a, mid)
+    assert v["status"] == "running" and v["move_count"] == 0
