@@ -371,8 +371,8 @@ def test_leaving_a_table_stops_the_bot_thinking_and_its_move_is_not_played(scree
 
 
 def test_a_spit_round_played_by_tapping_stocks_and_piles_updates_in_place(screen: Screen) -> None:
-    """S-3.1, S-3.3: tap a stock, then a pile it fits (or an empty slot); every such play lands, the bot plays meanwhile, and
-    nothing on the table fails while it is updated in place (the ticker included)."""
+    """S-3.1, S-3.3: tap a stock, then a pile it fits (or an empty slot); every such play lands,
+    the bot plays meanwhile, and nothing on the table fails while it is updated in place (the ticker included)."""
     from engine.spit import RULES as SPIT
     from engine.spit.actions import CallSpit, Fill, PlayCard
     from views.spit.table import SpitTable
