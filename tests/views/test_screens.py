@@ -474,3 +474,25 @@ def test_a_session_on_screen_the_winner_adds_a_rule_the_table_votes_and_the_next
         assert s.app.screen.match.mode.state.deal_number == 1 and s.page.route == f"/lopti/session/{sid}"
     finally:
         s.close()
+
+
+def test_pass_and_play_hides_every_hand_until_the_next_player_says_they_hold_the_device(screen: Screen) -> None:
+    """Two people on one device: after a move nobody's cards are on screen (no hand identifier, no
+    card label) until the next player taps Ready; then their own hand shows (L-2, observe)."""
+    from engine.lanes.actions import Play
+    from views.lanes.table import LanesTable
+
+    screen.go("/lanes/new")
+    screen.tap(t("en", "pass_and_play"))
+    table = screen.wait_for(lambda: isinstance(screen.app.screen, LanesTable) and screen.app.screen, what="table")
+    first, seat = list(table.match.observation["hand"]), table.match.human
+    move = next(a for a in table.match.legal() if isinstance(a, Play) and a.owner is None)
+    screen.tap(ident=f"hand-{first.index(str(move.card))}")
+    screen.tap(ident=f"lane-{seat}-{move.lane}")
+    screen.wait_for(lambda: screen.find(ident="privacy-ready"), what="the privacy screen")
+    labels = [str(c.label) for c in screen.find(kind=ft.Semantics)]
+    on_screen = " ".join(screen.texts() + labels)
+    assert not screen.find(ident="hand-0") and not any(card in on_screen.split() for card in first)
+    screen.tap(ident="privacy-ready")
+    screen.wait_for(lambda: screen.find(ident="hand-0"), what="player 2's hand")
+    assert table.match.human == 1 - seat and table.match.observation["hand"] != first
