@@ -1,8 +1,9 @@
-"""The Lanes table's controller: selection, highlighted targets, turn flow and saving.
+"""The Lanes table's controller: the selection, the lit targets and the words, over a mode.
 
-No Flet here, so plain pytest covers it. Legality comes only from ``legal_actions``: a target is
-highlighted exactly when an action for it is in the legal list. Every action is stored right after
-it is applied (storage.api.append_action), so the match resumes exactly after a crash.
+No Flet here, so plain pytest covers it. Legality comes only from ``legal_actions`` (through the
+mode): a target is lit exactly when an action for it is in the legal list. Who moves and where a
+move goes is the mode's (views/table/modes.py): a stored game keeps every action as it is applied,
+so it resumes exactly after a crash.
 """
 
 from __future__ import annotations

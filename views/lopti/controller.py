@@ -1,6 +1,6 @@
-"""The Lopti table's controller (no Flet): one deal against 1–4 bots, multi-card selection of one
-rank, the setup swap, flips and takes. Legality comes only from ``legal_actions``; every action is
-saved as it happens."""
+"""The Lopti table's controller (no Flet): one deal against 1–4 bots or people on this device,
+multi-card selection of one rank, the setup swap, flips and takes, over a mode. Legality comes only
+from ``legal_actions``; a stored game's mode saves every action as it happens."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The Spit table's controller (no Flet): a person (seat 0) against a bot through the real-time
-driver. The view passes the time of every tap and calls :meth:`tick` from its timer; every action
-the driver applies is saved in order, so a game resumes exactly (Spit replays by arrival order)."""
+"""The Spit table's controller (no Flet): a person (seat 0) against a bot or a second person, over a
+mode (views/spit/modes.py). The view passes the time of every tap and calls :meth:`tick` from its
+timer; the live mode saves every action the driver applies in order, so a game resumes exactly
+(Spit replays by arrival order)."""
 
 from __future__ import annotations
 

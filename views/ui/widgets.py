@@ -10,6 +10,7 @@ from typing import Any
 import flet as ft
 
 from views.ui import theme
+from views.ui.reconcile import anew_when
 from views.ui.theme import card_style
 
 SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -104,7 +105,7 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
             alignment=ft.Alignment.CENTER, on_click=on_click,
             content=ft.Text(rank + glyph if rank != "JK" else "★", size=11 if len(rank) == 1 else 9.5, no_wrap=True,
                             weight=ft.FontWeight.BOLD, color=color, style=font(CARD_FONT)))
-        return ft.Semantics(identifier=ident, label=card, content=small) if ident else small
+        return anew_when(ft.Semantics(identifier=ident, label=card, content=small), card) if ident else small
     body = ft.Container(
         width=width, height=height, bgcolor=theme.CARD_FACE if not dim else theme.CARD_DIM, border=edge,
         border_radius=radius(6), padding=pad(2), on_click=on_click, ink=on_click is not None,
@@ -116,7 +117,11 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
                          expand=True),
         ], spacing=0, tight=True),
     )
-    return ft.Semantics(identifier=ident, label=card, button=on_click is not None, content=body) if ident else body
+    if not ident:
+        return body
+    # a card at this place that is another card is a new node (views/ui/reconcile.py): Flutter's
+    # web semantics drops the identifier of a node whose contents are patched in place
+    return anew_when(ft.Semantics(identifier=ident, label=card, button=on_click is not None, content=body), card)
 
 
 def drag_ghost(width: float, height: float) -> ft.Control:
