@@ -17,13 +17,14 @@ client); an unmatched one is replaced by the new description. Event handlers are
 silently when both sides have one (the client only knows *that* a control answers a tap), so a
 fresh lambda per build costs nothing on the wire.
 
-Two rules for the descriptions this works on (both tested in tests/views/test_screens.py):
+Two rules for the descriptions this works on:
 * a control stands in one place only (a Draggable's ghost is its own control, not the card's):
-  updates address controls by id, so a second place would show a stale copy;
-* a semantics node with an identifier whose contents change (a lane's cards, a pile's top card)
-  is marked with what it shows (``anew_when``), so it is built anew when that changes: Flutter's web semantics
-  otherwise drops the identifier (seen for lanes and Spit piles), and tests and screen readers
-  lose the node.
+  updates address controls by id, so a second place would show a stale copy (a screen test checks
+  every table for it);
+* a semantics node with an identifier whose contents change (a lane's cards, a pile's top card,
+  the card at a hand position) is marked with what it shows (``anew_when``), so it is built anew
+  when that changes: Flutter's web semantics otherwise drops the identifier, and tests and screen
+  readers lose the node (only a browser shows it: the smoke tier's whole match and Spit round).
 """
 
 from __future__ import annotations
