@@ -33,10 +33,12 @@ def main(argv: list[str] | None = None) -> None:
     def app_main(page: ft.Page) -> None:
         start(page, args.db)
 
-    kwargs: dict[str, object] = {"assets_dir": str(ROOT / "assets")}
+    assets = str(ROOT / "assets")
     if args.web:
-        kwargs.update(view=ft.AppView.WEB_BROWSER, host=args.host, port=args.port, no_cdn=True)
-    ft.run(app_main, **kwargs)  # type: ignore[arg-type]
+        ft.run(app_main, assets_dir=assets, view=ft.AppView.WEB_BROWSER, host=args.host, port=args.port,
+               no_cdn=True)
+    else:
+        ft.run(app_main, assets_dir=assets)
 
 
 if __name__ == "__main__":

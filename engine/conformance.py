@@ -6,6 +6,7 @@ Nothing a line contains can stop the loop: every failure becomes ``ok: false`` w
 
 from __future__ import annotations
 
+import io
 import json
 import sys
 import traceback
@@ -125,7 +126,8 @@ def run(inp: TextIO, out: TextIO) -> None:
 
 
 def main() -> None:
-    sys.stdout.reconfigure(encoding="utf-8")  # type: ignore[union-attr]
+    if isinstance(sys.stdout, io.TextIOWrapper):  # a real stream: the interface speaks UTF-8
+        sys.stdout.reconfigure(encoding="utf-8")
     run(sys.stdin, sys.stdout)
 
 

@@ -63,10 +63,10 @@ def play_turn_based(game: str, levels: list[str], seed: int, budget: int, option
 def play_spit(levels: list[str], seed: int, times: dict[int, list[float]]) -> tuple[list[int], int]:
     from engine.bots.spit_bots import SpitBot
     from engine.spit import RULES, SpitOptions
-    from engine.spit.driver import SpitDriver
+    from engine.spit.driver import BotPolicy, SpitDriver
 
-    bots = {p: SpitBot(levels[p], timer=times[p]) for p in (0, 1)}
-    d = SpitDriver(RULES.new_game(SpitOptions(), seed), bots, seed=seed)  # type: ignore[arg-type]
+    bots: dict[int, BotPolicy] = {p: SpitBot(levels[p], timer=times[p]) for p in (0, 1)}
+    d = SpitDriver(RULES.new_game(SpitOptions(), seed), bots, seed=seed)
     for _ in range(1_000_000):
         due = d.next_due()
         if due is None or d.state.over:
