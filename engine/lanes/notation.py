@@ -50,6 +50,36 @@ def _stack(value: Any, what: str, options: LanesOptions) -> Stack:
     return Stack(head, rest)
 
 
+def _check_decks(sides: list[Side], options: LanesOptions) -> None:
+    """Each player's cards must fit in their own deck (L-2.1), the two decks independent.
+
+    Number cards only ever sit in their owner's zones (they are played on own lanes, and removed
+    ones go to the lane owner's discard), so they are counted per player. A face card on a lane
+    or in a discard pile may be either player's (face cards are played on both sides, removed
+    ones go to the lane owner's discard), so only a player's hand and deck pin its owner: each
+    player's pinned copies fit one deck, and all copies fit both decks.
+    """
+    decks = 2 if options.double_deck else 1
+    pinned: list[Counter[Card]] = []
+    floating: Counter[Card] = Counter()
+    for i, side in enumerate(sides):
+        table = [c for lane in side.lanes for s in lane for c in s.cards()]
+        own: Counter[Card] = Counter(side.hand + side.deck)
+        for c in side.discard + table:
+            (own if is_number(c) else floating)[c] += 1
+        for card, n in own.items():
+            limit = decks * (2 if card.rank == 0 else 1)
+            if n > limit:
+                raise BadPosition(f"players[{i}] holds {card} {n} times; their own deck has "
+                                  f"only {limit} (L-2.1)")
+        pinned.append(own)
+    for card in set(floating) | set(pinned[0]) | set(pinned[1]):
+        limit = decks * (2 if card.rank == 0 else 1)
+        n = floating[card] + pinned[0][card] + pinned[1][card]
+        if n > 2 * limit:
+            raise BadPosition(f"{card} appears {n} times; the two decks hold only {2 * limit} (L-2.1)")
+
+
 def position_from_json(options: LanesOptions, obj: Any, seed: int = 0) -> LanesState:
     pos = want_dict(obj, "position")
     ensure_keys(pos, TOP_KEYS, "position", BadPosition)
@@ -71,15 +101,7 @@ def position_from_json(options: LanesOptions, obj: Any, seed: int = 0) -> LanesS
         sides.append(Side(_cards(p.get("hand", []), f"players[{i}].hand"),
                           _cards(p.get("deck", []), f"players[{i}].deck"),
                           _cards(p.get("discard", []), f"players[{i}].discard"), lanes))
-    copies = 2 * (2 if options.double_deck else 1)
-    counts: Counter[Card] = Counter()
-    for side in sides:
-        table = [c for lane in side.lanes for s in lane for c in s.cards()]
-        counts.update(side.hand + side.deck + side.discard + table)
-    for card, n in counts.items():
-        limit = copies * (2 if card.rank == 0 else 1)
-        if n > limit:
-            raise BadPosition(f"{card} appears {n} times; the two decks hold only {limit}")
+    _check_decks(sides, options)
     to_move = want_int(pos.get("to_move", 0), "to_move", 0, 1, BadPosition)
     opening = want_list(pos.get("in_opening", [False, False]), "in_opening")
     if len(opening) != 2:

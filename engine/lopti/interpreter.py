@@ -92,11 +92,18 @@ def holds(cond: Any, s: LoptiState, actor: int, ctx: dict[str, Any]) -> bool:
     return False
 
 
-def _run_effect(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event]) -> bool:
-    """Apply one effect; True when it cleared the pile (the actor then gets an extra play)."""
+def _run_effect(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+                shield: int | None = None) -> bool:
+    """Apply one effect; True when it cleared the pile (the actor then gets an extra play).
+
+    ``shield`` is a player whose action is emptying their cards: no effect hands them a card, so a
+    rule never turns a winning play into a non-winning one (P-8.3, P-7.2).
+    """
     kind = eff["effect"]
     if kind == "draw":
         for t in role_seats(s, eff.get("role", "actor"), actor):
+            if t == shield:
+                continue
             k = min(eff.get("n", 1), len(s.draw))
             if k:
                 s.seats[t].hand.extend(s.draw[:k])
@@ -105,7 +112,7 @@ def _run_effect(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int,
     elif kind == "give":
         givers = role_seats(s, eff.get("from", "actor"), actor)
         takers = role_seats(s, eff.get("to", "next"), actor)
-        if givers and takers and givers[0] != takers[0]:
+        if givers and takers and givers[0] != takers[0] and takers[0] != shield:
             g = s.seats[givers[0]]
             if len(g.hand) >= 2:  # never a player's last card in hand: nobody is left stranded
                 pick = (min if eff.get("which", "lowest") == "lowest" else max)(g.hand, key=lambda c: order(c.rank))
@@ -153,8 +160,11 @@ def _run_effect(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int,
     return False
 
 
-def fire(s: LoptiState, event: str, timing: str, actor: int, ctx: dict[str, Any], events: list[Event]) -> bool:
-    """Run every active rule hooked on (event, timing). Returns True if a rule cleared the pile."""
+def fire(s: LoptiState, event: str, timing: str, actor: int, ctx: dict[str, Any], events: list[Event],
+         shield: int | None = None) -> bool:
+    """Run every active rule hooked on (event, timing). Returns True if a rule cleared the pile.
+
+    ``shield``: a player whose current action plays their last card (see ``_run_effect``)."""
     rules = s.options.house_rules
     if not rules:
         return False
@@ -174,5 +184,5 @@ def fire(s: LoptiState, event: str, timing: str, actor: int, ctx: dict[str, Any]
         s.fires_deal += 1
         events.append(ev("rule", rule=rule.id, player=actor, trigger=event, timing=timing))
         for eff in rule.effects:
-            cleared = _run_effect(s, rule, eff, actor, events) or cleared
+            cleared = _run_effect(s, rule, eff, actor, events, shield) or cleared
     return cleared

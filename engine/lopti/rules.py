@@ -8,6 +8,7 @@ allows and ``apply`` refuses what it forbids, with its reason.
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from engine.cards import Card, Rng, derive_seed, standard_deck
 from engine.core import BadRequest, Event, IllegalAction, Result, Why, ev
@@ -154,16 +155,17 @@ def _forget(seat: Seat, cards: list[Card]) -> None:
             seat.from_up.remove(c)
 
 
-def _clear(s: LoptiState, p: int, cause: str, extra_cards: list[Card], events: list[Event]) -> None:
+def _clear(s: LoptiState, p: int, cause: str, extra_cards: list[Card], events: list[Event],
+           shield: int | None = None) -> None:
     """P-5.1: the pile leaves the round, pending 3/7 effects end, the clearer gets an extra play."""
-    fire(s, "clear", "before", p, {"cause": cause}, events)
+    fire(s, "clear", "before", p, {"cause": cause}, events, shield)
     s.gone.extend(c for play in s.pile for c in play)
     s.gone.extend(extra_cards)
     s.pile = []
     s.threes = 0
     s.obligation = False
     events.append(ev("clear", player=p, cause=cause))
-    fire(s, "clear", "after", p, {"cause": cause}, events)
+    fire(s, "clear", "after", p, {"cause": cause}, events, shield)
 
 
 def _pickup(s: LoptiState, p: int, events: list[Event]) -> None:
@@ -231,50 +233,33 @@ def _go_out(s: LoptiState, p: int, events: list[Event]) -> None:
 
 
 def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event], zone: str) -> None:
-    """Effects of a legal play already removed from the player's cards (P-3 … P-7)."""
+    """Effects of a legal play already removed from the player's cards (P-3 … P-7).
+
+    A play of the player's last card keeps its effect (P-7.1: a final 3 still passes the
+    obligation) and its ``after`` rules still reach the others, but the player is out first and no
+    rule hands them a card during it (``shield``), so no rule stops a win (P-8.3).
+    """
     seat = s.seats[p]
     rank = cards[0].rank
-    params = s.options.params
     first_play = not s.extra_play
+    shield = p if seat.card_count() == 0 else None
     ctx = {"rank": rank, "count": len(cards), "zone": zone}
-    fire(s, "play", "before", p, ctx, events)
+    fire(s, "play", "before", p, ctx, events, shield)
     events.append(ev("play", player=p, cards=[str(c) for c in cards]))
-    cleared = False
-    pass_obligation = False
-    if rank == THREE:  # P-4.2, P-4.3
-        s.gone.extend(cards)
-        s.threes += len(cards)
-        if s.threes >= FOUR:
-            _clear(s, p, "threes", [], events)
-            cleared = True
-        elif s.pile:
-            pass_obligation = True
-    elif rank == TEN:  # P-4.5
-        _clear(s, p, "ten", cards, events)
-        cleared = True
-    else:
-        s.threes = 0
-        s.obligation = False
-        s.pile.append(list(cards))
-        if top_run(s)[1] >= params.clear_run:  # P-3.4, P-4.4 four 7s
-            _clear(s, p, "four", [], events)
-            cleared = True
-    if seat.card_count() == 0:  # P-7.2, P-5.5, P-7.3: out at once, no draw, no extra play
+    cleared, pass_obligation = _pile_effect(s, p, cards, events, shield)
+    if shield is not None:  # P-7.2, P-5.5, P-7.3: out at once, no draw, no extra play
         s.obligation = pass_obligation
         _go_out(s, p, events)
         if not s.over:
+            _after_play(s, p, ctx, cleared, pass_obligation, events, shield)
             _pass_turn(s, p, events)
         return
-    if first_play and s.draw and len(seat.hand) < params.draw_threshold:  # P-3.5, P-3.7
+    if first_play and s.draw and len(seat.hand) < s.options.params.draw_threshold:  # P-3.5, P-3.7
         card = s.draw.pop(0)
         seat.hand.append(card)
         events.append(ev("draw", player=p, card=str(card)))
         fire(s, "draw", "after", p, {"rank": card.rank}, events)
-    if pass_obligation:
-        fire(s, "obligation", "after", p, {}, events)
-    if rank == params.low_rank and not cleared:
-        fire(s, "low", "after", p, {"count": len(cards)}, events)
-    cleared = fire(s, "play", "after", p, ctx, events) or cleared
+    cleared = _after_play(s, p, ctx, cleared, pass_obligation, events, None)
     _pickup(s, p, events)
     if cleared:
         s.extra_play = True  # P-5.1, P-5.3
@@ -282,6 +267,39 @@ def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event],
         return
     s.obligation = pass_obligation
     _pass_turn(s, p, events)
+
+
+def _pile_effect(s: LoptiState, p: int, cards: list[Card], events: list[Event],
+                 shield: int | None) -> tuple[bool, bool]:
+    """What the played cards do to the pile (P-3.4, P-4): (cleared, passes the obligation)."""
+    rank = cards[0].rank
+    if rank == THREE:  # P-4.2, P-4.3
+        s.gone.extend(cards)
+        s.threes += len(cards)
+        if s.threes >= FOUR:
+            _clear(s, p, "threes", [], events, shield)
+            return True, False
+        return False, bool(s.pile)
+    if rank == TEN:  # P-4.5
+        _clear(s, p, "ten", cards, events, shield)
+        return True, False
+    s.threes = 0
+    s.obligation = False
+    s.pile.append(list(cards))
+    if top_run(s)[1] >= s.options.params.clear_run:  # P-3.4, P-4.4 four 7s
+        _clear(s, p, "four", [], events, shield)
+        return True, False
+    return False, False
+
+
+def _after_play(s: LoptiState, p: int, ctx: dict[str, Any], cleared: bool, pass_obligation: bool,
+                events: list[Event], shield: int | None) -> bool:
+    """The ``after`` rules of a play, in their fixed order; True if the pile is cleared."""
+    if pass_obligation:
+        fire(s, "obligation", "after", p, {}, events, shield)
+    if ctx["rank"] == s.options.params.low_rank and not cleared:
+        fire(s, "low", "after", p, {"count": ctx["count"]}, events, shield)
+    return fire(s, "play", "after", p, ctx, events, shield) or cleared
 
 
 def _take(s: LoptiState, p: int, events: list[Event], forced: bool) -> None:
@@ -330,7 +348,8 @@ def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Even
         card = sp.down.pop(action.index)
         legal = play_problem(s, card.rank, 1) is None
         events.append(ev("flip", player=p, card=str(card), legal=legal))
-        fire(s, "flip", "after", p, {"rank": card.rank, "legal": legal}, events)
+        last = legal and sp.card_count() == 0  # P-7.2: this flip wins; no rule may stop it
+        fire(s, "flip", "after", p, {"rank": card.rank, "legal": legal}, events, p if last else None)
         if legal:
             _resolve_play(s, p, [card], events, "down")
         else:  # P-6.2, P-6.3: it joins the pile, the pile is taken, the turn ends

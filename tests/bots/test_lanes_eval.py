@@ -39,7 +39,7 @@ def test_L_7_a_sale_counts_and_L_7_4_a_tie_does_not() -> None:
     assert evaluate(selling, 0, w) == 1.0 and evaluate(selling, 1, w) == -1.0
     tied = at(lanes0=[lane("10S", "9S", "3S"), [], []], lanes1=[lane("10C", "9C", "3C"), [], []])
     assert evaluate(tied, 0, w) == 0.0
-    beaten = at(lanes0=[lane("10S", "9S", "3S"), [], []], lanes1=[lane("10C", "9C", "4C"), [], []])
+    beaten = at(lanes0=[lane("10S", "9S", "3S"), [], []], lanes1=[lane("10C", "9C", "4C"), [], []], hand1=["5D"])
     assert evaluate(beaten, 0, w) == -1.0
 
 
@@ -52,7 +52,7 @@ def test_a_sale_at_26_is_safer_than_one_at_21() -> None:
 
 def test_L_8_1_a_majority_of_sales_counts_once() -> None:
     w = only(majority=1.0)
-    two = at(lanes0=[lane("10S", "9S", "3S"), lane("10H", "9H", "4H"), []])
+    two = at(lanes0=[lane("10S", "9S", "3S"), lane("10H", "9H", "4H"), []], hand0=["5D"])
     one = at(lanes0=[lane("10S", "9S", "3S"), [], []])
     assert evaluate(two, 0, w) == 1.0 and evaluate(two, 1, w) == -1.0
     assert evaluate(one, 0, w) == 0.0
@@ -83,7 +83,7 @@ def test_L_8_2_running_dry_is_bad() -> None:
 
 def test_the_match_over_is_plus_or_minus_a_thousand() -> None:
     s = at(lanes0=[lane("10S", "9S", "3S"), lane("10H", "9H", "4H"), lane("2D")],
-           lanes1=[[], [], lane("10C", "9C", "5C")])
+           lanes1=[[], [], lane("10C", "9C", "5C")], hand0=["5D"])
     s.over, s.winner = True, 0
     assert evaluate(s, 0, TUNED) == 1000.0 and evaluate(s, 1, TUNED) == -1000.0
 

@@ -206,7 +206,7 @@ def test_L_5_6_same_value_never_twice_in_a_row_even_in_suit() -> None:
 
 
 def test_L_5_7_current_suit_is_last_number_cards_suit_unless_queen() -> None:
-    s = state(run("lanes", pos(lanes0=[lane("4D", "9H"), lane("4D", "9H+QS"), []])))
+    s = state(run("lanes", pos(lanes0=[lane("4D", "9H"), lane("4C", "9C+QS"), []])))
     assert s["players"][0]["suit"][:2] == ["H", "S"]
 
 
@@ -218,7 +218,7 @@ def test_L_5_8_equal_values_at_end_after_removal_count_as_descending() -> None:
 
 
 def test_L_5_9_direction_is_derived_from_last_two_then_queens() -> None:
-    s = state(run("lanes", pos(lanes0=[lane("3S"), lane("3S", "8S+QH+QD"), lane("3D", "8D+QH")])))
+    s = state(run("lanes", pos(lanes0=[lane("3C"), lane("3S", "8S+QH+QD"), lane("3D", "8D+QH")])))
     assert s["players"][0]["direction"] == [None, "up", "down"]
 
 
@@ -331,7 +331,7 @@ def test_L_6_6_removed_cards_go_to_the_lane_owners_discard() -> None:
 # --- L-7 selling --------------------------------------------------------------------------------
 
 def test_L_7_1_only_21_to_26_sells() -> None:
-    s = state(run("lanes", pos(lanes0=[lane("10S", "10H"), lane("10S", "10H", "AS"), lane("10C+KS", "7C")])))
+    s = state(run("lanes", pos(lanes0=[lane("10S", "10H"), lane("10D", "9D", "2D"), lane("10C+KS", "7C")])))
     assert s["selling"] == [None, 0, None]  # 20 too light, 21 sells, 27 overloaded
 
 
@@ -435,7 +435,7 @@ def test_L_9_2_king_adds() -> None:
 
 
 def test_L_9_3_founding_suit_and_queens_still_change_it() -> None:
-    s = state(run("lanes", pos(lanes0=[lane("3S", "8H"), lane("3S", "8H+QD"), []]),
+    s = state(run("lanes", pos(lanes0=[lane("3S", "8H"), lane("3C", "8C+QD"), []]),
                   options={"variants": ["founding_suit"]}))
     assert s["players"][0]["suit"][:2] == ["S", "D"]
     acts = legal(pos(hand0=["2S"], lanes0=[lane("3S", "8H"), lane("4C"), lane("4D")]), {"variants": ["founding_suit"]})
@@ -483,7 +483,7 @@ def test_L_9_7_short_deck_is_30_cards() -> None:
 def test_L_9_8_double_deck_is_108_cards_and_duplicates_allowed() -> None:
     st = RULES.new_game(LanesOptions(double_deck=True), 11)
     assert all(len(s.hand) + len(s.deck) == 108 for s in st.sides)
-    p = pos(hand0=["5H", "5H"], lanes0=[lane("5H"), [], []])
+    p = pos(hand0=["5H"], lanes0=[lane("5H"), [], []])  # L-2.1: one 5H per deck
     assert run("lanes", p)["ok"] is False
     assert run("lanes", p, options={"variants": ["double_deck"]})["ok"] is True
     acts = legal(pos(hand0=["9H", "9H"], lanes0=[lane("5H"), lane("2C"), lane("3C")]), {"variants": ["double_deck"]})
