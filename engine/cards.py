@@ -76,16 +76,6 @@ def parse_card(text: object) -> Card:
     return card
 
 
-def parse_cards(items: object) -> list[Card]:
-    if not isinstance(items, list):
-        raise CardError(f"expected a list of cards, got {items!r}")
-    return [parse_card(x) for x in items]
-
-
-def format_cards(cards: Iterable[Card]) -> list[str]:
-    return [str(c) for c in cards]
-
-
 def standard_deck(jokers: int = 0) -> list[Card]:
     """52 cards in a fixed order (suits S H D C, ranks A..K), then ``jokers`` jokers."""
     return [_BY_TEXT[RANK_TEXT[r] + s] for s in SUITS for r in range(1, 14)] + [JOKER_CARD] * jokers

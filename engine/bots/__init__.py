@@ -20,7 +20,6 @@ from typing import Any
 from engine.core import BadRequest
 
 LEVELS = ("beginner", "casual", "skilled", "expert", "random")
-TURN_BASED = ("lanes", "lopti")
 
 
 def decide(game: str, observation: dict[str, Any], level: str, seed: int = 0, budget_ms: int = 300,

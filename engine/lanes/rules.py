@@ -104,12 +104,6 @@ def _face_problem(state: LanesState, card: Card, owner: int, lane_i: int, stack_
     return None
 
 
-def _actor(state: LanesState, declared: int | None) -> int:
-    if declared is not None and declared != state.to_move:
-        raise IllegalAction(Why("not_your_turn", "it is not your turn"), reason="not_your_turn")
-    return state.to_move
-
-
 def why_illegal(state: LanesState, action: LanesAction) -> str | None:
     """The reason ``action`` is illegal now, or None. Raises BadRequest for indices that do not exist."""
     if state.over:

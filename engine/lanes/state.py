@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.cards import ACE, JACK, JOKER, KING, QUEEN, Card
+from engine.cards import ACE, KING, QUEEN, Card
 from engine.lanes.options import LanesOptions
 
 UP, DOWN = "up", "down"
@@ -23,11 +23,6 @@ ATTACH_LIMIT = 3
 def is_number(card: Card) -> bool:
     """A, 2–10 (L-5.1)."""
     return ACE <= card.rank <= 10
-
-
-def is_face(card: Card) -> bool:
-    """J, Q, K and jokers (L-6)."""
-    return card.rank in (JACK, QUEEN, KING, JOKER)
 
 
 @dataclass(slots=True)

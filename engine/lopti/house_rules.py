@@ -51,6 +51,34 @@ EVENT_FIELDS = {
     "take": {"count", "forced"}, "obligation": set(), "low": {"count"}, "turn_start": set(), "deal_start": set(),
 }
 
+#: condition kinds and the event field each needs (None: any event can test it). The validator and
+#: every rule builder read this one table, so a builder offers exactly what validates.
+CONDITION_NEEDS: dict[str, str | None] = {
+    "rank_in": "rank", "count_at_least": "count", "count_at_most": "count", "cause_in": "cause",
+    "zone": "zone", "legal": "legal", "forced": "forced", "pile_size": None, "draw_size": None,
+    "hand_size": None, "cards_left": None, "deal_number": None, "draw_empty": None,
+}
+_NEED_PROBLEM = {
+    "rank": "the event '{event}' has no card rank to test", "count": "the event '{event}' has no card count to test",
+    "cause": "only the 'clear' event has a cause", "zone": "only the 'play' event has a zone",
+    "legal": "the event '{event}' has no 'legal' flag", "forced": "the event '{event}' has no 'forced' flag",
+}
+#: an ``all`` / ``any`` holds 1 to this many conditions
+MAX_CONDITIONS = 4
+
+
+def conditions_for(event: str) -> tuple[str, ...]:
+    """The condition kinds a rule hooked on ``event`` may test (what the event can answer)."""
+    fields = EVENT_FIELDS[event]
+    return tuple(k for k, need in CONDITION_NEEDS.items() if need is None or need in fields)
+
+
+def effects_for(event: str, timing: str) -> tuple[str, ...]:
+    """The effects a rule on (``event``, ``timing``) may have: none that feeds its own trigger
+    (guarantee 3), and the extra clear only after a play."""
+    return tuple(k for k in EFFECTS if FEEDS.get(k) != event
+                 and (k != "clear" or (event, timing) == ("play", "after")))
+
 
 class RuleError(ValueError):
     """A rule that breaks the format or a guarantee; ``problems`` lists every reason in words."""
@@ -111,10 +139,6 @@ class HouseRule:
         return dict(self.raw)
 
 
-def _rank_value(label: str) -> int:
-    return {"A": 1, "J": 11, "Q": 12, "K": 13}.get(label, 0) or int(label)
-
-
 def _check_condition(cond: Any, event: str, depth: int, problems: list[str]) -> None:
     if depth > MAX_DEPTH:
         problems.append(f"conditions may nest at most {MAX_DEPTH} deep")
@@ -123,38 +147,30 @@ def _check_condition(cond: Any, event: str, depth: int, problems: list[str]) -> 
         problems.append("each condition is an object with exactly one key, e.g. {\"rank_in\": [\"8\"]}")
         return
     (key, arg), = cond.items()
-    fields = EVENT_FIELDS[event]
+    need = CONDITION_NEEDS.get(key)
+    if need is not None and need not in EVENT_FIELDS[event]:
+        problems.append(_NEED_PROBLEM[need].format(event=event))
     if key in ("all", "any"):
-        if not isinstance(arg, list) or not 1 <= len(arg) <= 4:
-            problems.append(f"'{key}' takes a list of 1 to 4 conditions")
+        if not isinstance(arg, list) or not 1 <= len(arg) <= MAX_CONDITIONS:
+            problems.append(f"'{key}' takes a list of 1 to {MAX_CONDITIONS} conditions")
             return
         for c in arg:
             _check_condition(c, event, depth + 1, problems)
     elif key == "not":
         _check_condition(arg, event, depth + 1, problems)
     elif key == "rank_in":
-        if "rank" not in fields:
-            problems.append(f"the event '{event}' has no card rank to test")
         if not isinstance(arg, list) or not arg or any(a not in RANK_LABELS for a in arg):
             problems.append(f"rank_in takes ranks from {', '.join(RANK_LABELS)}")
     elif key in ("count_at_least", "count_at_most"):
-        if "count" not in fields:
-            problems.append(f"the event '{event}' has no card count to test")
         if isinstance(arg, bool) or not isinstance(arg, int) or not 1 <= arg <= 52:
             problems.append(f"{key} takes a number from 1 to 52")
     elif key == "cause_in":
-        if "cause" not in fields:
-            problems.append("only the 'clear' event has a cause")
         if not isinstance(arg, list) or not arg or any(a not in CAUSES for a in arg):
             problems.append(f"cause_in takes causes from {', '.join(CAUSES)}")
     elif key == "zone":
-        if "zone" not in fields:
-            problems.append("only the 'play' event has a zone")
         if arg not in ZONES:
             problems.append(f"zone is one of {', '.join(ZONES)}")
     elif key in ("legal", "forced"):
-        if key not in fields:
-            problems.append(f"the event '{event}' has no '{key}' flag")
         if not isinstance(arg, bool):
             problems.append(f"{key} is true or false")
     elif key in ("hand_size", "pile_size", "draw_size", "deal_number", "cards_left"):
@@ -219,7 +235,7 @@ def _check_effect(eff: Any, event: str, timing: str, problems: list[str]) -> Non
         if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
             problems.append("return_cleared: n is 1 to 5")
     elif kind == "clear":
-        if (event, timing) != ("play", "after"):
+        if kind not in effects_for(event, timing):
             problems.append("an extra clear may only follow a play (when: play, after): it adds a clear for the "
                             "player who played")
     elif kind == "announce":

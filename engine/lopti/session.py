@@ -168,7 +168,36 @@ class LoptiSession:
                        history=(*r.history, f"deleted by its author in deal {self.deal_number}"))
         return replace(self, rules=self._replace_rule(gone))
 
+    def deletable_by(self, seat: int) -> list[str]:
+        """P-9.4: the rules in force that ``seat`` wrote, each deletable by them now without a vote."""
+        return [r.id for r in self.rules if r.author == seat and r.in_force]
+
     # --- the vote -------------------------------------------------------------------------------
+
+    def proposals_for(self, seat: int) -> list[Proposal]:
+        """The rule proposals ``seat`` may put to this deal's vote (P-9.1, P-9.7): remove or change a
+        rule in force (the change starts from the rule as it is), restore a removed one. Empty when
+        the vote is not open. Base-rule changes come from :meth:`param_choices`."""
+        if not self.vote_open():
+            return []
+        out = []
+        for r in self.rules:
+            if r.in_force:
+                out.append(Proposal("remove", seat, rule_id=r.id))
+                out.append(Proposal("modify", seat, rule_id=r.id, new_rule=r.rule))
+            else:
+                out.append(Proposal("restore", seat, rule_id=r.id))
+        return out
+
+    def param_choices(self) -> list[tuple[str, int, list[int]]]:
+        """The base rules a vote may change for the session (P-9.1): (name, value now, other values)."""
+        now = self.params_for(self.deal_number)
+        return [(name, getattr(now, name), [v for v in range(lo, hi + 1) if v != getattr(now, name)])
+                for name, (lo, hi) in BaseParams.RANGES.items()]
+
+    def vote_open(self) -> bool:
+        """This deal's one vote can still be held (after a finished deal, once per deal, P-9.5)."""
+        return bool(self.results) and not self.vote_used()
 
     def vote_used(self) -> bool:
         return any(v.deal == self.deal_number for v in self.votes)

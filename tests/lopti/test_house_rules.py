@@ -14,7 +14,17 @@ from engine.cards import Rng
 from engine.lopti import RULES, LoptiOptions
 from engine.lopti.describe import LANGS, describe
 from engine.lopti.dryrun import dry_run, simple_policy
-from engine.lopti.house_rules import EFFECTS, EVENTS, BaseParams, RuleError, parse_rule, validate
+from engine.lopti.house_rules import (
+    CONDITION_NEEDS,
+    EFFECTS,
+    EVENTS,
+    BaseParams,
+    RuleError,
+    conditions_for,
+    effects_for,
+    parse_rule,
+    validate,
+)
 from engine.lopti.interpreter import MAX_FIRES_PER_TURN
 from engine.lopti.rps import DECISIVE, bracket, seeded_series, series
 from engine.lopti.session import LoptiSession, apply_now, bot_rule, bot_vote
@@ -308,6 +318,45 @@ def test_P_9_4_author_deletes_without_a_vote_others_cannot() -> None:
         s.delete_own_rule("kings-skip", by=0)
     s2 = s.delete_own_rule("kings-skip", by=1)
     assert not s2.rules[0].in_force and s2.deal_options().house_rules == () and not s2.vote_used()
+
+
+def test_P_9_4_the_engine_lists_what_a_seat_may_delete_and_propose() -> None:
+    """What a screen offers comes from the engine: each seat's deletable rules (P-9.4), the
+    proposals of an open vote (P-9.1, P-9.7), none once the deal's vote is used (P-9.5)."""
+    s = session_with_rule()
+    assert s.deletable_by(1) == ["kings-skip"] and s.deletable_by(0) == []
+    kinds = [(p.kind, p.proposer, p.rule_id) for p in s.proposals_for(2)]
+    assert kinds == [("remove", 2, "kings-skip"), ("modify", 2, "kings-skip")]
+    for p in s.proposals_for(2):
+        s.check_proposal(p)  # every listed proposal is one the engine accepts
+    gone = s.delete_own_rule("kings-skip", by=1)
+    assert gone.deletable_by(1) == [] and [p.kind for p in gone.proposals_for(0)] == ["restore"]
+    voted = s.hold_vote(Proposal("remove", 0, rule_id="kings-skip"), {i: True for i in range(4)})
+    assert voted.vote_used() and voted.proposals_for(0) == [] and not voted.vote_open()
+    name, now, others = s.param_choices()[0]
+    assert name == "draw_threshold" and now == 3 and 3 not in others
+    for name, _, others in s.param_choices():
+        for v in others:
+            s.check_proposal(Proposal("param", 0, param=name, value=v))
+
+
+@pytest.mark.parametrize("event", EVENTS)
+def test_P_13_the_vocabulary_the_engine_lists_is_exactly_what_validates(event: str) -> None:
+    """conditions_for / effects_for (what a rule builder offers) agree with the validator."""
+    sample = {"rank_in": ["8"], "count_at_least": 2, "count_at_most": 1, "cause_in": ["ten"], "zone": "up",
+              "legal": False, "forced": True, "pile_size": {"op": ">=", "n": 6}, "draw_size": {"op": "<=", "n": 5},
+              "hand_size": {"op": ">=", "n": 8}, "cards_left": {"op": "<=", "n": 3},
+              "deal_number": {"op": ">=", "n": 2}, "draw_empty": True}
+    effect = {"draw": {"n": 1}, "give": {}, "reveal": {}, "skip": {}, "reverse": {}, "return_cleared": {},
+              "clear": {}, "announce": {"text": "hi"}}
+    assert set(sample) == set(CONDITION_NEEDS) and set(effect) == set(EFFECTS)
+    for timing in ("before", "after"):
+        for kind, arg in sample.items():
+            ok_ = validate(rule(event, timing, [{"effect": "announce", "text": "x"}], {kind: arg})) == []
+            assert ok_ == (kind in conditions_for(event)), (event, timing, kind)
+        for kind, args in effect.items():
+            ok_ = validate(rule(event, timing, [{"effect": kind, **args}])) == []
+            assert ok_ == (kind in effects_for(event, timing)), (event, timing, kind)
 
 
 def test_P_9_6_now_or_next_deal_and_completed_actions_stay() -> None:

@@ -107,3 +107,35 @@ def test_hint_is_a_legal_move_and_selects_its_card(st) -> None:  # type: ignore[
         assert m.selected == a.card
     for lang in LANGS:
         assert m.describe_action(a, lang)
+
+
+def _at(st, position):  # type: ignore[no-untyped-def]
+    """A stored match against the beginner, moved to a hand-built position (player 0 to move)."""
+    m = LanesMatch.new(st, "beginner", seed=3)
+    m.mode.state = RULES.position_from_json(m.mode.options, position)  # type: ignore[attr-defined]
+    return m
+
+
+def test_a_tapped_spot_plays_the_legal_action_there_and_a_refusal_comes_from_the_engine(st) -> None:  # type: ignore[no-untyped-def]
+    """L-6.1: a king tapped on a lane goes on its last number card; L-5.1: a number card tapped on
+    the opponent's lane is refused in the engine's words, and nothing changes."""
+    e = {"deck": ["2H"], "discard": []}
+    m = _at(st, {"to_move": 0, "players": [
+        {**e, "hand": ["KS", "5C"], "lanes": [[["7H"], ["9H"]], [["2C"]], [["4D"]]]},
+        {**e, "hand": ["4C"], "lanes": [[["10S"], ["8S"]], [], []]}]})
+    m.select("5C")
+    assert m.play_at(1, 0) == [] and m.refusal is not None and m.refusal.key
+    assert m.observation["hand"] == ["KS", "5C"]
+    m.select("KS")
+    m.play_at(0, 0)
+    assert m.observation["players"][0]["lanes"][0] == [["7H"], ["9H", "KS"]]
+
+
+def test_a_king_tapped_on_the_opponents_lane_goes_on_its_last_card(st) -> None:  # type: ignore[no-untyped-def]
+    e = {"deck": ["2H"], "discard": []}
+    m = _at(st, {"to_move": 0, "players": [
+        {**e, "hand": ["KS", "5C"], "lanes": [[["7H"]], [["2C"]], [["4D"]]]},
+        {**e, "hand": ["4C"], "lanes": [[["10S"], ["8S"]], [], []]}]})
+    m.select("KS")
+    m.play_at(1, 0)
+    assert m.observation["players"][1]["lanes"][0] == [["10S"], ["8S", "KS"]]

@@ -124,14 +124,21 @@ class LanesMatch:
         self.refusal = None
 
     def play_at(self, owner: int, lane: int, stack: int | None = None) -> list[Event]:
-        """The selected card tapped onto a lane or a card of it, lit or not: the engine decides, and
-        a move it refuses is explained (``refusal``) and nothing changes. A number card goes on a
-        lane; any other card on a card of it (the last one when no card was named)."""
+        """The selected card tapped onto a lane or a card of it, lit or not. A legal action for that
+        spot is played (a face card tapped on the lane goes on its last card it may take); with
+        none, the action the tap means is sent anyway so the engine explains its refusal
+        (``refusal``) and nothing changes."""
         card = self.selected
         if card is None:
             return []
+        here = [a for a in self.legal() if isinstance(a, Play) and a.card == card and a.lane == lane]
+        mine = owner == self.human
+        spot = [a for a in here if (a.owner is None and mine)
+                or (a.owner == owner and stack in (None, a.stack))]
+        if spot:
+            return self._apply(max(spot, key=lambda a: -1 if a.stack is None else a.stack))
         if is_number(card):
-            return self._apply(Play(card, lane, None if owner == self.human else owner))
+            return self._apply(Play(card, lane, None if mine else owner))
         stacks = self.observation["players"][owner]["lanes"][lane]
         return self._apply(Play(card, lane, owner, (len(stacks) - 1 if stacks else 0) if stack is None else stack))
 

@@ -12,8 +12,8 @@ from typing import Any
 import flet as ft
 
 from engine.lopti.describe import PHRASES, describe
-from engine.lopti.house_rules import CAUSES, EVENTS, RANK_LABELS, TIMINGS, ZONES
-from views.lopti.rule_draft import ARG_CHOICES, MAX_CONDITIONS, RuleDraft
+from engine.lopti.house_rules import CAUSES, EVENTS, MAX_CONDITIONS, RANK_LABELS, TIMINGS, ZONES
+from views.lopti.rule_draft import ARG_CHOICES, RuleDraft
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 

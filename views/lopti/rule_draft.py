@@ -12,25 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.lopti.house_rules import (
-    EFFECTS,
-    EVENT_FIELDS,
+    CONDITION_NEEDS,
     EVENTS,
-    FEEDS,
+    MAX_CONDITIONS,
     MAX_EFFECTS,
     ROLES,
     SINGLE_ROLES,
     TIMINGS,
+    conditions_for,
+    effects_for,
     validate,
 )
-
-MAX_CONDITIONS = 2
-
-#: condition kinds and the event field each needs (None: any event can test it)
-CONDITIONS: dict[str, str | None] = {
-    "rank_in": "rank", "count_at_least": "count", "count_at_most": "count", "cause_in": "cause", "zone": "zone",
-    "legal": "legal", "forced": "forced", "pile_size": None, "draw_size": None, "hand_size": None,
-    "cards_left": None, "deal_number": None, "draw_empty": None,
-}
 
 #: a new condition or effect starts from these arguments
 CONDITION_DEFAULTS: dict[str, Any] = {
@@ -62,12 +54,10 @@ class RuleDraft:
 
     # --- what may be chosen here -------------------------------------------------------------------
     def condition_kinds(self) -> list[str]:
-        fields = EVENT_FIELDS[self.event]
-        return [k for k, need in CONDITIONS.items() if need is None or need in fields]
+        return list(conditions_for(self.event))
 
     def effect_kinds(self) -> list[str]:
-        return [k for k in EFFECTS if FEEDS.get(k) != self.event
-                and (k != "clear" or (self.event, self.timing) == ("play", "after"))]
+        return list(effects_for(self.event, self.timing))
 
     # --- changes -----------------------------------------------------------------------------------
     def set_when(self, event: str | None = None, timing: str | None = None) -> None:
@@ -166,9 +156,9 @@ class RuleDraft:
         cond = rule.get("if")
         if cond is None:
             conditions: list[dict[str, Any]] = []
-        elif "all" in cond and all(next(iter(c)) in CONDITIONS for c in cond["all"]):
+        elif "all" in cond and all(next(iter(c)) in CONDITION_NEEDS for c in cond["all"]):
             conditions = copy.deepcopy(cond["all"])[:MAX_CONDITIONS]
-        elif next(iter(cond)) in CONDITIONS:
+        elif next(iter(cond)) in CONDITION_NEEDS:
             conditions = [copy.deepcopy(cond)]
         else:
             conditions = []

@@ -14,7 +14,6 @@ from itertools import chain
 from typing import Any
 
 from engine.lopti.describe import describe
-from engine.lopti.house_rules import BaseParams
 from engine.lopti.session import LoptiSession, bot_rule, bot_vote
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
@@ -166,8 +165,8 @@ class SessionFlow:
         return rule
 
     def deletable(self, seat: int) -> list[str]:
-        """P-9.4: the rules in force that ``seat`` (a person) wrote and may delete without a vote."""
-        return [r.id for r in self.session.rules if r.author == seat and r.in_force and self.levels[seat] == "person"]
+        """The rules ``seat`` may delete now (the engine's P-9.4 list); bots never delete by tap."""
+        return self.session.deletable_by(seat) if self.levels[seat] == "person" else []
 
     def delete_rule(self, rule_id: str, seat: int) -> None:
         self.session.delete_own_rule(rule_id, seat)  # raises VoteError before anything is stored
@@ -176,25 +175,15 @@ class SessionFlow:
     # --- the vote -----------------------------------------------------------------------------------
     def can_vote(self) -> bool:
         """This deal's one vote is still open (a base rule can be changed even with no house rule)."""
-        return bool(self.session.results) and not self.session.vote_used()
+        return self.session.vote_open()
 
     def proposals(self, proposer: int) -> list[Proposal]:
-        """Rule proposals a player may put to the vote here: remove or change a rule in force, or
-        restore a removed one (a change to a base rule is built from :meth:`params`)."""
-        out = []
-        for r in self.session.rules:
-            if r.in_force:
-                out.append(Proposal("remove", proposer, rule_id=r.id))
-                out.append(Proposal("modify", proposer, rule_id=r.id, new_rule=r.rule))
-            else:
-                out.append(Proposal("restore", proposer, rule_id=r.id))
-        return out
+        """The engine's rule proposals for ``proposer`` (a change to a base rule: :meth:`params`)."""
+        return self.session.proposals_for(proposer)
 
     def params(self) -> list[tuple[str, int, list[int]]]:
-        """The base rules a vote may change for the session (P-9.1): (name, value now, choices)."""
-        now = self.session.params_for(self.deal_number)
-        return [(name, getattr(now, name), [v for v in range(lo, hi + 1) if v != getattr(now, name)])
-                for name, (lo, hi) in BaseParams.RANGES.items()]
+        """The base rules a vote may change, as the engine lists them: (name, value now, choices)."""
+        return self.session.param_choices()
 
     def check(self, proposal: Proposal) -> None:
         """Raise VoteError (in the engine's words) if the proposal cannot be voted on."""
