@@ -35,7 +35,7 @@ from sqlmodel import Session, col, select
 from engine.cards import Rng
 from engine.core import EngineError, GameRecord, replay
 from engine.lanes import RULES, LanesOptions
-from engine.lanes.actions import Abort, Timeout
+from engine.lanes.actions import EXTERNAL, Abort, Away, LanesAction, Resign, Timeout
 from engine.lanes.state import LanesState
 from lobby.clock import Clock
 from lobby.glicko2 import Rating, after_game
@@ -56,7 +56,7 @@ RATING_PERIOD_S = 86400.0 * 0.21436  # lichess's rating period, in seconds
 
 
 #: the engine actions only the server makes (its clock and its sweeper), never a client's move
-SERVER_ONLY = (Timeout, Abort)
+SERVER_ONLY = EXTERNAL
 
 
 class LobbyError(Exception):
@@ -295,7 +295,7 @@ def accept_challenge(db: Session, clock: Clock, player: Player, code: str) -> Ma
 def start_match(db: Session, clock: Clock, a: str, b: str, rated: bool, time_control: str,
                 variants: list[str]) -> Match:
     base, inc = TIME_CONTROLS[time_control]
-    seed = secrets.randbits(63)
+    seed = clock.new_seed()
     seats = [a, b]
     if Rng(seed).below(2):
         seats.reverse()
@@ -395,7 +395,23 @@ def remaining_ms(m: AnyMatch, now: float) -> list[int]:
     return rem
 
 
+def _end(db: Db, clock: Clock, m: AnyMatch, action: LanesAction) -> None:
+    """End a running match by an engine action (a resignation, or the server's timeout, away loss
+    or abort): the action joins the record like any move, so replaying the record gives exactly
+    the stored result (the engine decides winner and reason)."""
+    if m.status != "running":
+        return
+    state, events = RULES.apply(state_of(m), action)
+    actions = [*orjson.loads(m.actions), RULES.action_to_json(action)]
+    m.actions = dumps(actions)
+    STATES.put(m, len(actions), state)
+    for e in events:
+        _event(db, m, e.to_json())
+    _finish(db, clock, m, state.winner, state.reason or "aborted")
+
+
 def _finish(db: Db, clock: Clock, m: AnyMatch, winner: int | None, reason: str) -> None:
+    """Store the end the engine reached (``winner``/``reason`` from the final state) and rate it."""
     if m.status != "running":
         return
     m.status = "aborted" if reason == "aborted" else "finished"
@@ -442,7 +458,7 @@ def enforce(db: Db, clock: Clock, m: AnyMatch) -> None:
     moved = [m.moved0, m.moved1]
     if not moved[p]:
         if now - m.turn_started_at >= FIRST_MOVE_S:
-            _finish(db, clock, m, None, "aborted")
+            _end(db, clock, m, Abort())
         return
     due: list[tuple[float, str, int]] = []
     for seat, seen in ((0, m.last_seen0), (1, m.last_seen1)):
@@ -459,7 +475,7 @@ def enforce(db: Db, clock: Clock, m: AnyMatch) -> None:
     if reason == "timeout":
         _timeout(db, clock, m, loser)
     else:
-        _finish(db, clock, m, 1 - loser, "disconnected")
+        _end(db, clock, m, Away(loser))
 
 
 def _timeout(db: Db, clock: Clock, m: AnyMatch, p: int) -> None:
@@ -468,8 +484,7 @@ def _timeout(db: Db, clock: Clock, m: AnyMatch, p: int) -> None:
             m.remaining0 = 0
         else:
             m.remaining1 = 0
-    m.actions = dumps([*orjson.loads(m.actions), {"timeout": True, "player": p}])
-    _finish(db, clock, m, 1 - p, "timeout")
+    _end(db, clock, m, Timeout(p))
 
 
 def touch(db: Db, clock: Clock, m: MatchRow, seat: int) -> None:
@@ -556,9 +571,7 @@ def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expe
 def resign(db: Db, clock: Clock, player: Player, match_id: str) -> dict[str, Any]:
     m = _match(db, match_id)
     seat = seat_of(m, player)
-    if m.status == "running":
-        m.actions = dumps([*orjson.loads(m.actions), {"resign": True, "player": seat}])
-        _finish(db, clock, m, 1 - seat, "resigned")
+    _end(db, clock, m, Resign(seat))
     return view_for(db, clock, m, seat)
 
 

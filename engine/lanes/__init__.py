@@ -7,7 +7,9 @@ from typing import Any
 from engine.core import Event, Result
 from engine.lanes import notation, rules
 from engine.lanes.actions import (
+    EXTERNAL,
     Abort,
+    Away,
     Disband,
     Discard,
     LanesAction,
@@ -74,5 +76,6 @@ class LanesRules:
 
 RULES = LanesRules()
 
-__all__ = ["RULES", "VARIANTS", "Abort", "Discard", "Disband", "LanesOptions", "LanesRules", "LanesState",
+__all__ = ["EXTERNAL", "RULES", "VARIANTS", "Abort", "Away", "Discard", "Disband", "LanesOptions", "LanesRules",
+           "LanesState",
            "Play", "Resign", "Timeout"]

@@ -52,7 +52,18 @@ class Abort:
     """L-8.4: no first move in time — the match ends with no result."""
 
 
-LanesAction = Play | Discard | Disband | Resign | Timeout | Abort
+@dataclass(frozen=True, slots=True)
+class Away:
+    """L-8.4: an external result reported by the lobby: ``player`` was away for the away time and
+    loses."""
+
+    player: int
+
+
+#: results only a referee's clock or presence produce: never legal, never sent by a player
+EXTERNAL = (Timeout, Abort, Away)
+
+LanesAction = Play | Discard | Disband | Resign | Timeout | Abort | Away
 
 
 def _player(obj: dict[str, Any]) -> int | None:
@@ -104,6 +115,11 @@ def parse_action(obj: Any) -> LanesAction:
         if obj["timeout"] is not True:
             raise BadRequest("timeout must be true")
         return Timeout(want_int(obj["player"], "player", 0, 1))
+    if "away" in obj:
+        _keys(obj, {"away", "player"}, set())
+        if obj["away"] is not True:
+            raise BadRequest("away must be true")
+        return Away(want_int(obj["player"], "player", 0, 1))
     if "abort" in obj:
         _keys(obj, {"abort"}, set())
         if obj["abort"] is not True:
@@ -131,6 +147,8 @@ def action_to_json(action: LanesAction) -> dict[str, Any]:
             return {"timeout": True, "player": player}
         case Abort():
             return {"abort": True}
+        case Away(player):
+            return {"away": True, "player": player}
     if player is not None:
         out["player"] = player
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine.cards import ACE, JACK, JOKER, KING, QUEEN, Card, Rng, derive_seed, standard_deck
 from engine.core import BadRequest, Event, IllegalAction, Result, Why, ev
-from engine.lanes.actions import Abort, Disband, Discard, LanesAction, Play, Resign, Timeout
+from engine.lanes.actions import Abort, Away, Disband, Discard, LanesAction, Play, Resign, Timeout
 from engine.lanes.options import LanesOptions
 from engine.lanes.state import (
     DOWN,
@@ -108,7 +108,7 @@ def why_illegal(state: LanesState, action: LanesAction) -> str | None:
     """The reason ``action`` is illegal now, or None. Raises BadRequest for indices that do not exist."""
     if state.over:
         return Why("match_over", "the match is over")
-    if isinstance(action, (Resign, Timeout, Abort)):
+    if isinstance(action, (Resign, Timeout, Abort, Away)):
         return None
     if action.player is not None and action.player != state.to_move:
         return Why("not_your_turn", "it is not your turn")
@@ -298,6 +298,9 @@ def apply(state: LanesState, action: LanesAction) -> tuple[LanesState, list[Even
         return s, events
     if isinstance(action, Abort):
         _finish(s, None, "aborted", events)
+        return s, events
+    if isinstance(action, Away):
+        _finish(s, 1 - action.player, "disconnected", events)
         return s, events
     p = s.to_move
     side = s.sides[p]

@@ -149,7 +149,13 @@ def test_spit_levels_react_slower_the_lower_they_are_and_with_more_options() -> 
     assert means["expert"] < means["skilled"] < means["casual"] < means["beginner"]
     assert reaction_time("expert", 0, Rng(2)) / 0.85 + 0.01 >= 0.25
     assert reaction_time("skilled", 8, Rng(3)) > reaction_time("skilled", 1, Rng(3))
-    assert SpitBot("expert").plan is not None
+    st = SPIT.new_game(SpitOptions(), 4)
+    rng = Rng(5)
+    for seat in (0, 1):
+        planned = SpitBot("expert", seed=1).plan(SPIT.observe(st, seat), SPIT.legal_actions(st, seat), rng)
+        assert planned is not None  # the deal's opening offers a move (call spit)
+        delay, action = planned
+        assert delay > 0 and action in SPIT.legal_actions(st, seat)
 
 
 def test_short_arena_expert_beats_random() -> None:
@@ -160,7 +166,9 @@ def test_short_arena_expert_beats_random() -> None:
     s = match("spit", "expert", "beginner", games=4, seed=3)
     assert s["win_rate_a"] >= 0.75
     l4 = match("lopti", "expert", "beginner", games=4, seed=3, seats=3, budget=40)
-    assert 0 <= l4["win_rate_a"] <= 1 and l4["seats"] == 3
+    wins = l4["win_rate_a"] * 4
+    assert l4["seats"] == 3 and l4["games"] == 4 and wins == round(wins)  # a count of whole deals
+    assert l4["ci95_a"][0] <= l4["win_rate_a"] <= l4["ci95_a"][1] and l4["mean_length"] > 0
 
 
 def test_wilson_interval() -> None:

@@ -108,10 +108,10 @@ def test_refused_taps_in_a_real_game_are_explained_and_change_nothing(st) -> Non
     m.select(str(number))
     assert m.play_at(1 - m.human, 0) == [] and m.refusal is not None  # not on the opponent's lane
     assert m.refusal.key in ("own_lanes", "opening_lane") and m.mode.state is before
-    if face is not None:
-        m.select(str(face))
-        assert m.play_at(m.human, 0) == [] and m.refusal is not None \
-            and m.refusal.key in ("opening_no_face", "face_needs_card")
+    assert face is not None  # seed 7 deals a face card: it has no number card to go on yet (L-3.2)
+    m.select(str(face))
+    assert m.play_at(m.human, 0) == [] and m.refusal is not None \
+        and m.refusal.key in ("opening_no_face", "face_needs_card")
     for lang in LANGS:
         assert why_text(lang, m.refusal)
     lp = LoptiMatch.new(st, ["beginner"], 3)
@@ -124,9 +124,9 @@ def test_refused_taps_in_a_real_game_are_explained_and_change_nothing(st) -> Non
     cards = lp.sorted_hand()
     lp.tap_hand(cards[0])
     lp.tap_hand(cards[-1])
-    if parse_card(cards[0]).rank != parse_card(cards[-1]).rank:
-        lp.selected = [parse_card(cards[0]), parse_card(cards[-1])]  # two ranks at once
-        assert lp.play() == [] and lp.refusal is not None and lp.refusal.key == "mixed_ranks"
+    assert parse_card(cards[0]).rank != parse_card(cards[-1]).rank  # the sorted hand spans ranks
+    lp.selected = [parse_card(cards[0]), parse_card(cards[-1])]  # two ranks at once (P-3.3)
+    assert lp.play() == [] and lp.refusal is not None and lp.refusal.key == "mixed_ranks"
 
 
 def test_rules_pages_load_in_three_languages_with_card_illustrations() -> None:
@@ -212,5 +212,4 @@ def test_lopti_pass_and_play_shows_only_the_person_to_move_and_asks_for_handover
     assert seen_people == {0, 1}
     again = LoptiMatch.resume(st, m.mode.game_id)  # type: ignore[arg-type]
     assert again.levels == ["person", "person", "casual"]
-    if again.my_turn:
-        assert again.needs_handover()  # nobody's hand is shown until they say who holds the device
+    assert again.my_turn and again.needs_handover()  # nobody's hand is shown until they say who holds the device

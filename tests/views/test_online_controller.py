@@ -37,6 +37,18 @@ def pair(tmp_path: Path) -> Iterator[tuple[LobbyClient, LobbyClient, FakeClock]]
         yield a, b, clock
 
 
+def until_my_turn(m: LanesMatch, online: OnlineMode, opponent: LobbyClient) -> None:
+    """Let the opponent move (as the beginner bot) until it is this player's turn."""
+    for _ in range(4):
+        if m.my_turn:
+            return
+        v = opponent.view(online.match_id)
+        act = decide("lanes", v["observation"], "beginner", v["move_count"])
+        opponent.move(online.match_id, v["move_count"], RULES.action_to_json(act))
+        assert online.sync(now=1.0)
+    assert m.my_turn
+
+
 def test_online_match_plays_through_the_server_and_follows_the_opponent(pair) -> None:  # type: ignore[no-untyped-def]
     a, b, clock = pair
     code = a.challenge(rated=True, time_control="5+3")
@@ -60,9 +72,9 @@ def test_online_match_plays_through_the_server_and_follows_the_opponent(pair) ->
     rem = online.remaining(online.view_at + 2.0)
     assert rem is not None and all(isinstance(x, int) for x in rem)
     # a stale move (the server has moved on) is refused with the server's words, nothing breaks
-    if m.my_turn:
-        online.seq -= 1
-        assert m._apply(m.legal()[0]) == [] and m.refusal is not None
+    until_my_turn(m, online, b)
+    online.seq -= 1
+    assert m._apply(m.legal()[0]) == [] and m.refusal is not None
 
 
 def test_lost_connection_is_reported_and_nothing_crashes(pair) -> None:  # type: ignore[no-untyped-def]
@@ -71,14 +83,14 @@ def test_lost_connection_is_reported_and_nothing_crashes(pair) -> None:  # type:
     vb = b.accept(code)
     online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
     m = LanesMatch(online)
+    until_my_turn(m, online, b)
 
     def down(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("down")
 
     online.client = LobbyClient("http://testserver", token=a.token, transport=httpx.MockTransport(down), timeout=0.2)
     assert online.sync(now=1.0) is False and online.connection == "lost"
-    if m.my_turn:
-        assert m._apply(m.legal()[0]) == [] and online.connection == "lost"
+    assert m._apply(m.legal()[0]) == [] and online.connection == "lost"
     online.client = a  # back: catch up from the last event number
     assert online.sync(now=2.0) or online.connection == "ok"
     assert online.connection == "ok"
