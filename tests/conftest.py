@@ -22,3 +22,14 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.fail(f"../shared not found at {SHARED}")
     return SHARED
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The protocol suite's size in this run (tests/test_protocol.py)."""
+    from tests.test_protocol import EXAMPLES, STATS
+
+    if STATS["games"]:
+        terminalreporter.write_line(
+            f"protocol suite: {STATS['games']} games ({EXAMPLES} examples per game), {STATS['actions']} actions "
+            f"played, {STATS['listed']} listed actions applied, {STATS['refusals']} unlisted actions refused, "
+            f"{STATS['observations']} observations resampled")

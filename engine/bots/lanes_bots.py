@@ -14,76 +14,24 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 from engine.bots.lanes_eval import HAND_WRITTEN, TUNED, Weights, evaluate
-from engine.cards import Card, Rng, derive_seed, parse_card, standard_deck
-from engine.lanes import RULES, LanesOptions
+from engine.cards import Rng, derive_seed
+from engine.lanes import RULES
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
+from engine.lanes.notation import determinise
 from engine.lanes.state import (
     SELL_MAX,
     SELL_MIN,
     LanesState,
-    Side,
-    Stack,
     is_number,
     pair_sellers,
     values,
 )
 
 WORK_PER_MS = 12  # simulated actions per millisecond of budget (calibrated on the 2-core machine)
-
-
-# --- sampling a world consistent with the observation ------------------------------------------------
-
-def _lanes(raw: list[list[list[str]]]) -> list[list[Stack]]:
-    return [[Stack(parse_card(st[0]), [parse_card(c) for c in st[1:]]) for st in lane] for lane in raw]
-
-
-def _pool(options: LanesOptions, seen: list[Card]) -> list[Card]:
-    full = standard_deck(jokers=2) * (2 if options.double_deck else 1)
-    left = Counter(full)
-    left.subtract(Counter(seen))
-    return [c for c, n in left.items() for _ in range(max(0, n))]
-
-
-def _fill(pool: list[Card], n: int, rng: Rng) -> list[Card]:
-    rng.shuffle(pool)
-    out = pool[:n]
-    while len(out) < n:  # the observation cannot tell whose deck a card came from: pad if needed
-        extra = standard_deck(jokers=2)
-        rng.shuffle(extra)
-        out += extra[: n - len(out)]
-    del pool[:n]
-    return out
-
-
-def determinise(obs: dict[str, Any], rng: Rng) -> LanesState:
-    """A full state that matches the observation: known cards where they are, unseen cards sampled
-    from what each deck can still hold."""
-    options = LanesOptions.from_json(obs["options"])
-    me = obs["player"]
-    sides: list[Side] = []
-    for p in obs["players"]:
-        lanes = _lanes(p["lanes"])
-        discard = [parse_card(c) for c in p["discard"]]
-        sides.append(Side([], [], discard, lanes))
-    hand = [parse_card(c) for c in obs["hand"]]
-    for i, side in enumerate(sides):
-        numbers = [s.card for lane in side.lanes for s in lane]
-        seen = numbers + side.discard + (hand if i == me else [])
-        pool = _pool(options, seen)
-        p = obs["players"][i]
-        if i == me:
-            side.hand = list(hand)
-        else:
-            side.hand = _fill(pool, p["hand_size"], rng)
-        side.deck = _fill(pool, p["deck_size"], rng)
-    held = [list(h) for h in obs["held_direction"]]
-    return LanesState(options, sides, obs["to_move"], list(obs["in_opening"]), list(obs["reshuffles_used"]), held,
-                      rng.next_u64(), obs["winner"], obs["reason"], obs["over"], obs["ply"])
 
 
 # --- policies ----------------------------------------------------------------------------------------

@@ -15,54 +15,19 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from engine.cards import Card, Rng, derive_seed, parse_card, standard_deck
-from engine.lopti import RULES, LoptiOptions
+from engine.cards import Card, Rng, derive_seed
+from engine.lopti import RULES
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap
-from engine.lopti.state import PLAY, LoptiState, Seat, order
+from engine.lopti.notation import determinise
+from engine.lopti.state import PLAY, LoptiState, order
 
 WORK_PER_MS = 24
 ROLLOUT_DEPTH = 40
 EXPERT_MARGIN = 0.01
 SKILLED_SHARE = 8  # the skilled level searches with budget_ms / 8
-
-
-def determinise(obs: dict[str, Any], rng: Rng) -> LoptiState:
-    """A full state that matches the observation; every unseen card is sampled from the cards
-    nobody has seen (the draw pile, face-down cards, the unseen part of other hands)."""
-    me = obs["player"]
-    hand = [parse_card(c) for c in obs["hand"]]
-    pile = [[parse_card(c) for c in play] for play in obs["pile"]]
-    gone = [parse_card(c) for c in obs["gone"]]
-    seen: list[Card] = hand + [c for p in pile for c in p] + gone
-    for i, p in enumerate(obs["players"]):
-        seen += [parse_card(c) for c in p["up"]]
-        if i != me:
-            seen += [parse_card(c) for c in p["known_in_hand"]]
-    left = Counter(standard_deck())
-    left.subtract(Counter(seen))
-    pool = [c for c, n in left.items() for _ in range(max(0, n))]
-    rng.shuffle(pool)
-    seats = []
-    for i, p in enumerate(obs["players"]):
-        up = [parse_card(c) for c in p["up"]]
-        if i == me:
-            h = list(hand)
-            known = [parse_card(c) for c in p["known_in_hand"]]
-        else:
-            known = [parse_card(c) for c in p["known_in_hand"]]
-            k = p["hand_size"] - len(known)
-            h, pool = known + pool[:k], pool[k:]
-        d, pool = pool[: p["down_count"]], pool[p["down_count"]:]
-        seats.append(Seat(h, up, d, p["out"], known))
-    draw, pool = pool[: obs["draw_size"]], pool[obs["draw_size"]:]
-    options = LoptiOptions.from_json(obs["options"])
-    return LoptiState(options, seats, draw, pile, obs["threes"], obs["obligation"], obs["to_move"],
-                      obs["extra_play"], obs["phase"], list(obs["places"]), list(obs["decided"]), gone, obs["turns"],
-                      False, obs["ply"], obs["leader"], obs["direction"], list(obs["skips"]), 0, 0, obs["deal_number"])
 
 
 def _strength(card: Card, low: int) -> int:

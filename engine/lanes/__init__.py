@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.cards import Rng
 from engine.core import Event, Result
 from engine.lanes import notation, rules
 from engine.lanes.actions import (
@@ -40,6 +41,10 @@ class LanesRules:
 
     def observe(self, state: LanesState, player: int) -> dict[str, Any]:
         return notation.observe(state, player)
+
+    def determinise(self, observation: dict[str, Any], rng: Rng) -> LanesState:
+        """A full state consistent with ``observation`` (hidden cards sampled with ``rng``)."""
+        return notation.determinise(observation, rng)
 
     def is_over(self, state: LanesState) -> bool:
         return state.over

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.cards import Card
+from engine.cards import Card, Rng, parse_card, standard_deck
 from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
 from engine.lanes.options import LanesOptions
 from engine.lanes.state import (
@@ -50,23 +50,26 @@ def _stack(value: Any, what: str, options: LanesOptions) -> Stack:
     return Stack(head, rest)
 
 
-def _check_decks(sides: list[Side], options: LanesOptions) -> None:
+def _check_decks(sides: list[Side], options: LanesOptions, reshuffled: list[bool]) -> None:
     """Each player's cards must fit in their own deck (L-2.1), the two decks independent.
 
     Number cards only ever sit in their owner's zones (they are played on own lanes, and removed
     ones go to the lane owner's discard), so they are counted per player. A face card on a lane
     or in a discard pile may be either player's (face cards are played on both sides, removed
-    ones go to the lane owner's discard), so only a player's hand and deck pin its owner: each
-    player's pinned copies fit one deck, and all copies fit both decks.
+    ones go to the lane owner's discard), so only a player's hand and deck pin its owner — unless
+    that player's discard pile has been shuffled into their deck (L-9.6). Each player's pinned
+    copies fit one deck, and all copies fit both decks.
     """
     decks = 2 if options.double_deck else 1
     pinned: list[Counter[Card]] = []
     floating: Counter[Card] = Counter()
     for i, side in enumerate(sides):
         table = [c for lane in side.lanes for s in lane for c in s.cards()]
-        own: Counter[Card] = Counter(side.hand + side.deck)
+        own: Counter[Card] = Counter()
         for c in side.discard + table:
             (own if is_number(c) else floating)[c] += 1
+        for c in side.hand + side.deck:
+            (floating if reshuffled[i] and not is_number(c) else own)[c] += 1
         for card, n in own.items():
             limit = decks * (2 if card.rank == 0 else 1)
             if n > limit:
@@ -101,7 +104,6 @@ def position_from_json(options: LanesOptions, obj: Any, seed: int = 0) -> LanesS
         sides.append(Side(_cards(p.get("hand", []), f"players[{i}].hand"),
                           _cards(p.get("deck", []), f"players[{i}].deck"),
                           _cards(p.get("discard", []), f"players[{i}].discard"), lanes))
-    _check_decks(sides, options)
     to_move = want_int(pos.get("to_move", 0), "to_move", 0, 1, BadPosition)
     opening = want_list(pos.get("in_opening", [False, False]), "in_opening")
     if len(opening) != 2:
@@ -111,6 +113,7 @@ def position_from_json(options: LanesOptions, obj: Any, seed: int = 0) -> LanesS
     if len(used_raw) != 2:
         raise BadPosition("reshuffles_used must list two numbers")
     used = [want_int(x, "reshuffles_used", 0, 2, BadPosition) for x in used_raw]
+    _check_decks(sides, options, [options.reshuffle and n > 0 for n in used])
     held: list[list[str | None]] = [[None] * LANES for _ in range(2)]
     if options.fixed_direction and "held_direction" in pos:
         hd = want_list(pos["held_direction"], "held_direction")
@@ -167,4 +170,54 @@ def observe(state: LanesState, player: int) -> dict[str, Any]:
     }
 
 
-__all__ = ["observe", "position_from_json", "position_to_json", "UP"]
+
+def _lanes(raw: list[list[list[str]]]) -> list[list[Stack]]:
+    return [[Stack(parse_card(st[0]), [parse_card(c) for c in st[1:]]) for st in lane] for lane in raw]
+
+
+def _pool(options: LanesOptions, seen: list[Card]) -> list[Card]:
+    full = standard_deck(jokers=2) * (2 if options.double_deck else 1)
+    left = Counter(full)
+    left.subtract(Counter(seen))
+    return [c for c, n in left.items() for _ in range(max(0, n))]
+
+
+def _fill(pool: list[Card], n: int, rng: Rng) -> list[Card]:
+    rng.shuffle(pool)
+    out = pool[:n]
+    while len(out) < n:  # the observation cannot tell whose deck a card came from: pad if needed
+        extra = standard_deck(jokers=2)
+        rng.shuffle(extra)
+        out += extra[: n - len(out)]
+    del pool[:n]
+    return out
+
+
+def determinise(obs: dict[str, Any], rng: Rng) -> LanesState:
+    """A full state that matches ``observe(state, p)`` for the observing player p: known cards where
+    they are, unseen cards (the opponent's hand, both decks' order) sampled from what each deck can
+    still hold. What an honest bot searches over; ``observe`` of the result equals ``obs``."""
+    options = LanesOptions.from_json(obs["options"])
+    me = obs["player"]
+    sides: list[Side] = []
+    for p in obs["players"]:
+        lanes = _lanes(p["lanes"])
+        discard = [parse_card(c) for c in p["discard"]]
+        sides.append(Side([], [], discard, lanes))
+    hand = [parse_card(c) for c in obs["hand"]]
+    for i, side in enumerate(sides):
+        numbers = [s.card for lane in side.lanes for s in lane]
+        seen = numbers + side.discard + (hand if i == me else [])
+        pool = _pool(options, seen)
+        p = obs["players"][i]
+        if i == me:
+            side.hand = list(hand)
+        else:
+            side.hand = _fill(pool, p["hand_size"], rng)
+        side.deck = _fill(pool, p["deck_size"], rng)
+    held = [list(h) for h in obs["held_direction"]]
+    return LanesState(options, sides, obs["to_move"], list(obs["in_opening"]), list(obs["reshuffles_used"]), held,
+                      rng.next_u64(), obs["winner"], obs["reason"], obs["over"], obs["ply"])
+
+
+__all__ = ["determinise", "observe", "position_from_json", "position_to_json", "UP"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.cards import Rng
 from engine.core import BadRequest, Event, Result
 from engine.lopti import notation, rules
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take, action_to_json, normalised, parse_action
@@ -37,6 +38,10 @@ class LoptiRules:
 
     def observe(self, state: LoptiState, player: int) -> dict[str, Any]:
         return notation.observe(state, player)
+
+    def determinise(self, observation: dict[str, Any], rng: Rng) -> LoptiState:
+        """A full state consistent with ``observation`` (hidden cards sampled with ``rng``)."""
+        return notation.determinise(observation, rng)
 
     def is_over(self, state: LoptiState) -> bool:
         return state.over

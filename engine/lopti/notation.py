@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.cards import Card
+from engine.cards import Card, Rng, parse_card, standard_deck
 from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
 from engine.lopti.options import LoptiOptions
 from engine.lopti.state import OVER, PLAY, SETUP, TEN, THREE, LoptiState, Seat, is_low
@@ -138,3 +138,39 @@ def observe(state: LoptiState, player: int) -> dict[str, Any]:
         "direction": state.direction, "options": state.options.to_json(), "deal_number": state.deal_number,
         "decided": list(state.decided), "skips": list(state.skips),
     }
+
+
+def determinise(obs: dict[str, Any], rng: Rng) -> LoptiState:
+    """A full state that matches ``observe(state, p)`` for the observing player p; every unseen card
+    is sampled from the cards nobody has seen (the draw pile, face-down cards, the unseen part of
+    other hands). What an honest bot searches over; ``observe`` of the result equals ``obs``."""
+    me = obs["player"]
+    hand = [parse_card(c) for c in obs["hand"]]
+    pile = [[parse_card(c) for c in play] for play in obs["pile"]]
+    gone = [parse_card(c) for c in obs["gone"]]
+    seen: list[Card] = hand + [c for p in pile for c in p] + gone
+    for i, p in enumerate(obs["players"]):
+        seen += [parse_card(c) for c in p["up"]]
+        if i != me:
+            seen += [parse_card(c) for c in p["known_in_hand"]]
+    left = Counter(standard_deck())
+    left.subtract(Counter(seen))
+    pool = [c for c, n in left.items() for _ in range(max(0, n))]
+    rng.shuffle(pool)
+    seats = []
+    for i, p in enumerate(obs["players"]):
+        up = [parse_card(c) for c in p["up"]]
+        if i == me:
+            h = list(hand)
+            known = [parse_card(c) for c in p["known_in_hand"]]
+        else:
+            known = [parse_card(c) for c in p["known_in_hand"]]
+            k = p["hand_size"] - len(known)
+            h, pool = known + pool[:k], pool[k:]
+        d, pool = pool[: p["down_count"]], pool[p["down_count"]:]
+        seats.append(Seat(h, up, d, p["out"], known))
+    draw, pool = pool[: obs["draw_size"]], pool[obs["draw_size"]:]
+    options = LoptiOptions.from_json(obs["options"])
+    return LoptiState(options, seats, draw, pile, obs["threes"], obs["obligation"], obs["to_move"],
+                      obs["extra_play"], obs["phase"], list(obs["places"]), list(obs["decided"]), gone, obs["turns"],
+                      False, obs["ply"], obs["leader"], obs["direction"], list(obs["skips"]), 0, 0, obs["deal_number"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.cards import Rng
 from engine.core import BadRequest, Event, Result
 from engine.spit import notation, rules
 from engine.spit.actions import CallSpit, Fill, NextRound, PlayCard, Slap, SpitAction, action_to_json, parse_action
@@ -69,6 +70,10 @@ class SpitRules:
 
     def observe(self, state: SpitState, player: int) -> dict[str, Any]:
         return notation.observe(state, player)
+
+    def determinise(self, observation: dict[str, Any], rng: Rng) -> SpitState:
+        """A full state consistent with ``observation`` (hidden cards sampled with ``rng``)."""
+        return notation.determinise(observation, rng)
 
     def is_over(self, state: SpitState) -> bool:
         return state.over

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.cards import Card
+from engine.cards import Card, Rng, parse_card, standard_deck
 from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
 from engine.spit.state import OVER, PHASES, ROUND_OVER, SLOTS, SpitPlayer, SpitState, piles_in_use, total
 
@@ -101,4 +101,33 @@ def observe(s: SpitState, player: int) -> dict[str, Any]:
         "piles_in_use": piles_in_use(s), "phase": s.phase, "ready": list(s.ready),
         "taken": list(s.taken) if s.phase in (ROUND_OVER, OVER) else [None, None],
         "scores": list(s.scores), "winner": s.winner, "round": s.round_no, "ply": s.ply,
+        "scoring": s.scoring, "round_cap": s.round_cap, "emptied": s.emptied,
     }
+
+
+def determinise(obs: dict[str, Any], rng: Rng) -> SpitState:
+    """A full state that matches ``observe(state, p)``: the face-up tops where they are, every
+    face-down card (under the stock tops, the spit cards, under the pile tops) sampled from the
+    rest of the deck; the next deal's generator is new. ``observe`` of the result equals ``obs``."""
+    tops = [parse_card(c) for p in obs["players"] for c in p["stock_tops"] if c]
+    tops += [parse_card(c) for c in obs["pile_tops"] if c]
+    left = Counter(standard_deck())
+    left.subtract(Counter(tops))
+    pool = [c for c, k in left.items() for _ in range(max(0, k))]
+    rng.shuffle(pool)
+
+    def take(k: int) -> list[Card]:
+        nonlocal pool
+        out, pool = pool[:k], pool[k:]
+        return out
+
+    players = []
+    for p in obs["players"]:
+        stocks = [take(size - 1) + [parse_card(top)] if top else [] for top, size in
+                  zip(p["stock_tops"], p["stock_sizes"], strict=True)]
+        players.append(SpitPlayer(stocks, take(p["spit_count"])))
+    piles = [take(size - 1) + [parse_card(top)] if top else [] for top, size in
+             zip(obs["pile_tops"], obs["pile_sizes"], strict=True)]
+    return SpitState(obs["scoring"], players, piles, obs["phase"], list(obs["ready"]), list(obs["taken"]),
+                     list(obs["scores"]), obs["winner"], obs["emptied"], obs["round"], obs["round_cap"],
+                     rng.next_u64(), obs["ply"])
