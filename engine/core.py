@@ -133,9 +133,11 @@ class Rules(Protocol[S, A]):
 
     def apply(self, state: S, action: A) -> tuple[S, list[Event]]: ...
 
-    def observe(self, state: S, player: int) -> dict[str, JSON]: ...
+    def observe(self, state: S, player: int) -> Mapping[str, Any]:
+        """What ``player`` may know, as JSON-ready data (each game's TypedDict in ``notation.py``)."""
+        ...
 
-    def determinise(self, observation: dict[str, JSON], rng: Any) -> S:
+    def determinise(self, observation: Any, rng: Any) -> S:
         """A full state whose ``observe`` for the observer equals ``observation``: hidden cards
         sampled with ``rng`` (an :class:`engine.cards.Rng`). Honest bots search over these."""
         ...

@@ -14,28 +14,37 @@ and may cancel through ``should_stop``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.core import BadRequest
+
+if TYPE_CHECKING:
+    from engine.lanes.notation import LanesObservation
+    from engine.lopti.notation import LoptiObservation
+    from engine.spit.notation import SpitObservation
 
 LEVELS = ("beginner", "casual", "skilled", "expert", "random")
 
 
-def decide(game: str, observation: dict[str, Any], level: str, seed: int = 0, budget_ms: int = 300,
+def decide(game: str, observation: Mapping[str, Any], level: str, seed: int = 0, budget_ms: int = 300,
            should_stop: Callable[[], bool] | None = None) -> Any:
-    """The action (engine value) the bot of ``level`` picks from ``observation``; None if none."""
+    """The action (engine value) the bot of ``level`` picks from ``observation``; None if none.
+
+    ``observation`` is the game's ``observe`` output — also when it crossed the network as JSON
+    (the lobby sends exactly that), which is why it is taken as a plain mapping here and read as
+    the game's observation type by the game's bots."""
     if level not in LEVELS:
         raise BadRequest(f"bot level must be one of {', '.join(LEVELS)}")
     if game == "lanes":
         from engine.bots import lanes_bots
-        return lanes_bots.decide(observation, level, seed, budget_ms, should_stop)
+        return lanes_bots.decide(cast("LanesObservation", observation), level, seed, budget_ms, should_stop)
     if game == "lopti":
         from engine.bots import lopti_bots
-        return lopti_bots.decide(observation, level, seed, budget_ms, should_stop)
+        return lopti_bots.decide(cast("LoptiObservation", observation), level, seed, budget_ms, should_stop)
     if game == "spit":
         from engine.bots import spit_bots
-        return spit_bots.decide(observation, level, seed)
+        return spit_bots.decide(cast("SpitObservation", observation), level, seed)
     raise BadRequest(f"no bots for {game!r}")
 
 
@@ -64,6 +73,6 @@ def choose_action(rules: Any, state: Any, spec: dict[str, Any]) -> Any:
     return None if action is None else rules.action_to_json(action)
 
 
-def hint(game: str, observation: dict[str, Any], seed: int = 0) -> Any:
+def hint(game: str, observation: Mapping[str, Any], seed: int = 0) -> Any:
     """The player's optional hint: what the Casual level would play here."""
     return decide(game, observation, "casual", seed)

@@ -15,13 +15,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from engine.bots.lanes_eval import HAND_WRITTEN, TUNED, Weights, evaluate
 from engine.cards import Rng, derive_seed
 from engine.lanes import RULES
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
-from engine.lanes.notation import determinise
+from engine.lanes.notation import LanesObservation, determinise
 from engine.lanes.state import (
     SELL_MAX,
     SELL_MIN,
@@ -96,7 +95,7 @@ def _ranked(s: LanesState, legal: list[LanesAction], p: int,
     return scored
 
 
-def _two_ply(obs: dict[str, Any], legal_seed: int, samples: int, top: int, w: Weights = HAND_WRITTEN,
+def _two_ply(obs: LanesObservation, legal_seed: int, samples: int, top: int, w: Weights = HAND_WRITTEN,
              should_stop: Callable[[], bool] | None = None) -> LanesAction:
     """Look ahead over sampled worlds: our move, the opponent's best-looking reply, our best
     follow-up; the move with the best average wins."""
@@ -132,7 +131,7 @@ def _two_ply(obs: dict[str, Any], legal_seed: int, samples: int, top: int, w: We
     return best
 
 
-def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LanesAction:
+def _expert(obs: LanesObservation, seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LanesAction:
     """The skilled look-ahead (our move, the opponent's best reply, our best follow-up) judged with
     the tuned evaluation, over more sampled worlds and candidate moves, as many as the budget buys
     (7 worlds at 300 ms). Nine candidates, not ten: the tuned weights keep more jacks and kings in
@@ -143,7 +142,7 @@ def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callabl
     return _two_ply(obs, seed, samples=samples, top=top, w=TUNED, should_stop=should_stop)
 
 
-def decide(obs: dict[str, Any], level: str, seed: int, budget_ms: int,
+def decide(obs: LanesObservation, level: str, seed: int, budget_ms: int,
            should_stop: Callable[[], bool] | None = None) -> LanesAction | None:
     if obs["over"] or obs["to_move"] != obs["player"]:
         return None

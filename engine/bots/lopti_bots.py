@@ -16,12 +16,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from engine.cards import Card, Rng, derive_seed
 from engine.lopti import RULES
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap
-from engine.lopti.notation import determinise
+from engine.lopti.notation import LoptiObservation, determinise
 from engine.lopti.state import PLAY, LoptiState, order
 
 WORK_PER_MS = 24
@@ -126,7 +125,7 @@ def _rollout(t: LoptiState, p: int, depth: int) -> tuple[LoptiState, int]:
     return t, steps
 
 
-def _search(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None,
+def _search(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Callable[[], bool] | None,
             margin: float) -> LoptiAction:
     """Flat Monte Carlo over sampled worlds with common random numbers: every candidate is played
     out in the *same* worlds, so candidates are compared on equal luck (far less noise than one
@@ -164,11 +163,11 @@ def _search(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callabl
     return candidates[best] if means[best] > base + margin else prior
 
 
-def _expert(obs: dict[str, Any], seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LoptiAction:
+def _expert(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LoptiAction:
     return _search(obs, seed, budget_ms, should_stop, EXPERT_MARGIN)
 
 
-def decide(obs: dict[str, Any], level: str, seed: int, budget_ms: int,
+def decide(obs: LoptiObservation, level: str, seed: int, budget_ms: int,
            should_stop: Callable[[], bool] | None = None) -> LoptiAction | None:
     if obs["phase"] == "over" or obs["to_move"] != obs["player"]:
         return None

@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine.cards import Rng, derive_seed, parse_card
 from engine.spit.actions import CallSpit, Fill, PlayCard, Slap, SpitAction
+from engine.spit.notation import SpitObservation
 from engine.spit.state import adjacent
 
 #: level -> (base reaction s, seconds per bit of choice, slap reaction s, mistake rate)
@@ -35,7 +35,7 @@ def reaction_time(level: str, options: int, rng: Rng) -> float:
     return (base + per_bit * math.log2(options + 1)) * jitter
 
 
-def _legal_from_obs(obs: dict[str, Any]) -> list[SpitAction]:
+def _legal_from_obs(obs: SpitObservation) -> list[SpitAction]:
     p = obs["player"]
     me = obs["players"][p]
     tops = [parse_card(t) if t else None for t in obs["pile_tops"]]
@@ -61,7 +61,7 @@ def _legal_from_obs(obs: dict[str, Any]) -> list[SpitAction]:
     return out
 
 
-def _best(obs: dict[str, Any], legal: list[SpitAction]) -> SpitAction:
+def _best(obs: SpitObservation, legal: list[SpitAction]) -> SpitAction:
     """Plays before fills; prefer a play whose card frees a stock beneath (bigger stock first);
     slap the smaller pile."""
     p = obs["player"]
@@ -75,7 +75,7 @@ def _best(obs: dict[str, Any], legal: list[SpitAction]) -> SpitAction:
     return legal[0]
 
 
-def decide(obs: dict[str, Any], level: str, seed: int) -> SpitAction | None:
+def decide(obs: SpitObservation, level: str, seed: int) -> SpitAction | None:
     """The move this bot would make now (the driver adds the reaction time)."""
     legal = _legal_from_obs(obs)
     if not legal:
@@ -95,7 +95,7 @@ class SpitBot:
     seed: int = 0
     timer: list[float] | None = field(default=None, repr=False)
 
-    def plan(self, observation: dict[str, Any], legal: list[SpitAction], rng: Rng) -> tuple[float, SpitAction] | None:
+    def plan(self, observation: SpitObservation, legal: list[SpitAction], rng: Rng) -> tuple[float, SpitAction] | None:
         t0 = time.perf_counter() if self.timer is not None else 0.0
         action = decide(observation, self.level, derive_seed(self.seed, rng.next_u64()))
         if self.timer is not None:

@@ -20,6 +20,7 @@ from engine.lanes.actions import (
     action_to_json,
     parse_action,
 )
+from engine.lanes.notation import LanesObservation
 from engine.lanes.options import VARIANTS, LanesOptions
 from engine.lanes.state import LanesState
 
@@ -39,10 +40,10 @@ class LanesRules:
     def apply(self, state: LanesState, action: LanesAction) -> tuple[LanesState, list[Event]]:
         return rules.apply(state, action)
 
-    def observe(self, state: LanesState, player: int) -> dict[str, Any]:
+    def observe(self, state: LanesState, player: int) -> LanesObservation:
         return notation.observe(state, player)
 
-    def determinise(self, observation: dict[str, Any], rng: Rng) -> LanesState:
+    def determinise(self, observation: LanesObservation, rng: Rng) -> LanesState:
         """A full state consistent with ``observation`` (hidden cards sampled with ``rng``)."""
         return notation.determinise(observation, rng)
 

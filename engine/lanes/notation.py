@@ -4,7 +4,7 @@ and the per-player observation."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.cards import Card, Rng, parse_card, standard_deck
 from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
@@ -150,10 +150,42 @@ def position_to_json(state: LanesState) -> dict[str, Any]:
     return out
 
 
-def observe(state: LanesState, player: int) -> dict[str, Any]:
+class LanesSideView(TypedDict):
+    """One player's side as everyone sees it."""
+
+    lanes: list[list[list[str]]]  # lane → stacks (number card first, then attachments)
+    discard: list[str]
+    deck_size: int
+    hand_size: int
+    value: list[int]
+    direction: list[str | None]
+    suit: list[str | None]
+
+
+class LanesObservation(TypedDict):
+    """``observe(state, player)``: all a Lanes player, bot or network peer sees (L-2.2)."""
+
+    game: str
+    player: int
+    options: dict[str, Any]
+    ranked: bool
+    hand: list[str]
+    players: list[LanesSideView]
+    to_move: int
+    in_opening: list[bool]
+    reshuffles_used: list[int]
+    held_direction: list[list[str | None]]
+    selling: list[int | None]
+    over: bool
+    winner: int | None
+    reason: str | None
+    ply: int
+
+
+def observe(state: LanesState, player: int) -> LanesObservation:
     """What ``player`` may know (L-2.2): own hand, the whole table, both discard piles, deck sizes
     and the opponent's hand size — never the opponent's hand or any deck order."""
-    table = []
+    table: list[LanesSideView] = []
     for i, side in enumerate(state.sides):
         table.append({
             "lanes": _stacks_json(side), "discard": [str(c) for c in side.discard],
@@ -193,7 +225,7 @@ def _fill(pool: list[Card], n: int, rng: Rng) -> list[Card]:
     return out
 
 
-def determinise(obs: dict[str, Any], rng: Rng) -> LanesState:
+def determinise(obs: LanesObservation, rng: Rng) -> LanesState:
     """A full state that matches ``observe(state, p)`` for the observing player p: known cards where
     they are, unseen cards (the opponent's hand, both decks' order) sampled from what each deck can
     still hold. What an honest bot searches over; ``observe`` of the result equals ``obs``."""
@@ -220,4 +252,5 @@ def determinise(obs: dict[str, Any], rng: Rng) -> LanesState:
                       rng.next_u64(), obs["winner"], obs["reason"], obs["over"], obs["ply"])
 
 
-__all__ = ["determinise", "observe", "position_from_json", "position_to_json", "UP"]
+__all__ = ["UP", "LanesObservation", "LanesSideView", "determinise", "observe", "position_from_json",
+           "position_to_json"]

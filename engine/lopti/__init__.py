@@ -8,6 +8,7 @@ from engine.cards import Rng
 from engine.core import BadRequest, Event, Result
 from engine.lopti import notation, rules
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take, action_to_json, normalised, parse_action
+from engine.lopti.notation import LoptiObservation
 from engine.lopti.options import LoptiOptions
 from engine.lopti.session import LoptiSession
 from engine.lopti.state import LoptiState
@@ -36,10 +37,10 @@ class LoptiRules:
     def apply(self, state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
         return rules.apply(state, action)
 
-    def observe(self, state: LoptiState, player: int) -> dict[str, Any]:
+    def observe(self, state: LoptiState, player: int) -> LoptiObservation:
         return notation.observe(state, player)
 
-    def determinise(self, observation: dict[str, Any], rng: Rng) -> LoptiState:
+    def determinise(self, observation: LoptiObservation, rng: Rng) -> LoptiState:
         """A full state consistent with ``observation`` (hidden cards sampled with ``rng``)."""
         return notation.determinise(observation, rng)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.cards import Card, Rng, parse_card, standard_deck
 from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
@@ -121,11 +121,48 @@ def position_to_json(state: LoptiState) -> dict[str, Any]:
     return out
 
 
-def observe(state: LoptiState, player: int) -> dict[str, Any]:
+class LoptiSeatView(TypedDict):
+    """One seat as everyone sees it."""
+
+    hand_size: int
+    up: list[str]
+    down_count: int
+    out: bool
+    known_in_hand: list[str]  # cards of this hand everyone saw enter it
+
+
+class LoptiObservation(TypedDict):
+    """``observe(state, player)``: all a Lopti player, bot or network peer sees."""
+
+    game: str
+    player: int
+    hand: list[str]
+    players: list[LoptiSeatView]
+    draw_size: int
+    pile: list[list[str]]
+    threes: int
+    obligation: bool
+    low: bool
+    to_move: int
+    extra_play: bool
+    phase: str
+    places: list[int]
+    gone: list[str]
+    turns: int
+    ply: int
+    leader: int
+    direction: int
+    options: dict[str, Any]
+    deal_number: int
+    decided: list[bool]
+    skips: list[int]
+
+
+def observe(state: LoptiState, player: int) -> LoptiObservation:
     """What ``player`` may know: own hand; everyone's face-up cards; face-down counts (unknown even
     to their owner); the pile and the 3-chain; draw-pile size; hand sizes; and the cards of other
     hands that everyone saw enter them (picked-up face-up cards, taken piles)."""
-    seats = []
+    seats: list[LoptiSeatView] = []
     for s in state.seats:
         seats.append({"hand_size": len(s.hand), "up": _cs(s.up), "down_count": len(s.down), "out": s.out,
                       "known_in_hand": _cs(s.known)})
@@ -140,7 +177,7 @@ def observe(state: LoptiState, player: int) -> dict[str, Any]:
     }
 
 
-def determinise(obs: dict[str, Any], rng: Rng) -> LoptiState:
+def determinise(obs: LoptiObservation, rng: Rng) -> LoptiState:
     """A full state that matches ``observe(state, p)`` for the observing player p; every unseen card
     is sampled from the cards nobody has seen (the draw pile, face-down cards, the unseen part of
     other hands). What an honest bot searches over; ``observe`` of the result equals ``obs``."""

@@ -9,6 +9,7 @@ from engine.cards import Rng
 from engine.core import BadRequest, Event, Result
 from engine.spit import notation, rules
 from engine.spit.actions import CallSpit, Fill, NextRound, PlayCard, Slap, SpitAction, action_to_json, parse_action
+from engine.spit.notation import SpitObservation
 from engine.spit.state import DEFAULT_ROUND_CAP, SpitState
 
 
@@ -68,10 +69,10 @@ class SpitRules:
     def apply(self, state: SpitState, action: SpitAction) -> tuple[SpitState, list[Event]]:
         return rules.apply(state, action)
 
-    def observe(self, state: SpitState, player: int) -> dict[str, Any]:
+    def observe(self, state: SpitState, player: int) -> SpitObservation:
         return notation.observe(state, player)
 
-    def determinise(self, observation: dict[str, Any], rng: Rng) -> SpitState:
+    def determinise(self, observation: SpitObservation, rng: Rng) -> SpitState:
         """A full state consistent with ``observation`` (hidden cards sampled with ``rng``)."""
         return notation.determinise(observation, rng)
 

@@ -25,11 +25,12 @@ from engine.cards import Rng, derive_seed
 from engine.core import Event
 from engine.spit import RULES
 from engine.spit.actions import CallSpit, Fill, NextRound, PlayCard, Slap, SpitAction
+from engine.spit.notation import SpitObservation
 from engine.spit.state import ROUND_OVER, STALLED, SpitState
 
 
 class BotPolicy(Protocol):
-    def plan(self, observation: dict[str, Any], legal: list[SpitAction], rng: Rng) -> tuple[float, SpitAction] | None:
+    def plan(self, observation: SpitObservation, legal: list[SpitAction], rng: Rng) -> tuple[float, SpitAction] | None:
         """The bot's next intended action and how many seconds it takes to make it (or None)."""
 
 
@@ -42,7 +43,7 @@ class ScriptedBot:
     slap_delay: float = 0.4
     spit_delay: float = 0.3
 
-    def plan(self, observation: dict[str, Any], legal: list[SpitAction], rng: Rng) -> tuple[float, SpitAction] | None:
+    def plan(self, observation: SpitObservation, legal: list[SpitAction], rng: Rng) -> tuple[float, SpitAction] | None:
         plays = [a for a in legal if isinstance(a, PlayCard)]
         if plays:
             return self.delay, plays[0]

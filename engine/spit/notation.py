@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.cards import Card, Rng, parse_card, standard_deck
 from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
@@ -86,10 +86,40 @@ def position_to_json(s: SpitState) -> dict[str, Any]:
     return out
 
 
-def observe(s: SpitState, player: int) -> dict[str, Any]:
+class SpitSideView(TypedDict):
+    """One player's side as both see it: stock tops face up, the rest face down."""
+
+    stock_tops: list[str | None]
+    stock_sizes: list[int]
+    spit_count: int
+    total: int
+
+
+class SpitObservation(TypedDict):
+    """``observe(state, player)``: all a Spit player or bot sees (never a face-down card)."""
+
+    game: str
+    player: int
+    players: list[SpitSideView]
+    pile_tops: list[str | None]
+    pile_sizes: list[int]
+    piles_in_use: list[int]
+    phase: str
+    ready: list[bool]
+    taken: list[int | None]
+    scores: list[int]
+    winner: int | None
+    round: int
+    ply: int
+    scoring: str
+    round_cap: int
+    emptied: int | None
+
+
+def observe(s: SpitState, player: int) -> SpitObservation:
     """Both players' stock tops and sizes, pile tops and sizes, spit-card counts — never a
     face-down card (cards beneath a stock top, spit cards)."""
-    table = []
+    table: list[SpitSideView] = []
     for i, p in enumerate(s.players):
         table.append({
             "stock_tops": [str(st[-1]) if st else None for st in p.stocks],
@@ -105,7 +135,7 @@ def observe(s: SpitState, player: int) -> dict[str, Any]:
     }
 
 
-def determinise(obs: dict[str, Any], rng: Rng) -> SpitState:
+def determinise(obs: SpitObservation, rng: Rng) -> SpitState:
     """A full state that matches ``observe(state, p)``: the face-up tops where they are, every
     face-down card (under the stock tops, the spit cards, under the pile tops) sampled from the
     rest of the deck; the next deal's generator is new. ``observe`` of the result equals ``obs``."""

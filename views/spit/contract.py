@@ -4,9 +4,10 @@ carries the game time). The table depends on this protocol only; ``SpitGame``
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.core import Event, Why
+from engine.spit.notation import SpitObservation
 from engine.spit.state import SpitState
 from views.spit.modes import SpitMode
 
@@ -20,7 +21,7 @@ class SpitControls(Protocol):
     def state(self) -> SpitState: ...
 
     @property
-    def observation(self) -> dict[str, Any]: ...
+    def observation(self) -> SpitObservation: ...
 
     @property
     def level(self) -> str: ...

@@ -10,6 +10,7 @@ from typing import Any
 from engine.core import Event, Why
 from engine.spit import RULES, SpitOptions
 from engine.spit.actions import CallSpit, Fill, PlayCard, Slap
+from engine.spit.notation import SpitObservation
 from engine.spit.state import SpitState
 from views.spit.modes import LiveSpit, SpitMode
 from views.table.modes import PERSON
@@ -46,7 +47,7 @@ class SpitGame:
         return self.mode.state
 
     @property
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> SpitObservation:
         return RULES.observe(self.state, 0)
 
     def tick(self, now: float) -> list[Event]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from engine.spit.notation import SpitObservation
 from views.spit.contract import SpitControls
 from views.table.coach import coach_for
 from views.table.motion import Arrivals, spit_landed
@@ -63,7 +64,7 @@ class SpitTable(TableScreen):
             self.t0 += time.monotonic() - self.paused_at  # the pause never happened, for the game
             self.paused_at = None
 
-    def _stock(self, player: int, slot: int, obs: dict[str, Any]) -> ft.Control:
+    def _stock(self, player: int, slot: int, obs: SpitObservation) -> ft.Control:
         p = obs["players"][player]
         top, size = p["stock_tops"][slot], p["stock_sizes"][slot]
         mine = player == 0 or self.game.split  # split screen: both rows answer taps
@@ -91,7 +92,7 @@ class SpitTable(TableScreen):
         return anew_when(ft.Semantics(identifier=f"stock-{player}-{slot}", container=True, content=body),
                          (top, size))
 
-    def _pile(self, i: int, obs: dict[str, Any]) -> ft.Control:
+    def _pile(self, i: int, obs: SpitObservation) -> ft.Control:
         top = obs["pile_tops"][i]
         target = (i in self.game.target_piles(0) or (self.game.split and i in self.game.target_piles(1))
                   or (obs["phase"] == "slap" and i in obs["piles_in_use"]))
@@ -107,7 +108,7 @@ class SpitTable(TableScreen):
             group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i))),
             (top, obs["pile_sizes"][i]))
 
-    def _status(self, obs: dict[str, Any]) -> str:
+    def _status(self, obs: SpitObservation) -> str:
         caption = self.game.mode.caption(self.lang)
         if caption is not None:
             return caption
@@ -255,7 +256,7 @@ class SpitTable(TableScreen):
         self.feedback(self.game.tap_pile(pile, self.now(), player), player)
         self.refresh()
 
-    def _controls(self, player: int, obs: dict[str, Any]) -> ft.Control:
+    def _controls(self, player: int, obs: SpitObservation) -> ft.Control:
         """Split screen: one person's own buttons (Spit!, and the two slap targets when a round ends)."""
         lang = self.lang
         if obs["phase"] == "slap":
@@ -271,7 +272,7 @@ class SpitTable(TableScreen):
                                      padding=ft.Padding.symmetric(horizontal=28, vertical=12))))
         return ft.Container(height=44)
 
-    def _split_rows(self, obs: dict[str, Any], header: ft.Control, info: Any) -> list[ft.Control]:
+    def _split_rows(self, obs: SpitObservation, header: ft.Control, info: Any) -> list[ft.Control]:
         """Two people on one device: player 2's half is turned to face them across the table."""
         top = ft.Container(ft.Column([
             ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
