@@ -37,7 +37,9 @@ def test_targets_are_exactly_the_legal_actions(st) -> None:  # type: ignore[no-u
         m.select(card)
         tg = m.targets()
         expect_lanes = {a.lane for a in legal if isinstance(a, Play) and str(a.card) == card and a.owner is None}
-        assert tg.lanes == expect_lanes
+        expect_stacks = {(a.owner, a.lane, a.stack or 0) for a in legal
+                         if isinstance(a, Play) and str(a.card) == card and a.owner is not None}
+        assert tg.lanes == expect_lanes and tg.stacks == expect_stacks
         assert tg.discard == any(isinstance(a, Discard) and str(a.card) == card for a in legal)
         m.select(card)
         assert m.selected is None

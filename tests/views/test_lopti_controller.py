@@ -39,9 +39,10 @@ def test_selection_is_one_rank_and_play_needs_a_legal_count(st) -> None:  # type
         else:
             m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
     hand = m.sorted_hand()
+    assert hand[0][:-1] != hand[-1][:-1]  # the sorted hand spans ranks
     m.tap_hand(hand[0])
-    m.tap_hand(hand[-1])
-    assert all(c.rank == m.selected[0].rank for c in m.selected)
+    m.tap_hand(hand[-1])  # another rank replaces the selection (P-3.3: one rank per play)
+    assert [str(c) for c in m.selected] == [hand[-1]]
     m.selected = []
     assert not m.can_play()
 
