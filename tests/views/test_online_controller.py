@@ -94,3 +94,18 @@ def test_lost_connection_is_reported_and_nothing_crashes(pair) -> None:  # type:
     online.client = a  # back: catch up from the last event number
     assert online.sync(now=2.0) or online.connection == "ok"
     assert online.connection == "ok"
+
+
+def test_a_refused_tap_online_is_explained_in_the_engines_words(pair) -> None:  # type: ignore[no-untyped-def]
+    """#20: the online table does not invent refusals — a number card on the opponent's lane is
+    refused with the engine's reason (L-5.1), and nothing is sent."""
+    a, b, clock = pair
+    vb = b.accept(a.challenge(rated=False))
+    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
+    m = LanesMatch(online)
+    until_my_turn(m, online, b)
+    number = next(c for c in m.observation["hand"] if c[:-1] in {"A", *map(str, range(2, 11))})
+    seq = online.seq
+    m.select(number)
+    assert m.play_at(1 - m.human, 0) == [] and m.refusal is not None
+    assert m.refusal.key in ("own_lanes", "opening_lane") and online.seq == seq

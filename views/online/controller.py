@@ -16,15 +16,19 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
-from engine.core import Event, Why, ev
+from engine.cards import Rng
+from engine.core import EngineError, Event, Why, ev
 from engine.lanes import RULES
 from engine.lanes.actions import LanesAction
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
 from views.table.modes import PERSON, NoBotNoUndo
+
+if TYPE_CHECKING:
+    from engine.lanes.notation import LanesObservation
 
 
 class OnlineMode(NoBotNoUndo):
@@ -85,11 +89,26 @@ class OnlineMode(NoBotNoUndo):
         return out
 
     # --- moves ---------------------------------------------------------------------------------
+    def _why_not(self, action: LanesAction) -> Why:
+        """The engine's reason a move the server does not list is illegal. Legality depends only on
+        what this player sees (own hand, the table), so any world consistent with the observation
+        gives the reason; the server stays the referee."""
+        v = self.view
+        if v["status"] != "running" or int(v["clock"]["to_move"]) != self.seat:
+            return Why("not_your_turn", "it is not your turn")
+        world = RULES.determinise(cast("LanesObservation", self.view["observation"]), Rng(0))
+        try:
+            why = RULES.why_illegal(world, action)
+        except EngineError as exc:
+            return exc.why
+        return why if isinstance(why, Why) else Why("rejected", "that move is not possible now")
+
+
     def submit(self, action: LanesAction, now: float | None = None) -> list[Event]:
         """Send a move with its expected move number and a client move id (a retry after a lost
         answer is answered with the original result); raises :class:`Refused` when not taken."""
         if action not in self.legal():
-            raise Refused(Why("rejected", "that move is not possible now"))
+            raise Refused(self._why_not(action))
         try:
             body = self.client.move(self.match_id, self.seq, RULES.action_to_json(action), uuid.uuid4().hex)
         except LobbyRefused as exc:  # stale (the opponent moved, a flag fell): take the server's view
