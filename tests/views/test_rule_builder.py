@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
 
-from engine.lopti.house_rules import EVENTS, TIMINGS, validate
+from engine.lopti.house_rules import EVENTS, MAX_CONDITIONS, MAX_EFFECTS, TIMINGS, validate
 from engine.lopti.rps import beats, progress
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError
@@ -89,7 +89,7 @@ def test_any_sequence_of_builder_taps_leaves_a_valid_rule(taps: list[tuple[int, 
             d.remove_condition(k % len(d.conditions))
         elif op == 7:
             d.remove_effect(k % len(d.effects))
-    assert 1 <= len(d.effects) <= 3 and len(d.conditions) <= 2
+    assert 1 <= len(d.effects) <= MAX_EFFECTS and len(d.conditions) <= MAX_CONDITIONS
     assert _filled(d).problems() == []
 
 

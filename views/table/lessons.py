@@ -24,12 +24,19 @@ LESSON_DIR = Path(__file__).resolve().parents[2] / "assets" / "lessons"
 GAMES = ("lanes", "lopti", "spit")
 
 
+def _file_order(path: Path) -> tuple[str, int, str]:
+    """``lanes-10-…`` after ``lanes-9-…``: the game, then the lesson's number, then the name."""
+    game, _, rest = path.stem.partition("-")
+    number, _, name = rest.partition("-")
+    return (game, int(number) if number.isdigit() else 0, name)
+
+
 @cache
 def lessons() -> dict[str, list[Lesson]]:
-    """Every lesson file, per game in file-name order. A broken file is left out (and the lesson
+    """Every lesson file, per game in the order of the number in its file name. A broken file is left out (and the lesson
     tests fail on it), so one bad file never takes the Learn screen down."""
     out: dict[str, list[Lesson]] = {g: [] for g in GAMES}
-    for path in sorted(LESSON_DIR.glob("*.json")):
+    for path in sorted(LESSON_DIR.glob("*.json"), key=_file_order):
         try:
             lesson = Lesson.from_json(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError, LessonError):
