@@ -69,7 +69,7 @@ def play_move(page: Any, game: str, move: dict[str, Any], learner: int, lang: st
             assert tap_labelled(page, "hand", move["discard"])
             press(page, t(lang, "discard"))
         else:
-            press(page, t(lang, "disband"))
+            assert tap_id(page, f"disband-{move['disband']}"), move
     elif game == "lopti":
         if "play" in move:
             for card in move["play"]:

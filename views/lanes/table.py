@@ -104,8 +104,9 @@ class LanesTable(TurnBasedTable):
                                                            content=self._drop(body, owner, lane, None)),
                                               tuple(tuple(stack) for stack in stacks))]
         if me and lane in disbandable and self.match.selected is None:
-            column.append(ft.TextButton(t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
-                                        style=ft.ButtonStyle(color=theme.ON_FELT)))
+            column.append(ft.Semantics(identifier=f"disband-{lane}", button=True, content=ft.TextButton(
+                t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
+                style=ft.ButtonStyle(color=theme.ON_FELT))))
         return ft.Column(column, expand=True, spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------

@@ -33,8 +33,8 @@ def _file_order(path: Path) -> tuple[str, int, str]:
 
 @cache
 def lessons() -> dict[str, list[Lesson]]:
-    """Every lesson file, per game in the order of the number in its file name. A broken file is left out (and the lesson
-    tests fail on it), so one bad file never takes the Learn screen down."""
+    """Every lesson file, per game in the order of the number in its file name. A broken file is
+    left out (and the lesson tests fail on it), so one bad file never takes the Learn screen down."""
     out: dict[str, list[Lesson]] = {g: [] for g in GAMES}
     for path in sorted(LESSON_DIR.glob("*.json"), key=_file_order):
         try:
