@@ -11,7 +11,9 @@ from engine.core import EngineError
 from engine.tutorial import LANGS, Lesson, LessonError, LessonRun
 from tests.conftest import ROOT
 
-LESSONS = sorted((ROOT / "assets" / "lessons").glob("*.json"))
+ALL = sorted((ROOT / "assets" / "lessons").glob("*.json"))
+#: lessons on a table (a position and moves); session lessons have tests of their own
+LESSONS = [p for p in ALL if json.loads(p.read_text(encoding="utf-8")).get("kind") != "session"]
 
 
 def load(path: Path) -> Lesson:

@@ -496,3 +496,34 @@ def test_pass_and_play_hides_every_hand_until_the_next_player_says_they_hold_the
     screen.tap(ident="privacy-ready")
     screen.wait_for(lambda: screen.find(ident="hand-0"), what="player 2's hand")
     assert table.match.human == 1 - seat and table.match.observation["hand"] != first
+
+
+def test_the_house_rule_lesson_on_the_real_session_screens(screen: Screen) -> None:
+    """#23: the house-rule flow hands-on — the learner writes a rule in the builder, puts a change
+    to the vote, makes it a tie and the tie goes to rock-paper-scissors (P-8.1, P-9.1, P-10); the
+    coach follows the engine's session, and the finished lesson is stored."""
+    from views.table.lessons import find
+
+    lesson = find("lopti-14-house-rules")
+    assert lesson is not None
+    screen.go("/lesson/lopti-14-house-rules")
+    screen.wait_for(lambda: screen.find(ident="rb-own"), what="the winner's rule screen")
+    assert screen.find(ident="session-coach") and screen.shows(lesson.steps[0].text["en"])
+    screen.tap(ident="rb-own")
+    screen.wait_for(lambda: screen.find(ident="rb-done"), what="the rule builder")
+    screen.tap(ident="rb-done")  # the builder's first rule is a valid one
+    screen.wait_for(lambda: screen.find(ident="sess-vote"), what="between deals, with the vote")
+    assert screen.shows(lesson.steps[1].text["en"]) and not screen.find(ident="sess-next")
+    screen.tap(ident="sess-vote")
+    screen.wait_for(lambda: screen.find(ident="prop-0"), what="the proposals")
+    screen.tap(ident="prop-0")  # remove the rule just written: Player 2 defends it
+    screen.wait_for(lambda: screen.find(ident="vote-count"), what="the vote")
+    screen.toggle(screen.one(ident="vote-0").content, True)  # yes for me, no for Player 2: a tie
+    screen.tap(ident="vote-count")
+    screen.wait_for(lambda: screen.find(ident="rps-auto"), what="rock-paper-scissors")
+    screen.tap(ident="rps-rock")
+    screen.tap(ident="rps-paper")  # Player 2 throws without seeing mine
+    screen.tap(ident="rps-auto")
+    screen.wait_for(lambda: screen.shows(lesson.done["en"]), what="the lesson done")
+    assert api.lesson_progress(screen.app.storage)["lopti-14-house-rules"][1] is True
+    assert api.sessions(screen.app.storage) == []  # a practice table is not kept

@@ -15,6 +15,7 @@ from typing import Any
 
 from engine.lopti.describe import describe
 from engine.lopti.session import LoptiSession, bot_rule, bot_vote
+from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
 from views.lopti.contract import LoptiControls
@@ -35,6 +36,8 @@ class SessionFlow:
         self.steps: list[list[Any]] = []
         self.session_id = session_id
         self.current_game_id: int | None = None
+        #: a lesson's coach when this is a practice session (never stored, no deals dealt)
+        self.coach: SessionCoach | None = None
         for step in steps or []:
             self._apply(step)
             self.steps.append(step)
@@ -44,7 +47,18 @@ class SessionFlow:
         """The table gets up: the session is kept (history, export) but no longer offered to continue."""
         self.save(status="ended")
 
+    @classmethod
+    def practice(cls, storage: Any, lesson: SessionLesson) -> SessionFlow:
+        """The table a session lesson starts from (its deals already played), coached."""
+        flow = cls(storage, list(lesson.levels), lesson.seed)
+        flow.session = lesson.start()
+        flow.coach = SessionCoach(lesson, storage)
+        return flow
+
     def save(self, status: str = "running") -> None:
+        if self.coach is not None:  # a lesson's practice table is not a session to continue
+            self.coach.record(self.session)
+            return
         seats = [{"kind": "person"} if lv == "person" else {"kind": "bot", "level": lv} for lv in self.levels]
         data = {"players": len(self.levels), "seed": self.seed, "levels": self.levels[1:], "steps": self.steps,
                 "session": self.session.to_json()}
@@ -251,3 +265,40 @@ class SessionFlow:
     def rules_in_force(self, lang: str) -> list[tuple[str, str, int | None, bool]]:
         """(id, description, author, in force) for every rule of the session."""
         return [(r.id, describe(r.rule, lang), r.author, r.in_force) for r in self.session.rules]
+
+
+class SessionCoach:
+    """A session lesson's coach: which step the learner is on, read from the session they reached
+    (the engine checks), its words, and progress saved as they go."""
+
+    def __init__(self, lesson: SessionLesson, storage: Any) -> None:
+        self.lesson = lesson
+        self.storage = storage
+        self.hint_shown = False
+
+    def step(self, session: LoptiSession) -> int:
+        """The 0-based current step (``len(steps)`` when the lesson is done)."""
+        return self.lesson.done_steps(session)
+
+    def finished(self, session: LoptiSession) -> bool:
+        return self.step(session) == len(self.lesson.steps)
+
+    def text(self, session: LoptiSession, lang: str) -> str:
+        n = self.step(session)
+        if n == len(self.lesson.steps):
+            return self.lesson.done[lang]
+        step = self.lesson.steps[n]
+        if self.lesson.missed(session) and step.missed is not None:
+            return step.missed[lang]
+        return step.text[lang]
+
+    def hint(self, session: LoptiSession, lang: str) -> str:
+        n = self.step(session)
+        return self.lesson.steps[n].hint[lang] if self.hint_shown and n < len(self.lesson.steps) else ""
+
+    def record(self, session: LoptiSession) -> None:
+        self.hint_shown = False
+        if self.storage is not None:
+            from storage import api
+
+            api.set_lesson(self.storage, self.lesson.id, self.step(session), self.finished(session))

@@ -12,12 +12,14 @@ import flet as ft
 
 from engine.lopti.describe import describe
 from engine.lopti.rps import progress
+from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.votes import Proposal, VoteError, VoteRecord
 from views.lopti.rule_builder import draft_editor
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
+from views.table.lessons import Coach, next_lesson
 from views.ui.i18n import t
-from views.ui.widgets import icon_button, text
+from views.ui.widgets import coach_panel, icon_button, text
 
 
 def seat_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
@@ -30,21 +32,63 @@ def seat_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
     return t(lang, "seat_name", n=seat + 1, level=t(lang, flow.levels[seat]))
 
 
-def _page(app: Any, title: str, controls: list[ft.Control]) -> ft.Column:
-    """Show a session screen: a header, then ``controls`` in a scrolling column (returned, so a
-    screen can redraw its controls in place and keep the scroll position)."""
+def _page(app: Any, title: str, controls: list[ft.Control], flow: SessionFlow | None = None) -> ft.Column:
+    """Show a session screen: a header, a lesson's coach when ``flow`` is a practice session, then
+    ``controls`` in a scrolling column (returned, so a screen can redraw its controls in place and
+    keep the scroll position)."""
     lang = app.lang
+    coach = [] if flow is None or flow.coach is None else [_coach(app, flow)]
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, title, 20, True), expand=True),
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: app.rules_dialog("lopti", "P-8.1"))]),
+        *coach,
         *controls,
     ], spacing=10, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))
     return body
 
 
-def _builder_page(app: Any, title: str, draft: RuleDraft, actions: ft.Control) -> None:
+def _coach(app: Any, flow: SessionFlow) -> ft.Control:
+    """A session lesson's coach: the step the session has reached (the engine's session is the
+    check), its words, the hint once asked for, and Retry / Next lesson."""
+    coach = flow.coach
+    assert coach is not None
+    lang, lesson = app.lang, coach.lesson
+    holder = ft.Container()
+    following = next_lesson(lesson)
+
+    def nxt(e: Any) -> None:
+        if following is not None:
+            app.open_lesson(following.id)
+        else:
+            app.start_game("lopti", "beginner")
+
+    def draw() -> None:
+        n = coach.step(flow.session)
+        panel = Coach(n + 1, len(lesson.steps), coach.text(flow.session, lang), "", coach.hint(flow.session, lang),
+                      False, coach.finished(flow.session))
+        holder.content = coach_panel(
+            lang, panel, on_hint=hint, on_retry=lambda e: open_session_lesson(app, lesson), on_continue=lambda e: None,
+            on_next=nxt,
+            next_label=t(lang, "next_lesson") if following is not None else t(lang, "play_beginner"),
+            on_learn=lambda e: app.learn_screen("lopti"))
+
+    def hint(e: Any) -> None:
+        coach.hint_shown = True
+        draw()
+        app.page.update()
+
+    draw()
+    return ft.Semantics(identifier="session-coach", container=True, content=holder)
+
+
+def open_session_lesson(app: Any, lesson: SessionLesson) -> None:
+    """A session lesson from its start: a practice table, never stored, coached on every screen."""
+    session_screen(app, SessionFlow.practice(app.storage, lesson))
+
+
+def _builder_page(app: Any, title: str, draft: RuleDraft, actions: ft.Control, flow: SessionFlow) -> None:
     """The rule builder's page: each choice redraws the controls *in place*, so the page keeps its
     scroll position (on a phone, a change at the bottom of the rule stays in view)."""
     def controls() -> list[ft.Control]:
@@ -52,10 +96,11 @@ def _builder_page(app: Any, title: str, draft: RuleDraft, actions: ft.Control) -
         return [preview, actions, *editor]  # the sentence and its button on top; the choices follow
 
     def redraw() -> None:
-        body.controls[1:] = controls()
+        body.controls[first:] = controls()
         app.page.update()
 
-    body = _page(app, title, controls())
+    body = _page(app, title, controls(), flow)
+    first = 1 if flow.coach is None else 2  # after the header (and a lesson's coach)
 
 
 def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
@@ -101,6 +146,9 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
             t(lang, "sess_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=lambda e: proposal_screen(app, flow))))
     elif flow.session.results and flow.session.vote_used():
         controls.append(text(lang, t(lang, "sess_vote_used"), 12, color=ft.Colors.ON_SURFACE_VARIANT))
+    if flow.coach is not None:  # a lesson's practice table deals no further deal
+        _page(app, t(lang, "sess_title", n=flow.deal_number), controls, flow)
+        return
     controls.append(ft.Semantics(identifier="sess-next", button=True, content=ft.FilledButton(
         t(lang, "sess_next_deal", n=flow.deal_number + 1), icon=ft.Icons.PLAY_ARROW,
         on_click=lambda e: app.open_lopti(flow.start_deal(), flow))))
@@ -115,7 +163,8 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
 
     controls.append(ft.Semantics(identifier="sess-end", button=True, content=ft.TextButton(
         t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
-    _page(app, t(lang, "sess_title", n=flow.deal_number) if flow.deal_number else t(lang, "sess_title_new"), controls)
+    _page(app, t(lang, "sess_title", n=flow.deal_number) if flow.deal_number else t(lang, "sess_title_new"), controls,
+          flow)
 
 
 def carry_screen(app: Any, flow: SessionFlow) -> None:
@@ -149,7 +198,7 @@ def carry_screen(app: Any, flow: SessionFlow) -> None:
         *(rows or [text(lang, t(lang, "sess_no_rules"), 13)]),
         ft.Semantics(identifier="carry-start", button=True, content=ft.FilledButton(
             t(lang, "carry_start"), icon=ft.Icons.PLAY_ARROW, on_click=start)),
-        ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))])
+        ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))], flow)
 
 
 def rule_builder(app: Any, flow: SessionFlow) -> None:
@@ -194,7 +243,7 @@ def rule_builder(app: Any, flow: SessionFlow) -> None:
         own,
         text(lang, t(lang, "rb_or_pick"), 13, True),
         ft.Semantics(identifier="sess-add-rule", button=True, content=add),  # above the long list
-        group])
+        group], flow)
 
 
 def own_rule_screen(app: Any, flow: SessionFlow) -> None:
@@ -214,7 +263,7 @@ def own_rule_screen(app: Any, flow: SessionFlow) -> None:
             return
         session_screen(app, flow, t(lang, "sess_rule_added", rule=describe(rule, lang)))
 
-    _builder_page(app, t(lang, "rb_title"), draft, ft.Row([
+    _builder_page(app, t(lang, "rb_title"), draft, flow=flow, actions=ft.Row([
         ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
             t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
         ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, flow))], wrap=True))
@@ -255,7 +304,7 @@ def proposal_screen(app: Any, flow: SessionFlow) -> None:
     cancel = ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))
     _page(app, t(lang, "sess_propose"), [
         text(lang, t(lang, "sess_vote_rule"), 13), *options,
-        text(lang, t(lang, "param_title"), 15, True), text(lang, t(lang, "param_hint"), 13), *params, cancel])
+        text(lang, t(lang, "param_title"), 15, True), text(lang, t(lang, "param_hint"), 13), *params, cancel], flow)
 
 
 def modify_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
@@ -273,7 +322,7 @@ def modify_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
             return
         vote_screen(app, flow, changed)
 
-    _builder_page(app, t(lang, "sess_propose"), draft, ft.Row([
+    _builder_page(app, t(lang, "sess_propose"), draft, flow=flow, actions=ft.Row([
         ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
             t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, flow))], wrap=True))
@@ -336,7 +385,7 @@ def vote_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
         *rows,
         ft.Semantics(identifier="vote-count", button=True, content=ft.FilledButton(
             t(lang, "sess_count"), on_click=count)),
-        ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))])
+        ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))], flow)
 
 
 THROW_ICONS = {"rock": ft.Icons.SPORTS_MMA, "paper": ft.Icons.BACK_HAND, "scissors": ft.Icons.CONTENT_CUT}
@@ -419,7 +468,7 @@ def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int,
              color=ft.Colors.ON_SURFACE_VARIANT),
         score, status, prompt, buttons,
         ft.Semantics(identifier="rps-auto", button=True, content=ft.TextButton(
-            t(lang, "rps_auto"), icon=ft.Icons.CASINO, on_click=finish))])
+            t(lang, "rps_auto"), icon=ft.Icons.CASINO, on_click=finish))], flow)
 
 
 def outcome(flow: SessionFlow, record: VoteRecord, lang: str) -> str:

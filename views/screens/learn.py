@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from engine.lopti.session_lesson import SessionLesson
 from storage import api
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
 from views.lopti.controller import LoptiMatch
+from views.lopti.session_screen import open_session_lesson
 from views.lopti.table import LoptiTable
 from views.spit.controller import SpitGame
 from views.spit.modes import SpitLessonMode
@@ -71,6 +73,9 @@ def lesson(app: App, lesson_id: str) -> bool:
     found = find(lesson_id)
     if found is None:
         return False
+    if isinstance(found, SessionLesson):
+        open_session_lesson(app, found)
+        return True
     table: TurnBasedTable | SpitTable
     if found.game == "lanes":
         table = LanesTable(app, LanesMatch(LessonMode(found, app.storage)))

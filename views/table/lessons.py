@@ -17,11 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from engine.core import Event, Why
+from engine.lopti.session_lesson import SessionLesson
 from engine.tutorial import Feedback, Lesson, LessonError, LessonRun
 from views.table.contract import Refused
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "assets" / "lessons"
 GAMES = ("lanes", "lopti", "spit")
+#: a lesson on a table (a position and moves) or on a Lopti session (the house-rule flow)
+AnyLesson = Lesson | SessionLesson
 
 
 def _file_order(path: Path) -> tuple[str, int, str]:
@@ -32,24 +35,26 @@ def _file_order(path: Path) -> tuple[str, int, str]:
 
 
 @cache
-def lessons() -> dict[str, list[Lesson]]:
+def lessons() -> dict[str, list[AnyLesson]]:
     """Every lesson file, per game in the order of the number in its file name. A broken file is
     left out (and the lesson tests fail on it), so one bad file never takes the Learn screen down."""
-    out: dict[str, list[Lesson]] = {g: [] for g in GAMES}
+    out: dict[str, list[AnyLesson]] = {g: [] for g in GAMES}
     for path in sorted(LESSON_DIR.glob("*.json"), key=_file_order):
         try:
-            lesson = Lesson.from_json(json.loads(path.read_text(encoding="utf-8")))
+            raw = json.loads(path.read_text(encoding="utf-8"))
+            lesson: AnyLesson = (SessionLesson.from_json(raw) if isinstance(raw, dict) and raw.get("kind") == "session"
+                                 else Lesson.from_json(raw))
         except (OSError, ValueError, LessonError):
             continue
         out.setdefault(lesson.game, []).append(lesson)
     return out
 
 
-def find(lesson_id: str) -> Lesson | None:
+def find(lesson_id: str) -> AnyLesson | None:
     return next((x for group in lessons().values() for x in group if x.id == lesson_id), None)
 
 
-def next_lesson(lesson: Lesson) -> Lesson | None:
+def next_lesson(lesson: AnyLesson) -> AnyLesson | None:
     group = lessons().get(lesson.game, [])
     i = next((k for k, x in enumerate(group) if x.id == lesson.id), len(group))
     return group[i + 1] if i + 1 < len(group) else None
