@@ -23,7 +23,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--workers must be at least 1")
     os.environ["LOBBY_DB"] = args.db
     uvicorn.run("lobby.app:create_app", factory=True, host=args.host, port=args.port, workers=args.workers,
-                log_level="warning", access_log=False)
+                log_level="warning", access_log=False,
+                proxy_headers=False)  # X-Forwarded-For is judged by lobby.ratelimit (trusted proxies only)
     return 0
 
 

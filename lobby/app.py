@@ -30,6 +30,7 @@ from lobby import service as svc
 from lobby.clock import Clock, SystemClock
 from lobby.models import Match, Seek
 from lobby.notify import Bells
+from lobby.ratelimit import RateLimit, RateLimiter, trusted_proxies_from_env
 from lobby.rows import MatchRow, Tx
 
 LOG = logging.getLogger("lobby")
@@ -85,48 +86,6 @@ def make_engine(url: str) -> Engine:
     if url.startswith(("postgresql://", "postgres://")):  # the installed driver is psycopg 3
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
-
-
-class RateLimiter:
-    """A token bucket per bearer token (or client address): bursts are fine, floods get 429."""
-
-    def __init__(self, rate: float = 20.0, burst: float = 60.0) -> None:
-        self.rate, self.burst = rate, burst
-        self.buckets: dict[str, tuple[float, float]] = {}
-        self.lock = threading.Lock()
-
-    def allow(self, key: str, now: float) -> bool:
-        with self.lock:
-            tokens, last = self.buckets.get(key, (self.burst, now))
-            tokens = min(self.burst, tokens + (now - last) * self.rate)
-            if tokens < 1:
-                self.buckets[key] = (tokens, now)
-                return False
-            self.buckets[key] = (tokens - 1, now)
-            if len(self.buckets) > 100_000:
-                self.buckets.clear()
-            return True
-
-    def over(self, scope: Any) -> bool:
-        """Whether this HTTP request is over its budget (keyed by its bearer token, else its address)."""
-        auth = hot.header(scope, b"authorization")
-        client = scope.get("client")
-        return not self.allow(auth.decode("latin-1") if auth else (client[0] if client else "?"), time.monotonic())
-
-
-class RateLimit:
-    """Plain ASGI middleware (Starlette's ``BaseHTTPMiddleware`` wraps every request in extra tasks
-    and streams): a request over its token's budget gets 429 with ``Retry-After``."""
-
-    def __init__(self, app: Any, limiter: RateLimiter) -> None:
-        self.app, self.limiter = app, limiter
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.limiter.over(scope):
-            response = JSONResponse(hot.TOO_MANY_REQUESTS, status_code=429, headers={"Retry-After": "1"})
-            await response(scope, receive, send)
-            return
-        await self.app(scope, receive, send)
 
 
 class FastJSON(JSONResponse):
@@ -222,7 +181,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
                 db.rollback()
                 raise
             ring(db.info)
-    limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)))
+    limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)),
+                          trusted_proxies=trusted_proxies_from_env(), player_of=svc.known_player)
 
     SQLModel.metadata.create_all(engine)
 
@@ -301,7 +261,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         with transaction() as db:
             svc.flush_presence(db)  # the presence noted since the last sweep, before the time rules
         with transaction() as db:
-            ids = svc.due_ids(db, clk.now())
+            ids = svc.due_ids(db, clk.now(), clk.rules)
         for mid in ids:
             with transaction() as db:
                 svc.sweep_match(db, clk, mid)

@@ -39,7 +39,7 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 #: the bounds of :class:`lobby.app.MoveIn` (a test checks they agree with its schema)
 CLIENT_MOVE_ID_MAX = 64
 _JSON = b"application/json"
-#: the answer to a request over its rate limit (429, here and in :class:`lobby.app.RateLimit`)
+#: the answer to a request over its rate limit (429, here and in :class:`lobby.ratelimit.RateLimit`)
 TOO_MANY_REQUESTS = {"error": "too many requests: slow down"}
 
 

@@ -37,7 +37,7 @@ from engine.core import EngineError, GameRecord, replay
 from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import EXTERNAL, Abort, Away, LanesAction, Resign, Timeout
 from engine.lanes.state import LanesState
-from lobby.clock import Clock
+from lobby.clock import Clock, TimeRules
 from lobby.glicko2 import Rating, after_game
 from lobby.models import Challenge, Match, Player, RatingHistory, Seek, ServerState
 from lobby.rows import Db, MatchRow, flush_presence, for_update, insert_many, load, mark_present, run
@@ -45,11 +45,12 @@ from lobby.rows import Db, MatchRow, flush_presence, for_update, insert_many, lo
 #: a match as the hot path holds it (a plain row) or as the cold paths do (the ORM object)
 AnyMatch = Match | MatchRow
 
-FIRST_MOVE_S = 60.0
-AWAY_S = 60.0
-AWAY_WARN_S = 10.0
-UNTIMED_MOVE_S = 300.0
-LAG_ALLOWANCE_S = 0.3
+#: the rules' durations (the defaults of :class:`lobby.clock.TimeRules`; a server enforces its clock's)
+FIRST_MOVE_S = TimeRules.first_move_s
+AWAY_S = TimeRules.away_s
+AWAY_WARN_S = TimeRules.away_warn_s
+UNTIMED_MOVE_S = TimeRules.untimed_move_s
+LAG_ALLOWANCE_S = TimeRules.lag_allowance_s
 TIME_CONTROLS: dict[str, tuple[int, int]] = {"1+0": (60, 0), "3+2": (180, 2), "5+3": (300, 3), "10+5": (600, 5),
                                              "untimed": (0, 0)}
 RATING_PERIOD_S = 86400.0 * 0.21436  # lichess's rating period, in seconds
@@ -152,6 +153,15 @@ def authenticate_id(db: Db, token: str | None) -> Caller:
 TOKEN_TTL_S = 5.0
 _tokens: dict[str, tuple[float, str]] = {}
 _tokens_lock = threading.Lock()
+
+
+def known_player(token: str) -> str | None:
+    """The player a token was verified for in this process (no database read: the rate limiter asks
+    on every request, and an unknown or junk token must not cost a query)."""
+    h = _hash(token)
+    with _tokens_lock:
+        hit = _tokens.get(h)
+    return hit[1] if hit is not None else None
 
 
 def forget_tokens_of(player_id: str) -> None:
@@ -457,18 +467,18 @@ def enforce(db: Db, clock: Clock, m: AnyMatch) -> None:
     p = state_of(m).to_move
     moved = [m.moved0, m.moved1]
     if not moved[p]:
-        if now - m.turn_started_at >= FIRST_MOVE_S:
+        if now - m.turn_started_at >= clock.rules.first_move_s:
             _end(db, clock, m, Abort())
         return
     due: list[tuple[float, str, int]] = []
     for seat, seen in ((0, m.last_seen0), (1, m.last_seen1)):
-        due.append((seen + AWAY_S, "disconnected", seat))
+        due.append((seen + clock.rules.away_s, "disconnected", seat))
     if clock_running(m):
         if m.base_ms:
             rem = m.remaining0 if p == 0 else m.remaining1
-            due.append((m.turn_started_at + rem / 1000 + LAG_ALLOWANCE_S, "timeout", p))
+            due.append((m.turn_started_at + rem / 1000 + clock.rules.lag_allowance_s, "timeout", p))
         else:
-            due.append((m.turn_started_at + UNTIMED_MOVE_S, "timeout", p))
+            due.append((m.turn_started_at + clock.rules.untimed_move_s, "timeout", p))
     when, reason, loser = min(due)
     if when > now:
         return
@@ -535,7 +545,7 @@ def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expe
         raise LobbyError(422, exc.message, {"code": exc.code}) from None
     now = clock.now()
     if clock_running(m) and m.base_ms:
-        spent = max(0.0, now - m.turn_started_at - LAG_ALLOWANCE_S) * 1000
+        spent = max(0.0, now - m.turn_started_at - clock.rules.lag_allowance_s) * 1000
         rem = m.remaining0 if seat == 0 else m.remaining1
         rem = int(rem - spent + m.inc_ms)
         if seat == 0:
@@ -596,7 +606,7 @@ def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
     moved = [m.moved0, m.moved1]
     first_deadline = None
     if m.status == "running" and not moved[s.to_move]:
-        first_deadline = m.turn_started_at + FIRST_MOVE_S
+        first_deadline = m.turn_started_at + clock.rules.first_move_s
     tc = next((k for k, v in TIME_CONTROLS.items() if v == (m.base_ms // 1000, m.inc_ms // 1000)), "custom")
     return {
         "match_id": m.id, "seat": seat, "status": m.status, "winner": m.winner, "reason": m.reason,
@@ -607,10 +617,12 @@ def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
         "clock": {"remaining_ms": remaining_ms(m, now) if m.base_ms else None, "running": clock_running(m),
                   "to_move": s.to_move, "turn_started_at": m.turn_started_at, "server_now": now,
                   "first_move_deadline": first_deadline,
-                  "move_deadline": m.turn_started_at + UNTIMED_MOVE_S if not m.base_ms and clock_running(m)
+                  "move_deadline": m.turn_started_at + clock.rules.untimed_move_s if not m.base_ms and clock_running(m)
                   else None},
-        "opponent_away_s": round(away_for, 1) if m.status == "running" and away_for >= AWAY_WARN_S else None,
-        "opponent_loses_in_s": round(AWAY_S - away_for, 1) if m.status == "running" and away_for >= AWAY_WARN_S
+        "opponent_away_s": round(away_for, 1) if m.status == "running" and away_for >= clock.rules.away_warn_s
+        else None,
+        "opponent_loses_in_s": round(clock.rules.away_s - away_for, 1)
+        if m.status == "running" and away_for >= clock.rules.away_warn_s
         else None,
         "rating_change": json.loads(m.rating_change) if m.rating_change else None,
     }
@@ -639,21 +651,22 @@ def replay_record(m: AnyMatch) -> dict[str, Any]:
             "actions": json.loads(m.actions), "winner": m.winner, "reason": m.reason}
 
 
-def due_ids(db: Session, now: float) -> list[str]:
+def due_ids(db: Session, now: float, rules: TimeRules | None = None) -> list[str]:
     """The running matches on which some time rule *may* have fired by ``now``: one indexed query
     instead of a transaction per running match every second (with 1,000 matches the sweeper alone
     filled the server). It is a superset — the side to move is not known to SQL, so the smaller of
     the two clocks stands for it — and :func:`enforce` decides exactly."""
+    r = rules or TimeRules()
     both_moved = and_(col(Match.moved0), col(Match.moved1))
     smaller = case((col(Match.remaining0) < col(Match.remaining1), col(Match.remaining0)),
                    else_=col(Match.remaining1))
     due = or_(
-        col(Match.last_seen0) + AWAY_S <= now,
-        col(Match.last_seen1) + AWAY_S <= now,
-        and_(not_(both_moved), col(Match.turn_started_at) + FIRST_MOVE_S <= now),
+        col(Match.last_seen0) + r.away_s <= now,
+        col(Match.last_seen1) + r.away_s <= now,
+        and_(not_(both_moved), col(Match.turn_started_at) + r.first_move_s <= now),
         and_(both_moved, col(Match.base_ms) > 0,
-             col(Match.turn_started_at) + smaller / 1000.0 + LAG_ALLOWANCE_S <= now),
-        and_(both_moved, col(Match.base_ms) == 0, col(Match.turn_started_at) + UNTIMED_MOVE_S <= now),
+             col(Match.turn_started_at) + smaller / 1000.0 + r.lag_allowance_s <= now),
+        and_(both_moved, col(Match.base_ms) == 0, col(Match.turn_started_at) + r.untimed_move_s <= now),
     )
     return list(db.exec(select(Match.id).where(Match.status == "running", due)).all())
 
@@ -678,7 +691,7 @@ def sweep(db: Session, clock: Clock) -> int:
     """Enforce time rules on every running match, pair seeks, and note that the server is alive
     (the app's sweeper does the same with one short transaction per match)."""
     flush_presence(db)
-    n = sum(sweep_match(db, clock, mid) for mid in due_ids(db, clock.now()))
+    n = sum(sweep_match(db, clock, mid) for mid in due_ids(db, clock.now(), clock.rules))
     pair_seeks(db, clock)
     mark_alive(db, clock)
     return n

@@ -566,3 +566,79 @@ def test_every_ending_is_an_engine_action_and_the_record_replays_to_the_stored_r
     if reason != "sold":
         expect = {"resigned": "resign", "timeout": "timeout", "aborted": "abort", "disconnected": "away"}[reason]
         assert last.get(expect) is True
+
+
+def _limited_app(tmp_path: Any, monkeypatch: pytest.MonkeyPatch, proxies: str = "") -> Any:
+    from lobby.clock import FakeClock
+    monkeypatch.setenv("LOBBY_TRUSTED_PROXIES", proxies)
+    return create_app(f"sqlite:///{tmp_path / 'l.sqlite'}", clock=FakeClock(), run_sweeper=False, rate=0.001, burst=5)
+
+
+def test_junk_bearer_tokens_and_forged_forwarding_share_the_senders_budget(tmp_path: Any,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """#21: a new junk token or X-Forwarded-For per request is no new budget: sign-ups and lookups
+    from one address stop at its burst."""
+    with TestClient(_limited_app(tmp_path, monkeypatch)) as c:
+        codes = [c.post("/players", json={"name": f"n{i}"}, headers={
+            "Authorization": f"Bearer junk-{i}", "X-Forwarded-For": f"10.0.0.{i}"}).status_code for i in range(30)]
+    assert codes.count(201) == 5 and codes[5:] == [429] * 25
+
+
+def test_a_verified_player_has_a_budget_of_their_own(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Behind one address (a household, a café), a signed-in player's requests count against them,
+    not against everyone there."""
+    with TestClient(_limited_app(tmp_path, monkeypatch)) as c:
+        token = c.post("/players", json={"name": "Ann"}).json()["token"]
+        mine = {"Authorization": f"Bearer {token}"}
+        assert c.get("/players/me", headers=mine).status_code == 200  # verified from now on
+        assert all(c.get("/health").status_code == 200 for _ in range(3))  # the address's burst: 5 in all
+        assert c.get("/health").status_code == 429
+        assert [c.get("/players/me", headers=mine).status_code for _ in range(6)] == [200] * 5 + [429]
+
+
+def test_forwarding_headers_count_only_from_a_trusted_proxy(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lobby.ratelimit import RateLimiter
+    limiter = RateLimiter(1, 1, trusted_proxies=["10.0.0.1"])
+    def scope(peer: str, xff: str) -> dict[str, Any]:
+        return {"client": (peer, 1), "headers": [(b"x-forwarded-for", xff.encode())]}
+    assert limiter.client(scope("10.0.0.1", "203.0.113.9, 10.0.0.1")) == "203.0.113.9"
+    assert limiter.client(scope("198.51.100.7", "203.0.113.9")) == "198.51.100.7"  # not a proxy: ignored
+    with pytest.raises(ValueError):
+        RateLimiter(trusted_proxies=["not-an-address"])
+
+
+def test_the_limiter_forgets_the_least_recent_key_never_everyone() -> None:
+    from lobby.ratelimit import RateLimiter
+    limiter = RateLimiter(0.0, 1, max_keys=3)
+    assert limiter.allow("a", 0) and not limiter.allow("a", 1)  # a has spent its one token
+    for k in ("b", "c", "d"):
+        assert limiter.allow(k, 2)
+    assert len(limiter.buckets) == 3 and "a" not in limiter.buckets and not limiter.allow("d", 3)
+
+
+def test_the_time_rules_are_configurable_with_the_rules_values_as_defaults(tmp_path: Any) -> None:
+    """#21, L-8.4: an operator (or a test) sets how long each time rule runs; the server enforces
+    and shows exactly those."""
+    from lobby.clock import FakeClock, TimeRules
+    assert (TimeRules().first_move_s, TimeRules().away_s, TimeRules().untimed_move_s) == (60, 60, 300)
+    assert TimeRules.from_env({"LOBBY_AWAY_S": "30", "LOBBY_FIRST_MOVE_S": "5"}) == TimeRules(away_s=30, first_move_s=5)
+    for bad in ({"LOBBY_AWAY_S": "soon"}, {"LOBBY_AWAY_S": "-1"}, {"LOBBY_AWAY_S": "5", "LOBBY_AWAY_WARN_S": "9"}):
+        with pytest.raises(ValueError):
+            TimeRules.from_env(bad)
+    clock = FakeClock(rules=TimeRules(first_move_s=5, away_s=20, away_warn_s=4))
+    app = create_app(f"sqlite:///{tmp_path / 'l.sqlite'}", clock=clock, run_sweeper=False, rate=1000, burst=5000)
+    with TestClient(app) as client:
+        lb = Lobby(client, clock, app)
+        a, b = lb.player("Ann"), lb.player("Bob")
+        mid = lb.match(a, b)
+        v = lb.view(a, mid)
+        assert v["clock"]["first_move_deadline"] == v["clock"]["server_now"] + 5
+        clock.advance(6)
+        assert lb.view(a, mid)["status"] == "aborted"
+        mid2 = lb.match(a, b)
+        both_first_moves(lb, mid2, a, b)
+        clock.advance(5)
+        v2 = lb.view(a, mid2)
+        assert v2["opponent_away_s"] == 5 and v2["opponent_loses_in_s"] == 15
+        clock.advance(16)
+        assert lb.view(a, mid2)["reason"] == "disconnected"
