@@ -17,11 +17,14 @@ from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
-from pydantic import BaseModel, Field
+from fastapi.routing import APIRoute
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from engine.lanes.options import VARIANTS
 from lobby import (
     hot,
     models,
@@ -49,6 +52,8 @@ def event_number(last_event_id: str | None, since: int) -> int:
     if not last_event_id.isdecimal() or len(last_event_id) > 19 or int(last_event_id) > MAX_EVENT:
         raise svc.LobbyError(422, "Last-Event-ID must be an event number", {"max": MAX_EVENT})
     return int(last_event_id)
+
+
 #: an open stream or long poll marks its player present this often (well inside AWAY_WARN_S, so
 #: the opponent never sees a waiting player as away)
 TOUCH_S = 5.0
@@ -107,19 +112,101 @@ def finite(obj: Any) -> Any:
 
 
 class NewPlayer(BaseModel):
-    name: str = Field(min_length=1, max_length=24)
+    model_config = ConfigDict(extra="forbid")
+    # not only spaces (what str.strip removes: Unicode spaces and the separators \x1c-\x1f)
+    name: str = Field(min_length=1, max_length=24, pattern=r"[^\s\x1c-\x1f]")
+
+
+def one_of(values: tuple[str, ...], what: str) -> Callable[[str], str]:
+    """A validator: the text must be one of ``values``."""
+    def check(value: str) -> str:
+        if value not in values:
+            raise ValueError(f"{what} must be one of {', '.join(values)}")
+        return value
+    return check
+
+
+TimeControl = Annotated[str, Field(strict=True), AfterValidator(one_of(tuple(svc.TIME_CONTROLS), "the time control")),
+                        WithJsonSchema({"type": "string", "enum": list(svc.TIME_CONTROLS)})]
+Variant = Annotated[str, Field(strict=True), AfterValidator(one_of(tuple(VARIANTS), "a variant")),
+                    WithJsonSchema({"type": "string", "enum": list(VARIANTS)})]
 
 
 class Terms(BaseModel):
-    rated: bool = True
-    time_control: str = "5+3"
-    variants: list[str] = Field(default_factory=list, max_length=12)
+    """A seek's or a challenge's terms. Strict types (``"rated": 0`` is not a yes or no), known time
+    controls and variants only, no unknown fields (a body of only unknown fields used to create a
+    default rated seek), and no variants in a rated game (L-8.5) — all of it in the schema too."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={
+        "if": {"required": ["rated"], "properties": {"rated": {"const": False}}},
+        "else": {"properties": {"variants": {"maxItems": 0}}}})
+    rated: bool = Field(True, strict=True)
+    time_control: TimeControl = "5+3"
+    variants: list[Variant] = Field(default_factory=list, max_length=12)
+
+    @model_validator(mode="after")
+    def _never_rated_with_variants(self) -> "Terms":
+        if self.rated and self.variants:
+            raise ValueError("variants are never rated (L-8.5): make it a casual game or remove the variants")
+        return self
+
+
+def _whole_number(value: Any) -> Any:
+    """A JSON integer — ``12`` or ``12.0``, as JSON Schema counts them — but never ``true`` (move 1
+    to Python) and never the text ``"12"``."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("must be a whole number")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("must be a whole number")
+        return int(value)
+    return value
+
+
+WholeNumber = Annotated[int, BeforeValidator(_whole_number)]
 
 
 class MoveIn(BaseModel):
-    expected_move: int = Field(ge=0)
-    client_move_id: str = Field(min_length=1, max_length=hot.CLIENT_MOVE_ID_MAX)
+    model_config = ConfigDict(extra="forbid")
+    expected_move: WholeNumber = Field(ge=0)
+    client_move_id: str = Field(min_length=1, max_length=hot.CLIENT_MOVE_ID_MAX, strict=True)
     action: dict[str, Any]
+
+
+class ErrorBody(BaseModel):
+    """Every error the lobby answers: a sentence for people and the details for programs (a 422's
+    field errors, a move's engine code, a stale move's current view)."""
+
+    error: str
+    detail: Any = None
+
+
+_WHY = {400: "the body is not JSON", 401: "no token, or one that is not valid", 403: "not your match or seek",
+        404: "no such player, seek, challenge or match", 409: "the state changed (a stale move, a finished "
+        "match, a taken challenge)", 422: "a field or a move is not valid", 429: "too many requests (Retry-After)"}
+PUBLIC = (400, 404, 409, 422, 429)
+SIGNED_IN = (400, 401, 403, 404, 409, 422, 429)
+
+
+def errors(codes: tuple[int, ...]) -> dict[int | str, dict[str, Any]]:
+    """The error answers an operation declares in the OpenAPI schema (all of them ``ErrorBody``)."""
+    return {code: {"model": ErrorBody, "description": _WHY[code]} for code in codes}
+
+
+#: an operation for a signed-in player: its errors, and the bearer token it needs
+SIGNED_IN_OP: dict[str, Any] = {"responses": errors(SIGNED_IN), "openapi_extra": {"security": [{"bearer": []}]}}
+
+
+def with_security_scheme(app: FastAPI) -> None:
+    """Declare ``Authorization: Bearer <token>`` as the schema's security scheme."""
+    plain = app.openapi
+
+    def openapi() -> dict[str, Any]:
+        schema = plain()
+        schema.setdefault("components", {}).setdefault("securitySchemes", {})["bearer"] = {
+            "type": "http", "scheme": "bearer", "description": "the token POST /players answers"}
+        return schema
+    app.openapi = openapi  # type: ignore[method-assign]  # FastAPI's documented way to extend the schema
 
 
 class LobbyAPI(FastAPI):
@@ -279,6 +366,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     app = LobbyAPI(title="Card Table lobby", version="1.0", lifespan=lifespan,
                   description="Online rated, timed Lanes matches. Every match response is the viewer's own view.")
+    with_security_scheme(app)
     app.state.engine = engine
     app.state.clock = clk
     app.state.sweep_once = sweep_once
@@ -298,8 +386,29 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         included (orjson refuses those beyond 64 bits: schemathesis found that), and escapes what
         is not ASCII (a lone surrogate in a name was a 500)."""
         # ASCII-escaped: the input quoted may hold a lone surrogate, which UTF-8 cannot carry
-        body = json.dumps({"detail": finite(jsonable_encoder(exc.errors()))}, ensure_ascii=True)
+        problems = finite(jsonable_encoder(exc.errors()))
+        first = problems[0] if problems else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body")
+        words = f"{where}: {first.get('msg', 'not valid')}" if where else str(first.get("msg", "not valid"))
+        body = json.dumps({"error": words, "detail": problems}, ensure_ascii=True)
         return Response(body, status_code=422, media_type="application/json")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        """Starlette's own answers (an unknown path, a method a path does not have, a body that is
+        not JSON) in the lobby's error shape; a 405 lists in ``Allow`` every method of the path,
+        not only those of the first route that matched it."""
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
+            headers["Allow"] = ", ".join(allowed_methods(request.scope))
+        return JSONResponse({"error": str(exc.detail), "detail": None}, status_code=exc.status_code, headers=headers)
+
+    def allowed_methods(scope: Any) -> list[str]:
+        methods: set[str] = set()
+        for route in app.router.routes:
+            if isinstance(route, APIRoute) and route.path_regex.match(scope["path"]):
+                methods |= route.methods or set()
+        return sorted(methods)
 
     app.add_middleware(RateLimit, limiter=limiter)
 
@@ -320,7 +429,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     DB = Annotated[Session, Depends(get_db, scope="function")]
 
-    def me(db: DB, authorization: Annotated[str | None, Header()] = None) -> models.Player:
+    def me(db: DB, authorization: Annotated[str | None, Header(include_in_schema=False)] = None) -> models.Player:
         token = authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None
         return svc.authenticate(db, token)
 
@@ -329,31 +438,32 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     # The hot endpoints take the Authorization header as a plain parameter and authenticate inside
     # their own short transaction (no database transaction stays open while they wait); a
     # dependency per request cost more than the header parameter (sampled under the benchmark).
-    Auth = Annotated[str | None, Header()]
+    # The header is declared in the schema as the bearer security scheme, not as a parameter.
+    Auth = Annotated[str | None, Header(include_in_schema=False)]
 
     bearer = hot.bearer
 
-    @app.get("/health")
+    @app.get("/health", responses=errors(PUBLIC))
     def health() -> dict[str, Any]:
         return {"ok": True, "time": clk.now()}
 
-    @app.post("/players", status_code=201)
+    @app.post("/players", status_code=201, responses=errors(PUBLIC))
     def new_player(body: NewPlayer, db: DB) -> dict[str, Any]:
         p, token = svc.create_player(db, clk, body.name)
         return {"player": svc.player_json(p), "token": token}
 
-    @app.get("/players/me")
+    @app.get("/players/me", **SIGNED_IN_OP)
     def whoami(player: Me) -> dict[str, Any]:
         return svc.player_json(player)
 
-    @app.patch("/players/me")
+    @app.patch("/players/me", **SIGNED_IN_OP)
     def rename(body: NewPlayer, player: Me, db: DB) -> dict[str, Any]:
         player.name = svc.display_name(body.name)
         db.add(player)
         svc.forget_player(player.id)
         return svc.player_json(player)
 
-    @app.post("/players/me/revoke")
+    @app.post("/players/me/revoke", **SIGNED_IN_OP)
     def revoke(player: Me, db: DB) -> dict[str, Any]:
         player.revoked = True
         db.add(player)
@@ -361,15 +471,15 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         svc.forget_tokens_of(player.id)
         return {"ok": True}
 
-    @app.get("/players/{player_id}")
+    @app.get("/players/{player_id}", responses=errors(PUBLIC))
     def player_profile(player_id: str, db: DB) -> dict[str, Any]:
         return svc.profile(db, player_id)
 
-    @app.get("/leaderboard")
+    @app.get("/leaderboard", responses=errors(PUBLIC))
     def board(db: DB, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
         return svc.leaderboard(db, limit)
 
-    @app.post("/seeks", status_code=201)
+    @app.post("/seeks", status_code=201, **SIGNED_IN_OP)
     def seek(body: Terms, player: Me, db: DB) -> dict[str, Any]:
         s = svc.create_seek(db, clk, player, body.rated, body.time_control, body.variants)
         return _seek_json(s)
@@ -380,14 +490,14 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             raise svc.LobbyError(404, "no such seek")
         return s
 
-    @app.get("/seeks/{seek_id}")
+    @app.get("/seeks/{seek_id}", **SIGNED_IN_OP)
     def seek_status(seek_id: str, player: Me, db: DB) -> dict[str, Any]:
         s = own_seek(db, seek_id, player)
         if s.status == "open":
             svc.pair_seeks(db, clk)
         return _seek_json(s)
 
-    @app.delete("/seeks/{seek_id}")
+    @app.delete("/seeks/{seek_id}", **SIGNED_IN_OP)
     def cancel_seek(seek_id: str, player: Me, db: DB) -> dict[str, Any]:
         s = own_seek(db, seek_id, player)
         if s.status == "open":
@@ -395,12 +505,12 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             db.add(s)
         return _seek_json(s)
 
-    @app.post("/challenges", status_code=201)
+    @app.post("/challenges", status_code=201, **SIGNED_IN_OP)
     def challenge(body: Terms, player: Me, db: DB) -> dict[str, Any]:
         c = svc.create_challenge(db, clk, player, body.rated, body.time_control, body.variants)
         return {"code": c.code, "rated": c.rated, "time_control": c.time_control, "variants": json.loads(c.variants)}
 
-    @app.get("/challenges/{code}")
+    @app.get("/challenges/{code}", **SIGNED_IN_OP)
     def challenge_status(code: str, player: Me, db: DB) -> dict[str, Any]:
         """The challenger waits here for a friend to accept (only the challenger may look)."""
         c = db.get(models.Challenge, code.upper())
@@ -408,7 +518,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
             raise svc.LobbyError(404, "no challenge with that code")
         return {"code": c.code, "match_id": c.match_id}
 
-    @app.post("/challenges/{code}/accept")
+    @app.post("/challenges/{code}/accept", **SIGNED_IN_OP)
     def accept(code: str, player: Me, db: DB) -> dict[str, Any]:
         m = svc.accept_challenge(db, clk, player, code)
         db.flush()
@@ -470,20 +580,20 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     # The two routes below are what the schema documents; well-formed requests are answered by
     # ``app.hot_routes`` with the same functions before they get here (lobby/hot.py says why).
-    @app.get("/matches/{match_id}", response_model=None)
+    @app.get("/matches/{match_id}", response_model=None, **SIGNED_IN_OP)
     async def match_view(match_id: str, authorization: Auth = None) -> JSONResponse:
         """The caller's own view of the match (as a JSONResponse: FastAPI's generic encoder walks a
         view dict field by field and cost more than building it)."""
         return FastJSON(await view_of(match_id, bearer(authorization)))
 
-    @app.post("/matches/{match_id}/moves")
+    @app.post("/matches/{match_id}/moves", **SIGNED_IN_OP)
     async def move(match_id: str, body: MoveIn, authorization: Auth = None) -> Response:
         r = await move_in(match_id, bearer(authorization), body.expected_move, body.client_move_id, body.action)
         if r.text is not None:
             return Response(r.text, status_code=r.status, media_type="application/json")
         return FastJSON(r.body, status_code=r.status)
 
-    @app.post("/matches/{match_id}/resign")
+    @app.post("/matches/{match_id}/resign", **SIGNED_IN_OP)
     def resign(match_id: str, player: Me, db: DB) -> dict[str, Any]:
         return svc.resign(db, clk, player, match_id)
 
@@ -507,7 +617,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
                 return events, status
             await bells.until(match_id, ring, min(recheck_s, left))
 
-    @app.get("/matches/{match_id}/poll")
+    @app.get("/matches/{match_id}/poll", **SIGNED_IN_OP)
     async def poll(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,
                    timeout: Annotated[float, Query(ge=0, le=30)] = 25.0) -> JSONResponse:
         """Long-poll fallback: answers at once when events after ``since`` exist, else waits for
@@ -522,9 +632,9 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
                 return FastJSON(body)
             await quiet_wait(match_id, body["seat"], since, time.monotonic() + min(touch_s, left))
 
-    @app.get("/matches/{match_id}/events")
+    @app.get("/matches/{match_id}/events", **SIGNED_IN_OP)
     async def stream(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,
-                     last_event_id: Annotated[str | None, Header()] = None) -> StreamingResponse:
+                     last_event_id: Annotated[str, Header(pattern=r"^[0-9]{1,18}$")] = "") -> StreamingResponse:
         """Server-sent events, numbered; reconnect with ``Last-Event-ID`` or ``?since=`` to catch up.
         An open stream also counts as being present (no disconnect loss)."""
         token = bearer(authorization)
@@ -553,7 +663,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
         return StreamingResponse(gen(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
-    @app.get("/matches/{match_id}/replay")
+    @app.get("/matches/{match_id}/replay", responses=errors(PUBLIC))
     def match_replay(match_id: str, db: DB) -> dict[str, Any]:
         m = db.get(Match, match_id)
         if m is None:

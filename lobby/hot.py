@@ -65,8 +65,8 @@ def move_fields(body: bytes) -> tuple[int, str, dict[str, Any]] | None:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:
         return None
-    if type(data) is not dict:
-        return None
+    if type(data) is not dict or data.keys() != {"expected_move", "client_move_id", "action"}:
+        return None  # an unknown field: FastAPI's model refuses it
     n, cid, action = data.get("expected_move"), data.get("client_move_id"), data.get("action")
     if type(n) is not int or n < 0 or type(cid) is not str or not 1 <= len(cid) <= CLIENT_MOVE_ID_MAX:
         return None

@@ -224,7 +224,7 @@ def _check_terms(rated: bool, time_control: str, variants: list[str]) -> str:
         raise LobbyError(422, exc.message) from None
     if rated and not options.ranked:
         raise LobbyError(422, "variants are never rated (L-8.5): make it a casual game or remove the variants")
-    return json.dumps(sorted(variants))
+    return json.dumps(sorted(set(variants)))  # the same terms however often a variant is named
 
 
 def window(waited_s: float) -> float:

@@ -167,7 +167,7 @@ def test_a_failing_sweep_is_logged_and_the_sweeper_goes_on(tmp_path, monkeypatch
 
     calls: list[int] = []
 
-    def broken(db, now):  # type: ignore[no-untyped-def]
+    def broken(*args):  # type: ignore[no-untyped-def]
         calls.append(1)
         raise RuntimeError("disk on fire")
 

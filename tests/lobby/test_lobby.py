@@ -642,3 +642,25 @@ def test_the_time_rules_are_configurable_with_the_rules_values_as_defaults(tmp_p
         assert v2["opponent_away_s"] == 5 and v2["opponent_loses_in_s"] == 15
         clock.advance(16)
         assert lb.view(a, mid2)["reason"] == "disconnected"
+
+
+def test_terms_and_moves_take_strict_types_and_no_unknown_fields(lobby: Lobby) -> None:
+    """#21 (schemathesis --checks all): 0 is not a yes or no, true is not a move number, a body of
+    unknown fields is not a default rated seek, and a 405 lists every method of its path."""
+    a = lobby.player("Ann")
+    for body in ({"rated": 0}, {"rated": "yes"}, {"colour": "red"}, {"time_control": "7+7"},
+                 {"rated": True, "variants": ["king_adds"]}, {"rated": False, "variants": ["nope"]}):
+        r = lobby.c.post("/seeks", json=body, headers=lobby.h(a))
+        assert r.status_code == 422 and r.json()["error"], body
+    assert lobby.c.post("/seeks", json={}, headers=lobby.h(a)).status_code == 201  # the defaults: rated 5+3
+    mid = lobby.match(lobby.player("Bea"), lobby.player("Cid"))
+    r = lobby.c.post(f"/matches/{mid}/moves", headers=lobby.h(a),
+                     json={"expected_move": True, "client_move_id": "x", "action": {"discard": "2S"}})
+    assert r.status_code == 422 and "expected_move" in r.json()["error"]
+    for path, allowed in (("/players/me", "GET, PATCH"), ("/seeks/s_1", "DELETE, GET")):
+        r = lobby.c.request("OPTIONS", path, headers=lobby.h(a))
+        assert r.status_code == 405 and r.headers["allow"] == allowed and r.json()["error"]
+    schema = lobby.app.openapi()
+    assert schema["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
+    for code in ("401", "404", "409", "422", "429"):
+        assert code in schema["paths"]["/matches/{match_id}/moves"]["post"]["responses"]
