@@ -32,7 +32,7 @@ from lobby import (
 from lobby import service as svc
 from lobby.clock import Clock, SystemClock
 from lobby.models import Match, Seek
-from lobby.notify import Bells
+from lobby.notify import Bells, Listener
 from lobby.ratelimit import RateLimit, RateLimiter, trusted_proxies_from_env
 from lobby.rows import MatchRow, Tx
 
@@ -91,6 +91,14 @@ def make_engine(url: str) -> Engine:
     if url.startswith(("postgresql://", "postgres://")):  # the installed driver is psycopg 3
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
     return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def pg_dsn(url: str) -> str:
+    """The libpq form of a PostgreSQL URL (SQLAlchemy's ``+psycopg`` driver tag removed)."""
+    for prefix in ("postgresql+psycopg://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql://" + url[len(prefix):]
+    return url
 
 
 class FastJSON(JSONResponse):
@@ -242,7 +250,9 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
 
     bells = Bells()
     # waiters re-read after this long even without a ring: other workers' writes ring nobody here
-    recheck_s = fallback_s if fallback_s is not None else 5.0 if serial is not None else 0.5
+    recheck_s = fallback_s if fallback_s is not None else 5.0
+    # PostgreSQL: other workers' commits ring here too (LISTEN/NOTIFY)
+    listener = Listener(pg_dsn(url), svc.NOTIFY_CHANNEL, bells) if serial is None else None
 
     @contextmanager
     def one_writer(locked: bool = True) -> Iterator[None]:
@@ -276,6 +286,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         bells.bind(asyncio.get_running_loop())
+        if listener is not None:
+            listener.start()
         with transaction() as db:
             svc.resume_after_restart(db, clk)
         tasks = [asyncio.create_task(sweeper()), asyncio.create_task(collector())] if run_sweeper else []
@@ -287,6 +299,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         yield
         for task in tasks:
             task.cancel()
+        if listener is not None:
+            listener.stop()
         if run_sweeper:
             gc.unfreeze()
         for conn in hot_conn:
@@ -372,6 +386,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
     app.state.sweep_once = sweep_once
     app.state.wal_checkpoint = wal_checkpoint
     app.state.bells = bells
+    app.state.listener = listener
 
     @app.exception_handler(svc.LobbyError)
     async def lobby_error(request: Request, exc: svc.LobbyError) -> JSONResponse:

@@ -5,16 +5,19 @@ writing a presence touch each time): with a thousand matches that is thousands o
 a second doing nothing. Now whoever commits new events for a match — a move, a resignation, the
 sweeper's flag — rings that match's bell after the commit, and the waiting streams read once.
 
-The bell only covers writes made by this process. With several workers (PostgreSQL) another
-worker's move rings nobody here, so waiters also re-check after ``fallback_s`` (short for
-PostgreSQL, long for SQLite, where the one worker sees every write). A missed or spurious ring
-only costs a cheap read: the database stays the truth, the bell is a hint.
+With several workers (PostgreSQL) another worker's commit reaches this one by ``LISTEN/NOTIFY``
+(:class:`Listener`), so its waiters wake too. Waiters still re-check after ``fallback_s`` (long on
+both now: it only covers a listener that is reconnecting). A missed or spurious ring only costs a
+cheap read: the database stays the truth, the bell is a hint.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
+
+LOG = logging.getLogger("lobby")
 
 
 class Bells:
@@ -82,3 +85,39 @@ class Bells:
         """How many waiters are registered (for tests)."""
         with self._lock:
             return sum(len(w) for w in self._waiters.values())
+
+
+class Listener:
+    """PostgreSQL ``LISTEN``: another worker's commit that wrote a match's events rings that
+    match's bell here too (the writer sends ``pg_notify`` inside its transaction, so the note is
+    delivered exactly when — and only if — the transaction commits). One thread per worker on its
+    own connection; if the connection drops it reconnects, and until then the waiters' re-check
+    (``fallback_s``) keeps them correct."""
+
+    def __init__(self, dsn: str, channel: str, bells: Bells) -> None:
+        self.dsn, self.channel, self.bells = dsn, channel, bells
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="lobby-listen", daemon=True)
+        self.heard = 0  # notes received (the two-worker test reads it)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self.dsn, autocommit=True) as conn:
+                    conn.execute(f"LISTEN {self.channel}")
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            self.heard += 1
+                            self.bells.ring(note.payload)
+            except Exception:
+                LOG.warning("LISTEN %s failed; reconnecting", self.channel, exc_info=True)
+                self._stop.wait(1.0)

@@ -45,6 +45,8 @@ from lobby.rows import Db, MatchRow, flush_presence, for_update, insert_many, lo
 #: a match as the hot path holds it (a plain row) or as the cold paths do (the ORM object)
 AnyMatch = Match | MatchRow
 
+#: the PostgreSQL channel on which a commit that wrote a match's events names the match
+NOTIFY_CHANNEL = "lobby_events"
 #: the rules' durations (the defaults of :class:`lobby.clock.TimeRules`; a server enforces its clock's)
 FIRST_MOVE_S = TimeRules.first_move_s
 AWAY_S = TimeRules.away_s
@@ -384,7 +386,11 @@ def seat_of(m: AnyMatch, player: Player | Caller) -> int:
 def _event(db: Db, m: AnyMatch, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None) -> int:
     """Append event number ``m.event_count + 1`` (per-seat variants when some of it is private)."""
     m.event_count += 1
-    db.info.setdefault("rang", set()).add(m.id)  # the app rings this match's bell after the commit
+    rang = db.info.setdefault("rang", set())
+    if m.id not in rang:  # the app rings this match's bell after the commit
+        rang.add(m.id)
+        if for_update(db):  # PostgreSQL: the other workers hear of it at the commit (LISTEN/NOTIFY)
+            run(db, "SELECT pg_notify(:channel, :m)", {"channel": NOTIFY_CHANNEL, "m": m.id})
     # plain INSERTs, not ORM objects: a move writes three or four events, and the unit of work
     # around each added object cost more than the statement (measured with tests/bench_lobby.py)
     parts = private.items() if private else [(None, data)]

@@ -1,8 +1,13 @@
 """Lobby load benchmark (a script, not a test): starts `python -m lobby` on 127.0.0.1 with a fresh
-SQLite file, opens N concurrent clocked matches and drives them from this process for a while;
-prints moves per second and the move round-trip p50/p99.
+SQLite file (or a throwaway PostgreSQL cluster, ``--db pg``, with ``--workers N``), opens N
+concurrent clocked matches and drives them from this process for a while; prints moves per second,
+the move round-trip p50/p99 and the server's CPU per move (all its worker processes).
 
     python tests/bench_lobby.py [--matches 1000] [--seconds 30] [--inflight 64] [--rate 200]
+    python tests/bench_lobby.py --find-max [--db pg --workers 2]
+
+``--find-max`` offers rising rates (fresh matches each step) and prints the highest rate held with a
+move p99 of at most 50 ms — the figure docs/lobby.md's performance log keeps.
 
 Without ``--rate`` every match moves as fast as it can (saturation: the most moves per second, and
 the latency of a server that is never idle). With ``--rate R`` the matches together offer R moves
@@ -18,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import socket
@@ -79,13 +85,39 @@ class Pool:
             self.idle.put_nowait(conn)
 
 
-def _cpu_ticks(pid: int) -> list[int]:
-    """The machine's user, system, idle, iowait and steal ticks, then the process's user+system."""
+def _tree(pid: int) -> list[int]:
+    """``pid`` and all its descendants (uvicorn's worker processes)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo += [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+    return out
+
+
+def _process_ticks(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            continue
+    return total
+
+
+def _cpu_ticks(pid: int) -> list[float]:
+    """The machine's user, system, idle, iowait and steal ticks, then the server's user+system (all
+    its processes), then this driver's."""
     with open("/proc/stat") as f:
         cpu = [int(x) for x in f.readline().split()[1:9]]
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return [cpu[0] + cpu[1], cpu[2], cpu[3], cpu[4], cpu[7], int(fields[11]) + int(fields[12]),
+    return [cpu[0] + cpu[1], cpu[2], cpu[3], cpu[4], cpu[7], _process_ticks(_tree(pid)),
             sum(os.times()[:2]) * os.sysconf("SC_CLK_TCK")]
 
 
@@ -102,140 +134,186 @@ async def sample_cpu(pid: int, trace: list[Any]) -> None:
         last = now
 
 
+async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: int, tag: int,
+                   trace_to: Path | None = None) -> dict[str, Any]:
+    """Set up ``matches`` fresh matches, drive them (``rate`` 0: as fast as possible) for ``seconds``;
+    the figures of the run."""
+    call = pool.request
+    t0 = time.perf_counter()
+
+    async def new_pair(i: int) -> tuple[str, str, str]:
+        a = (await call("POST", "/players", body={"name": f"a{tag}-{i}"}))[1]["token"]
+        b = (await call("POST", "/players", body={"name": f"b{tag}-{i}"}))[1]["token"]
+        terms = {"rated": True, "time_control": "10+5"}
+        code = (await call("POST", "/challenges", a, terms))[1]["code"]
+        mid = (await call("POST", f"/challenges/{code}/accept", b))[1]["match_id"]
+        return a, b, mid
+    pairs = await asyncio.gather(*(new_pair(i) for i in range(matches)))
+    setup = time.perf_counter() - t0
+    latencies: list[float] = []
+    views: list[float] = []
+    trace: list[tuple[float, str, Any]] = []  # (start, "view"/"move", ms) and ("cpu", ticks)
+    statuses: dict[int, int] = {}
+    errors: list[Any] = []
+    moves = 0
+    stop = time.perf_counter() + seconds
+
+    async def one_move(mid: str, token: str) -> bool:
+        """The mover's view, then the move (as a client with an open event stream makes)."""
+        nonlocal moves
+        t = time.perf_counter()
+        _, mine = await call("GET", f"/matches/{mid}", token)
+        views.append((time.perf_counter() - t) * 1000)
+        trace.append((t, "view", views[-1]))
+        if mine.get("status") != "running" or not mine["legal"]:
+            return False
+        body = {"expected_move": mine["move_count"], "client_move_id": f"{mid}-{mine['move_count']}",
+                "action": mine["legal"][0]}
+        t = time.perf_counter()
+        status, answer = await call("POST", f"/matches/{mid}/moves", token, body)
+        latencies.append((time.perf_counter() - t) * 1000)
+        trace.append((t, "move", latencies[-1]))
+        statuses[status] = statuses.get(status, 0) + 1
+        if status == 200:
+            moves += 1
+        elif len(errors) < 3:
+            errors.append(answer)
+        return True
+
+    async def first_token(a: str, b: str, mid: str) -> str:
+        v = (await call("GET", f"/matches/{mid}", a))[1]
+        return a if v["clock"]["to_move"] == v["seat"] else b
+
+    async def drive(a: str, b: str, mid: str) -> None:
+        token = await first_token(a, b, mid)
+        while time.perf_counter() < stop and await one_move(mid, token):
+            token = b if token == a else a
+
+    async def paced(a: str, b: str, mid: str, offset: float, period: float) -> None:
+        """One match moving every ``period`` seconds from ``offset`` (its first look at the
+        match is paced too: 1,000 matches asking at once would be a burst no player makes)."""
+        due = time.perf_counter() + offset
+        await asyncio.sleep(offset)
+        token = await first_token(a, b, mid)
+        while True:
+            await asyncio.sleep(max(0.0, due - time.perf_counter()))
+            if time.perf_counter() >= stop or not await one_move(mid, token):
+                return
+            token = b if token == a else a
+            due += period
+
+    start = time.perf_counter()
+    sampler = asyncio.ensure_future(sample_cpu(pid, trace))
+    if rate > 0:
+        period = len(pairs) / rate
+        stop = start + seconds
+        await asyncio.gather(*(paced(*p, offset=period * i / len(pairs), period=period)
+                               for i, p in enumerate(pairs)))
+    else:
+        await asyncio.gather(*(drive(*p) for p in pairs))
+    sampler.cancel()
+    # moves are only started before `stop`; a paced match may then sleep past it until it sees so
+    elapsed = min(time.perf_counter() - start, seconds)
+
+    def pct(xs: list[float], q: float) -> float:
+        xs = sorted(xs)
+        return xs[min(len(xs) - 1, int(len(xs) * q))] if xs else 0.0
+    cpu = [(int(t - start), ticks) for t, kind, ticks in trace if kind == "cpu"]
+    server_ticks = sum(r[5] for _, r in cpu)
+    if trace_to is not None:
+        with trace_to.open("w") as f:
+            for t, kind, ms in trace:
+                f.write(json.dumps([round(t - start, 4), kind, ms if kind == "cpu" else round(ms, 2)]) + "\n")
+    return {"setup_s": setup, "moves": moves, "elapsed": elapsed, "rate": moves / elapsed if elapsed else 0.0,
+            "p50": pct(latencies, 0.5), "p99": pct(latencies, 0.99), "view_p50": pct(views, 0.5),
+            "view_p99": pct(views, 0.99), "statuses": statuses, "errors": errors, "trace": trace, "start": start,
+            "cpu": cpu, "server_ms_per_move": 1000 * server_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0}
+
+
+def report(args: argparse.Namespace, r: dict[str, Any], rate: float) -> None:
+    mode = f"offered {rate:.0f} moves/s" if rate > 0 else "as fast as possible"
+    where = f"{args.db} x{args.workers} worker{'s' if args.workers > 1 else ''}"
+    print(f"lobby [{where}]  {args.matches} concurrent matches ({mode})  {r['rate']:7.1f} moves/s  "
+          f"move round-trip p50 {r['p50']:.1f} ms  p99 {r['p99']:.1f} ms  (view p50 {r['view_p50']:.1f} / "
+          f"p99 {r['view_p99']:.1f} ms; {r['moves']} moves in {r['elapsed']:.1f} s, at most {args.inflight} "
+          f"requests in flight; move answers {r['statuses']})  server CPU {r['server_ms_per_move']:.2f} ms per "
+          f"move (with its view)", flush=True)
+    if r["errors"]:
+        print("refused moves, e.g.:", r["errors"])
+    slow = [(t - r["start"], ms) for t, kind, ms in r["trace"] if kind in ("view", "move") and ms > 50]
+    seconds = {int(t) for t, _ in slow}
+    if slow:
+        print(f"{len(slow)} requests over 50 ms, started in {len(seconds)} distinct seconds: "
+              f"{sorted(seconds)[:20]}{' ...' if len(seconds) > 20 else ''}; "
+              f"the slowest {max(ms for _, ms in slow):.0f} ms")
+    cpu = r["cpu"]
+
+    def share(rows: list[tuple[int, list[float]]], k: int) -> float:
+        """Column ``k``'s ticks as a percentage of the machine's (both CPUs) over ``rows``."""
+        total = sum(sum(x[:5]) for _, x in rows)
+        return 100 * sum(x[k] for _, x in rows) / total if total else 0.0
+    hot = [c for c in cpu if c[0] in seconds]
+    calm = [c for c in cpu if c[0] not in seconds]
+    print(f"CPU time stolen by the hypervisor: {share(cpu, 4):.0f} % of the machine's over the run"
+          + (f"; {share(hot, 4):.0f} % in the seconds slow requests started, {share(calm, 4):.0f} % in the others"
+             if hot else "")
+          + f". The server used {2 * share(cpu, 5):.0f} % of one core, the driver {2 * share(cpu, 6):.0f} %.")
+
+
+def start_server(db: str, workers: int, stack: contextlib.ExitStack) -> tuple[subprocess.Popen[bytes], int]:
+    tmp = tempfile.mkdtemp()
+    if db == "pg":
+        from tests.pg import postgres
+        url = stack.enter_context(postgres())
+    else:
+        url = f"sqlite:///{tmp}/bench.sqlite"
+    port = free_port()
+    env = {**os.environ, "LOBBY_RATE": "100000", "LOBBY_BURST": "100000"}
+    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", url,
+                             "--workers", str(workers)], cwd=ROOT, env=env)
+    for _ in range(200):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    time.sleep(1.0 if workers > 1 else 0.0)  # every worker up
+    return proc, port
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=int, default=1000)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--inflight", type=int, default=64)
     ap.add_argument("--rate", type=float, default=0.0, help="offered moves per second (0: as fast as possible)")
+    ap.add_argument("--db", choices=("sqlite", "pg"), default="sqlite")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--find-max", action="store_true",
+                    help="rising offered rates; print the highest held with a move p99 of at most 50 ms")
     ap.add_argument("--trace", type=Path, help="write every request's start time (s) and round trip (ms) "
                     "as JSON lines to this file, to see when slow requests happened")
     args = ap.parse_args()
-    tmp = tempfile.mkdtemp()
-    port = free_port()
-    env = {**os.environ, "LOBBY_RATE": "1000", "LOBBY_BURST": "1000"}
-    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db",
-                             f"sqlite:///{tmp}/bench.sqlite"], cwd=ROOT, env=env)
-    try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                await asyncio.sleep(0.2)
-        pool = Pool(port, args.inflight)
-        call = pool.request
-        t0 = time.perf_counter()
-
-        async def new_pair(i: int) -> tuple[str, str, str]:
-            a = (await call("POST", "/players", body={"name": f"a{i}"}))[1]["token"]
-            b = (await call("POST", "/players", body={"name": f"b{i}"}))[1]["token"]
-            terms = {"rated": True, "time_control": "10+5"}
-            code = (await call("POST", "/challenges", a, terms))[1]["code"]
-            mid = (await call("POST", f"/challenges/{code}/accept", b))[1]["match_id"]
-            return a, b, mid
-        pairs = await asyncio.gather(*(new_pair(i) for i in range(args.matches)))
-        print(f"set up {len(pairs)} matches in {time.perf_counter() - t0:.1f} s", flush=True)
-        latencies: list[float] = []
-        views: list[float] = []
-        trace: list[tuple[float, str, Any]] = []  # (start, "view"/"move", ms) and ("cpu", ticks)
-        statuses: dict[int, int] = {}
-        errors: list[Any] = []
-        moves = 0
-        stop = time.perf_counter() + args.seconds
-
-        async def one_move(mid: str, token: str) -> bool:
-            """The mover's view, then the move (as a client with an open event stream makes)."""
-            nonlocal moves
-            t = time.perf_counter()
-            _, mine = await call("GET", f"/matches/{mid}", token)
-            views.append((time.perf_counter() - t) * 1000)
-            trace.append((t, "view", views[-1]))
-            if mine.get("status") != "running" or not mine["legal"]:
-                return False
-            body = {"expected_move": mine["move_count"], "client_move_id": f"{mid}-{mine['move_count']}",
-                    "action": mine["legal"][0]}
-            t = time.perf_counter()
-            status, answer = await call("POST", f"/matches/{mid}/moves", token, body)
-            latencies.append((time.perf_counter() - t) * 1000)
-            trace.append((t, "move", latencies[-1]))
-            statuses[status] = statuses.get(status, 0) + 1
-            if status == 200:
-                moves += 1
-            elif len(errors) < 3:
-                errors.append(answer)
-            return True
-
-        async def first_token(a: str, b: str, mid: str) -> str:
-            v = (await call("GET", f"/matches/{mid}", a))[1]
-            return a if v["clock"]["to_move"] == v["seat"] else b
-
-        async def drive(a: str, b: str, mid: str) -> None:
-            token = await first_token(a, b, mid)
-            while time.perf_counter() < stop and await one_move(mid, token):
-                token = b if token == a else a
-
-        async def paced(a: str, b: str, mid: str, offset: float, period: float) -> None:
-            """One match moving every ``period`` seconds from ``offset`` (its first look at the
-            match is paced too: 1,000 matches asking at once would be a burst no player makes)."""
-            due = time.perf_counter() + offset
-            await asyncio.sleep(offset)
-            token = await first_token(a, b, mid)
-            while True:
-                await asyncio.sleep(max(0.0, due - time.perf_counter()))
-                if time.perf_counter() >= stop or not await one_move(mid, token):
-                    return
-                token = b if token == a else a
-                due += period
-
-        start = time.perf_counter()
-        sampler = asyncio.ensure_future(sample_cpu(proc.pid, trace))
-        if args.rate > 0:
-            period = len(pairs) / args.rate
-            stop = start + args.seconds
-            await asyncio.gather(*(paced(*p, offset=period * i / len(pairs), period=period)
-                                   for i, p in enumerate(pairs)))
-        else:
-            await asyncio.gather(*(drive(*p) for p in pairs))
-        sampler.cancel()
-        # moves are only started before `stop`; a paced match may then sleep past it until it sees so
-        elapsed = min(time.perf_counter() - start, args.seconds)
-
-        def pct(xs: list[float], q: float) -> float:
-            xs = sorted(xs)
-            return xs[min(len(xs) - 1, int(len(xs) * q))] if xs else 0.0
-        mode = f"offered {args.rate:.0f} moves/s" if args.rate > 0 else "as fast as possible"
-        print(f"lobby  {args.matches} concurrent matches ({mode})  {moves / elapsed:7.1f} moves/s  "
-              f"move round-trip p50 {pct(latencies, 0.5):.1f} ms  p99 {pct(latencies, 0.99):.1f} ms  "
-              f"(view p50 {pct(views, 0.5):.1f} / p99 {pct(views, 0.99):.1f} ms; {moves} moves in {elapsed:.1f} s, "
-              f"at most {args.inflight} requests in flight; move answers {statuses})")
-        if errors:
-            print("refused moves, e.g.:", errors)
-        slow = [(t - start, ms) for t, kind, ms in trace if kind in ("view", "move") and ms > 50]
-        seconds = {int(t) for t, _ in slow}
-        if slow:
-            print(f"{len(slow)} requests over 50 ms, started in {len(seconds)} distinct seconds: "
-                  f"{sorted(seconds)[:20]}{' ...' if len(seconds) > 20 else ''}; "
-                  f"the slowest {max(ms for _, ms in slow):.0f} ms")
-        cpu = [(int(t - start), ticks) for t, kind, ticks in trace if kind == "cpu"]
-
-        def share(rows: list[tuple[int, list[float]]], k: int) -> float:
-            """Column ``k``'s ticks as a percentage of the machine's (both CPUs) over ``rows``."""
-            total = sum(sum(r[:5]) for _, r in rows)
-            return 100 * sum(r[k] for _, r in rows) / total if total else 0.0
-        hot = [c for c in cpu if c[0] in seconds]
-        calm = [c for c in cpu if c[0] not in seconds]
-        print(f"CPU time stolen by the hypervisor: {share(cpu, 4):.0f} % of the machine's over the run"
-              + (f"; {share(hot, 4):.0f} % in the seconds slow requests started, {share(calm, 4):.0f} % in the others"
-                 if hot else "")
-              + f". The server used {2 * share(cpu, 5):.0f} % of one core, the driver {2 * share(cpu, 6):.0f} %.")
-        if args.trace:
-            with args.trace.open("w") as f:
-                for t, kind, ms in trace:
-                    f.write(json.dumps([round(t - start, 4), kind, ms if kind == "cpu" else round(ms, 2)]) + "\n")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+    with contextlib.ExitStack() as stack:
+        proc, port = start_server(args.db, args.workers, stack)
+        try:
+            pool = Pool(port, args.inflight)
+            if not args.find_max:
+                r = await run_load(pool, args.matches, args.rate, args.seconds, proc.pid, 0, args.trace)
+                print(f"set up {args.matches} matches in {r['setup_s']:.1f} s")
+                report(args, r, args.rate)
+                return
+            best = 0.0
+            for step, rate in enumerate((200, 400, 600, 800, 1000, 1250, 1500, 1750, 2000, 2500, 3000)):
+                r = await run_load(pool, args.matches, rate, args.seconds, proc.pid, step + 1)
+                report(args, r, rate)
+                if r["p99"] > 50 or r["rate"] < 0.95 * rate:
+                    break
+                best = r["rate"]
+            print(f"highest rate held at p99 <= 50 ms [{args.db} x{args.workers}]: {best:.0f} moves/s")
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
 
 
 if __name__ == "__main__":

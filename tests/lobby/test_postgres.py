@@ -5,6 +5,7 @@ to both workers at once, two sweepers on one flagged match, two workers restarti
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -159,3 +160,104 @@ def test_workers_restarting_together_shift_the_clocks_once(pg: str) -> None:
         m = db.get(Match, mid)
         assert m is not None and abs(m.turn_started_at - (started + 100.0)) < 1e-6  # once, not 3 times
     engine.dispose()
+
+
+def test_a_move_on_one_worker_wakes_a_long_poll_on_the_other_at_once(pg: str) -> None:
+    """#21: LISTEN/NOTIFY — two workers on one database, the waiters' own re-check set to a minute,
+    so only the other worker's note can wake the poll in time."""
+    from fastapi.testclient import TestClient
+
+    from tests.lobby.conftest import Lobby
+
+    clock = FakeClock()
+    one = create_app(pg, clock=clock, run_sweeper=False, rate=1e6, burst=1e6, fallback_s=60)
+    two = create_app(pg, clock=clock, run_sweeper=False, rate=1e6, burst=1e6, fallback_s=60)
+    with TestClient(one) as c1, TestClient(two) as c2:
+        l1, l2 = Lobby(c1, clock, one), Lobby(c2, clock, two)
+        a, b = l1.player("Ann"), l1.player("Bob")
+        mid = l1.match(a, b, rated=False)
+        who, other = l1.to_move(mid, a, b)
+        since = l1.view(other, mid)["event_count"]
+        answer: dict[str, Any] = {}
+
+        def wait() -> None:
+            start = time.monotonic()
+            r = c1.get(f"/matches/{mid}/poll", params={"since": since, "timeout": 20}, headers=l1.h(other))
+            answer["s"], answer["events"] = time.monotonic() - start, r.json()["events"]
+
+        waiter = threading.Thread(target=wait)
+        waiter.start()
+        time.sleep(0.5)  # the poll is waiting on worker one
+        assert l2.move(who, mid).status_code == 200  # the move is made on worker two
+        waiter.join(timeout=30)
+        assert answer["events"] and answer["s"] < 5, answer
+        assert one.state.listener is not None and one.state.listener.heard >= 1
+
+
+def _workers(pid: int) -> list[int]:
+    """uvicorn's worker processes under ``pid`` (not multiprocessing's resource tracker)."""
+    out = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as f:
+            for child in f.read().split():
+                with open(f"/proc/{child}/cmdline", "rb") as c:
+                    if b"resource_tracker" not in c.read():
+                        out.append(int(child))
+    return out
+
+
+def test_kill_9_of_one_of_two_workers_mid_match_loses_and_doubles_no_move(pg: str) -> None:
+    """#21: two workers; one is killed hard in the middle of a match; the other keeps serving (the
+    clients retry a lost answer with the same client move id), and the record holds every
+    acknowledged move exactly once — and replays."""
+    import signal
+
+    from tests.lobby.test_e2e import step
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", pg, "--workers", "2"],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        import socket
+
+        deadline = time.monotonic() + 40
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        while len(_workers(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        victims = _workers(proc.pid)
+        assert len(victims) == 2, victims
+        url = f"http://127.0.0.1:{port}"
+        a, b = LobbyClient(url), LobbyClient(url)
+        a.sign_up("Ann")
+        b.sign_up("Bob")
+        mid = b.accept(a.challenge(rated=False, time_control="10+5"))["match_id"]
+        acked = 0
+        for i in range(24):
+            if i == 8:
+                os.kill(victims[0], signal.SIGKILL)  # no goodbye: connections drop mid-request
+            answer = step(a, b, mid)
+            if answer.get("ok"):
+                acked += 1
+            if a.view(mid)["status"] != "running":
+                break
+        assert acked >= 10 and proc.poll() is None  # the server is still serving
+        v = a.view(mid)
+        assert v["move_count"] == acked  # every acknowledged move, none twice
+        engine = create_engine(pg)
+        with Session(engine) as db:
+            m = db.get(Match, mid)
+            assert m is not None and len(json.loads(m.actions)) == acked
+            state = RULES.new_game(RULES.parse_options(json.loads(m.options)), m.seed, 2)
+            for action in json.loads(m.actions):
+                state, _ = RULES.apply(state, RULES.parse_action(action))
+        engine.dispose()
+        a.close()
+        b.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
