@@ -570,7 +570,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         return result
 
     def _match_for(db: Tx, match_id: str, player: models.Player | svc.Caller) -> tuple[MatchRow, int]:
-        m = svc._match(db, match_id)  # locked: a view also touches and enforces
+        m = svc.locked_match(db, match_id)  # locked: a view also touches and enforces
         seat = svc.seat_of(m, player)
         svc.touch(db, clk, m, seat)
         svc.enforce(db, clk, m)

@@ -15,6 +15,20 @@ pooled DBAPI connection (an ORM session's begin and commit alone cost ~0.25 ms, 
 transaction ~0.01 ms). The helpers here take either a :class:`Tx` or a ``Session`` (the cold paths
 and the tests), so the service's functions serve both.
 
+**Which of the three ways to reach a match, and when:**
+
+* the ORM ``Match`` in a ``Session`` (``db.get``, ``select``): the cold paths — creating a match,
+  seeks and challenges, profiles, leaderboards, the restart shift, tests. Clear code; one ORM
+  object per request is cheap there.
+* a :class:`MatchRow` from :func:`load` inside a ``Session``: the sweeper's pass over a due match, a
+  resignation, FastAPI's fallback routes. The hot code (``lobby.matches``) runs on it unchanged; it
+  is written back by :func:`save_rows` at the commit.
+* a :class:`MatchRow` inside a raw :class:`Tx`: the view and the move on the hot path
+  (``lobby.hot``), long polls and streams. No ORM session at all: the cheapest transaction there is.
+
+Never mix an ORM ``Match`` and a :class:`MatchRow` of the same match in one transaction (the
+later write would undo the earlier).
+
 SQL is written once with ``:name`` parameters (SQLite's own style) and translated once per
 statement to ``%(name)s`` for psycopg (PostgreSQL).
 """

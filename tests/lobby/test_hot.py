@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from lobby import hot
+from lobby import accounts, common, hot, matchmaking
 from lobby import service as svc
 from lobby.app import create_app
 from lobby.clock import FakeClock
@@ -23,7 +23,7 @@ from lobby.rows import PRESENCE
 
 
 class SeededSecrets:
-    """Stands in for ``secrets`` in lobby.service: the same ids, seeds, tokens and codes each run."""
+    """Stands in for ``secrets`` in the lobby's modules: the same ids, tokens and codes each run."""
 
     def __init__(self, seed: int) -> None:
         self.r = random.Random(seed)
@@ -70,7 +70,9 @@ class Counting:
 def open_lobby(tmp_path: Path, name: str, on: bool, monkeypatch: pytest.MonkeyPatch,
                **kw: Any) -> tuple[Any, FakeClock, Counting]:
     forget_process_memory()
-    monkeypatch.setattr(svc, "secrets", SeededSecrets(7))
+    seeded = SeededSecrets(7)
+    for module in (common, accounts, matchmaking):  # the lobby's modules that draw ids, tokens, codes
+        monkeypatch.setattr(module, "secrets", seeded)
     clock = FakeClock()
     app = create_app(f"sqlite:///{tmp_path / name}", clock=clock, run_sweeper=False,
                      **({"rate": 1000, "burst": 5000} | kw))

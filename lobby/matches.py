@@ -1,0 +1,274 @@
+"""Matches: moves (idempotent, ordered, refused when the server alone may make them), resignation,
+every ending through an engine action, the time rules enforced on each request, and each
+player's own view and events."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from engine.core import EngineError
+from engine.lanes import RULES
+from engine.lanes.actions import EXTERNAL, Abort, Away, LanesAction, Resign, Timeout
+from lobby.accounts import Caller, players_json
+from lobby.clock import Clock
+from lobby.common import AnyMatch, LobbyError, dumps
+from lobby.models import Player
+from lobby.ratings import rate_match
+from lobby.rows import Db, MatchRow, for_update, insert_many, load, mark_present, run
+from lobby.states import STATES, state_of
+from lobby.timerules import TIME_CONTROLS, clock_running, remaining_ms
+
+#: the PostgreSQL channel on which a commit that wrote a match's events names the match
+NOTIFY_CHANNEL = "lobby_events"
+
+
+#: the engine actions only the server makes (its clock and its sweeper), never a client's move
+SERVER_ONLY = EXTERNAL
+
+
+def seat_of(m: AnyMatch, player: Player | Caller) -> int:
+    if player.id == m.player0:
+        return 0
+    if player.id == m.player1:
+        return 1
+    raise LobbyError(403, "you are not a player in this match")
+
+
+def add_event(db: Db, m: AnyMatch, data: dict[str, Any], private: dict[int, dict[str, Any]] | None = None) -> int:
+    """Append event number ``m.event_count + 1`` (per-seat variants when some of it is private)."""
+    m.event_count += 1
+    rang = db.info.setdefault("rang", set())
+    if m.id not in rang:  # the app rings this match's bell after the commit
+        rang.add(m.id)
+        if for_update(db):  # PostgreSQL: the other workers hear of it at the commit (LISTEN/NOTIFY)
+            run(db, "SELECT pg_notify(:channel, :m)", {"channel": NOTIFY_CHANNEL, "m": m.id})
+    # plain INSERTs, not ORM objects: a move writes three or four events, and the unit of work
+    # around each added object cost more than the statement (measured with tests/bench_lobby.py)
+    parts = private.items() if private else [(None, data)]
+    insert_many(db, "matchevent", [{"match_id": m.id, "n": m.event_count, "seat": seat, "data": dumps(d)}
+                                   for seat, d in parts])
+    return m.event_count
+
+
+def _end(db: Db, clock: Clock, m: AnyMatch, action: LanesAction) -> None:
+    """End a running match by an engine action (a resignation, or the server's timeout, away loss
+    or abort): the action joins the record like any move, so replaying the record gives exactly
+    the stored result (the engine decides winner and reason)."""
+    if m.status != "running":
+        return
+    state, events = RULES.apply(state_of(m), action)
+    actions = [*orjson.loads(m.actions), RULES.action_to_json(action)]
+    m.actions = dumps(actions)
+    STATES.put(m, len(actions), state)
+    for e in events:
+        add_event(db, m, e.to_json())
+    _finish(db, clock, m, state.winner, state.reason or "aborted")
+
+
+def _finish(db: Db, clock: Clock, m: AnyMatch, winner: int | None, reason: str) -> None:
+    """Store the end the engine reached (``winner``/``reason`` from the final state) and rate it."""
+    if m.status != "running":
+        return
+    m.status = "aborted" if reason == "aborted" else "finished"
+    m.winner, m.reason, m.finished_at = winner, reason, clock.now()
+    change = None
+    if m.rated and m.moved0 and m.moved1 and m.status == "finished":
+        change = rate_match(db, clock, m)
+    add_event(db, m, {"type": "end", "winner": winner, "reason": reason, "rating_change": change})
+
+
+def enforce(db: Db, clock: Clock, m: AnyMatch) -> None:
+    """Apply the time rule that ran out first, if any has by now (on every request and by the
+    sweeper). Each rule has a moment at which it fires; the earliest one decides."""
+    if m.status != "running":
+        return
+    now = clock.now()
+    p = state_of(m).to_move
+    moved = [m.moved0, m.moved1]
+    if not moved[p]:
+        if now - m.turn_started_at >= clock.rules.first_move_s:
+            _end(db, clock, m, Abort())
+        return
+    due: list[tuple[float, str, int]] = []
+    for seat, seen in ((0, m.last_seen0), (1, m.last_seen1)):
+        due.append((seen + clock.rules.away_s, "disconnected", seat))
+    if clock_running(m):
+        if m.base_ms:
+            rem = m.remaining0 if p == 0 else m.remaining1
+            due.append((m.turn_started_at + rem / 1000 + clock.rules.lag_allowance_s, "timeout", p))
+        else:
+            due.append((m.turn_started_at + clock.rules.untimed_move_s, "timeout", p))
+    when, reason, loser = min(due)
+    if when > now:
+        return
+    if reason == "timeout":
+        _timeout(db, clock, m, loser)
+    else:
+        _end(db, clock, m, Away(loser))
+
+
+def _timeout(db: Db, clock: Clock, m: AnyMatch, p: int) -> None:
+    if m.base_ms:
+        if p == 0:
+            m.remaining0 = 0
+        else:
+            m.remaining1 = 0
+    _end(db, clock, m, Timeout(p))
+
+
+def touch(db: Db, clock: Clock, m: MatchRow, seat: int) -> None:
+    """The player is here (a request, or an open event stream): noted in memory and written by the
+    sweeper within a second (:class:`lobby.rows.Presence`)."""
+    if m.status == "running":
+        mark_present(db, m, seat, clock.now())
+
+
+@dataclass
+class MoveResult:
+    status: int
+    body: dict[str, Any]
+    text: str | None = None  # the body as JSON, when it was encoded already (for the receipt)
+
+
+def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expected_move: int,
+              client_move_id: str, action: Any) -> MoveResult:
+    """Idempotent, ordered moves: a repeated client move id gets the original answer; a stale move
+    number gets 409 with the current state; the flag is checked before the move."""
+    m = locked_match(db, match_id)
+    seat = seat_of(m, player)
+    if not client_move_id or len(client_move_id) > 64:
+        raise LobbyError(422, "client_move_id: 1 to 64 characters")
+    receipt = run(db, "SELECT player_id, response FROM movereceipt WHERE match_id = :m AND client_move_id = :c",
+                  {"m": m.id, "c": client_move_id}).fetchone()
+    if receipt is not None:
+        if receipt[0] != player.id:
+            raise LobbyError(409, "that client move id was used by the other player")
+        return MoveResult(200, orjson.loads(receipt[1]), receipt[1])
+    touch(db, clock, m, seat)
+    enforce(db, clock, m)
+    if m.status != "running":
+        return MoveResult(409, {"error": "the match is over", "view": view_for(db, clock, m, seat)})
+    if expected_move != m.move_count:
+        return MoveResult(409, {"error": f"expected move {m.move_count}, got {expected_move}",
+                                "view": view_for(db, clock, m, seat)})
+    s = state_of(m)
+    if s.to_move != seat and not (isinstance(action, dict) and action.get("resign")):
+        raise LobbyError(409, "it is not your turn")
+    try:
+        parsed = RULES.parse_action({**action, "player": seat} if isinstance(action, dict) else action)
+        if isinstance(parsed, SERVER_ONLY):  # L-8.3-L-8.5: only the server's clock times out or aborts
+            raise LobbyError(422, "only the server's clock ends a match on time or aborts it",
+                             {"code": "server_only"})
+        new_state, events = RULES.apply(s, parsed)
+    except EngineError as exc:
+        raise LobbyError(422, exc.message, {"code": exc.code}) from None
+    now = clock.now()
+    if clock_running(m) and m.base_ms:
+        spent = max(0.0, now - m.turn_started_at - clock.rules.lag_allowance_s) * 1000
+        rem = m.remaining0 if seat == 0 else m.remaining1
+        rem = int(rem - spent + m.inc_ms)
+        if seat == 0:
+            m.remaining0 = rem
+        else:
+            m.remaining1 = rem
+    if seat == 0:
+        m.moved0 = True
+    else:
+        m.moved1 = True
+    actions = [*orjson.loads(m.actions), RULES.action_to_json(parsed)]
+    m.actions = dumps(actions)
+    STATES.put(m, len(actions), new_state)
+    m.move_count += 1
+    m.turn_started_at = now
+    for e in events:
+        data = e.to_json()
+        if data["type"] == "draw":  # only the drawer sees which card
+            hidden = {k: v for k, v in data.items() if k != "card"}
+            add_event(db, m, data, {data["player"]: data, 1 - data["player"]: hidden})
+        else:
+            add_event(db, m, data)
+    add_event(db, m, {"type": "move", "move_count": m.move_count, "remaining_ms": [m.remaining0, m.remaining1]})
+    if new_state.over:
+        _finish(db, clock, m, new_state.winner, new_state.reason or "sold")
+    body = {"ok": True, "move_no": m.move_count - 1, "view": view_for(db, clock, m, seat)}
+    text = dumps(body)  # encoded once: the receipt and the response
+    insert_many(db, "movereceipt", [{"match_id": m.id, "player_id": player.id, "client_move_id": client_move_id,
+                                     "move_no": m.move_count - 1, "response": text}])
+    return MoveResult(200, body, text)
+
+
+def resign(db: Db, clock: Clock, player: Player, match_id: str) -> dict[str, Any]:
+    m = locked_match(db, match_id)
+    seat = seat_of(m, player)
+    _end(db, clock, m, Resign(seat))
+    return view_for(db, clock, m, seat)
+
+
+def locked_match(db: Db, match_id: str) -> MatchRow:
+    """The match, row-locked until the transaction ends (PostgreSQL ``FOR UPDATE``; SQLite has one
+    writer anyway): moves, resignations, touches and the sweeper of several workers serialise per
+    match, so a move and a flag can never both win. Its changes are written when the transaction
+    commits (:mod:`lobby.rows`)."""
+    m = load(db, match_id)
+    if m is None:
+        raise LobbyError(404, "no such match")
+    return m
+
+
+def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
+    """Everything ``seat`` may know about the match — the only way match data leaves the server."""
+    now = clock.now()
+    s = state_of(m)
+    seen = [m.last_seen0, m.last_seen1]
+    opp = 1 - seat
+    away_for = now - seen[opp]
+    moved = [m.moved0, m.moved1]
+    first_deadline = None
+    if m.status == "running" and not moved[s.to_move]:
+        first_deadline = m.turn_started_at + clock.rules.first_move_s
+    tc = next((k for k, v in TIME_CONTROLS.items() if v == (m.base_ms // 1000, m.inc_ms // 1000)), "custom")
+    return {
+        "match_id": m.id, "seat": seat, "status": m.status, "winner": m.winner, "reason": m.reason,
+        "rated": m.rated, "time_control": tc, "move_count": m.move_count, "event_count": m.event_count,
+        "players": players_json(db, (m.player0, m.player1)),
+        "observation": RULES.observe(s, seat),
+        "legal": [RULES.action_to_json(a) for a in RULES.legal_actions(s, seat)] if m.status == "running" else [],
+        "clock": {"remaining_ms": remaining_ms(m, now) if m.base_ms else None, "running": clock_running(m),
+                  "to_move": s.to_move, "turn_started_at": m.turn_started_at, "server_now": now,
+                  "first_move_deadline": first_deadline,
+                  "move_deadline": m.turn_started_at + clock.rules.untimed_move_s if not m.base_ms and clock_running(m)
+                  else None},
+        "opponent_away_s": round(away_for, 1) if m.status == "running" and away_for >= clock.rules.away_warn_s
+        else None,
+        "opponent_loses_in_s": round(clock.rules.away_s - away_for, 1)
+        if m.status == "running" and away_for >= clock.rules.away_warn_s
+        else None,
+        "rating_change": json.loads(m.rating_change) if m.rating_change else None,
+    }
+
+
+def events_for(db: Db, match_id: str, seat: int, since: int) -> list[dict[str, Any]]:
+    """``seat``'s events after number ``since``: the public ones and its own private variants."""
+    rows = run(db, "SELECT n, seat, data FROM matchevent WHERE match_id = :m AND n > :since ORDER BY n",
+               {"m": match_id, "since": since}).fetchall()
+    return [{"n": n, **orjson.loads(data)} for n, s, data in rows if s is None or s == seat]
+
+
+def events_after(db: Db, match_id: str, seat: int, since: int) -> tuple[list[dict[str, Any]], str]:
+    """A waiting stream's cheap read: ``seat``'s events after ``since`` and the match's status,
+    without locking the row, touching presence or building a view."""
+    row = run(db, 'SELECT status FROM "match" WHERE id = :m', {"m": match_id}).fetchone()
+    if row is None:
+        raise LobbyError(404, "no such match")
+    return events_for(db, match_id, seat, since), row[0]
+
+
+def replay_record(m: AnyMatch) -> dict[str, Any]:
+    if m.status == "running":
+        raise LobbyError(409, "the full record (with the deal) is published only after the match ends")
+    return {"game": "lanes", "options": json.loads(m.options), "seed": m.seed, "players": 2,
+            "actions": json.loads(m.actions), "winner": m.winner, "reason": m.reason}
