@@ -10,7 +10,7 @@ building the response. Served here, the worker needs ~50 % of a core at 200 move
 So :class:`HotRoutes` looks at each HTTP request first. It serves ``GET /matches/{id}`` and
 ``POST /matches/{id}/moves`` itself **only when the request is plainly well formed**: the path has
 exactly that shape, and a move's body is a JSON object whose fields already have exactly the types
-and bounds the FastAPI model declares (:class:`lobby.app.MoveIn`). Anything else — a body that is
+and bounds the FastAPI model declares (:class:`lobby.schemas.MoveIn`). Anything else — a body that is
 not JSON, a string where a number belongs, a missing field, another method — goes on to FastAPI
 unchanged (with the body it read handed on), so every validation error, the 404 and 405 answers
 and the OpenAPI schema stay FastAPI's own. Both routes call the same functions
@@ -36,7 +36,7 @@ Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
-#: the bounds of :class:`lobby.app.MoveIn` (a test checks they agree with its schema)
+#: the bounds of :class:`lobby.schemas.MoveIn` (a test checks they agree with its schema)
 CLIENT_MOVE_ID_MAX = 64
 _JSON = b"application/json"
 #: the answer to a request over its rate limit (429, here and in :class:`lobby.ratelimit.RateLimit`)

@@ -1,0 +1,150 @@
+"""The lobby's database: the engine, and the transactions every request and task runs in.
+
+SQLite has one writer at a time: this process's transactions queue on a lock instead of letting
+SQLite's busy handler sleep-and-retry (which adds tens of milliseconds under load), and requests
+queue on an asyncio lock *before* they take a worker thread (a thread-level lock held across a
+request's dependency and endpoint let 40 waiting requests fill the thread pool while the holder
+waited for a thread to run its endpoint — a deadlock under load, found by the load benchmark).
+Background work (sweeper, polls) takes the thread lock; the two meet in SQLite's own busy wait,
+which is correct, just slower, and rare. PostgreSQL: row locks order the work instead, requests
+run in parallel, and other workers' commits reach this one by LISTEN/NOTIFY.
+
+After a commit, the bells of the matches the transaction wrote events for are rung
+(``lobby.notify``). Which of the three ways to reach a match row to use is said in ``lobby.rows``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel, create_engine
+
+from lobby import service as svc
+from lobby.notify import Bells, Listener
+from lobby.rows import Tx
+
+T = TypeVar("T")
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_con: Any, _record: Any) -> None:
+            dbapi_con.isolation_level = None
+            cur = dbapi_con.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            # a match's row, events and receipts stay in this process's page cache (64 MB) instead of
+            # being read back through the OS on every request
+            cur.execute("PRAGMA cache_size=-65536")
+            # no checkpoint inside a request's commit: a task of the app copies the log into the
+            # database every second (``checkpoint`` in create_app: an automatic checkpoint every
+            # ~1,000 pages — about every 100 moves — made the request that crossed the mark wait)
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")  # one writer at a time; others wait, never fail
+        return engine
+    if url.startswith(("postgresql://", "postgres://")):  # the installed driver is psycopg 3
+        url = "postgresql+psycopg://" + url.split("://", 1)[1]
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def pg_dsn(url: str) -> str:
+    """The libpq form of a PostgreSQL URL (SQLAlchemy's ``+psycopg`` driver tag removed)."""
+    for prefix in ("postgresql+psycopg://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql://" + url[len(prefix):]
+    return url
+
+
+class Database:
+    """The engine, its locks (SQLite), the bells and the PostgreSQL listener of one worker."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.serial = threading.Lock() if url.startswith("sqlite") else None
+        self.aserial = asyncio.Lock() if self.serial is not None else None
+        self.bells = Bells()
+        self.listener = Listener(pg_dsn(url), svc.NOTIFY_CHANNEL, self.bells) if self.serial is None else None
+        self.hot_conn: list[Any] = []
+        SQLModel.metadata.create_all(self.engine)
+
+    @contextmanager
+    def one_writer(self, locked: bool = True) -> Iterator[None]:
+        """SQLite: this process's transactions one at a time (PostgreSQL: row locks instead)."""
+        if self.serial is None or not locked:
+            yield
+            return
+        with self.serial:
+            yield
+
+    def ring(self, info: dict[str, Any]) -> None:
+        """After a commit: wake the waiters of the matches the transaction wrote events for."""
+        for match_id in info.pop("rang", ()):
+            self.bells.ring(match_id)
+
+    @contextmanager
+    def transaction(self, locked: bool = True) -> Iterator[Session]:
+        with self.one_writer(locked), Session(self.engine, expire_on_commit=False) as db:
+            try:
+                yield db
+                db.commit()
+            except BaseException:
+                db.rollback()
+                raise
+            self.ring(db.info)
+
+    async def run_db(self, fn: Callable[[Tx], T]) -> T:
+        """One transaction for a hot request (a match's view, a move, a poll), in one step.
+
+        SQLite: the transactions are serialised anyway, so the work runs right here on the event
+        loop, queued on the async lock and holding the thread lock the sweeper takes — no hop to
+        the thread pool and back per dependency (those hops, not the work, were most of a move's
+        time). PostgreSQL: in a worker thread, in parallel, with the row locks doing the ordering."""
+        if self.aserial is None:
+            return await asyncio.to_thread(self.run_tx, fn)
+        async with self.aserial:
+            return self.run_tx(fn)
+
+    def run_tx(self, fn: Callable[[Tx], T]) -> T:
+        """``fn`` in one transaction straight on a pooled DBAPI connection (:class:`lobby.rows.Tx`:
+        no ORM session to begin and commit), then the bells of the matches it wrote."""
+        with self.one_writer():
+            if self.serial is not None and not self.hot_conn:
+                self.hot_conn.append(self.engine.raw_connection())  # SQLite: one connection for every hot one
+            tx = Tx.open(self.engine, self.hot_conn[0] if self.hot_conn else None)
+            try:
+                result = fn(tx)
+            except BaseException:
+                tx.rollback()
+                raise
+            tx.commit()
+        self.ring(tx.info)
+        return result
+
+    async def request_slot(self) -> AsyncIterator[None]:
+        """A FastAPI route's turn (SQLite: one at a time; PostgreSQL: no wait)."""
+        if self.aserial is None:
+            yield
+            return
+        async with self.aserial:
+            yield
+
+    def close(self) -> None:
+        for conn in self.hot_conn:
+            conn.close()
+        self.hot_conn.clear()
+        self.engine.dispose()
