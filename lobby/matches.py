@@ -142,56 +142,23 @@ def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expe
     seat = seat_of(m, player)
     if not client_move_id or len(client_move_id) > 64:
         raise LobbyError(422, "client_move_id: 1 to 64 characters")
-    receipt = run(db, "SELECT player_id, response FROM movereceipt WHERE match_id = :m AND client_move_id = :c",
-                  {"m": m.id, "c": client_move_id}).fetchone()
-    if receipt is not None:
-        if receipt[0] != player.id:
-            raise LobbyError(409, "that client move id was used by the other player")
-        return MoveResult(200, orjson.loads(receipt[1]), receipt[1])
+    earlier = _receipt(db, m, player, client_move_id)
+    if earlier is not None:
+        return earlier
     touch(db, clock, m, seat)
     enforce(db, clock, m)
-    if m.status != "running":
-        return MoveResult(409, {"error": "the match is over", "view": view_for(db, clock, m, seat)})
-    if expected_move != m.move_count:
-        return MoveResult(409, {"error": f"expected move {m.move_count}, got {expected_move}",
-                                "view": view_for(db, clock, m, seat)})
-    s = state_of(m)
-    if s.to_move != seat and not (isinstance(action, dict) and action.get("resign")):
-        raise LobbyError(409, "it is not your turn")
-    try:
-        parsed = RULES.parse_action({**action, "player": seat} if isinstance(action, dict) else action)
-        if isinstance(parsed, SERVER_ONLY):  # L-8.3-L-8.5: only the server's clock times out or aborts
-            raise LobbyError(422, "only the server's clock ends a match on time or aborts it",
-                             {"code": "server_only"})
-        new_state, events = RULES.apply(s, parsed)
-    except EngineError as exc:
-        raise LobbyError(422, exc.message, {"code": exc.code}) from None
+    refused = _stale(db, clock, m, seat, expected_move)
+    if refused is not None:
+        return refused
+    parsed, new_state, events = _engine_move(m, seat, action)
     now = clock.now()
-    if clock_running(m) and m.base_ms:
-        spent = max(0.0, now - m.turn_started_at - clock.rules.lag_allowance_s) * 1000
-        rem = m.remaining0 if seat == 0 else m.remaining1
-        rem = int(rem - spent + m.inc_ms)
-        if seat == 0:
-            m.remaining0 = rem
-        else:
-            m.remaining1 = rem
-    if seat == 0:
-        m.moved0 = True
-    else:
-        m.moved1 = True
+    _charge_clock(clock, m, seat, now)
     actions = [*orjson.loads(m.actions), RULES.action_to_json(parsed)]
     m.actions = dumps(actions)
     STATES.put(m, len(actions), new_state)
     m.move_count += 1
     m.turn_started_at = now
-    for e in events:
-        data = e.to_json()
-        if data["type"] == "draw":  # only the drawer sees which card
-            hidden = {k: v for k, v in data.items() if k != "card"}
-            add_event(db, m, data, {data["player"]: data, 1 - data["player"]: hidden})
-        else:
-            add_event(db, m, data)
-    add_event(db, m, {"type": "move", "move_count": m.move_count, "remaining_ms": [m.remaining0, m.remaining1]})
+    _move_events(db, m, events)
     if new_state.over:
         _finish(db, clock, m, new_state.winner, new_state.reason or "sold")
     body = {"ok": True, "move_no": m.move_count - 1, "view": view_for(db, clock, m, seat)}
@@ -199,6 +166,71 @@ def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expe
     insert_many(db, "movereceipt", [{"match_id": m.id, "player_id": player.id, "client_move_id": client_move_id,
                                      "move_no": m.move_count - 1, "response": text}])
     return MoveResult(200, body, text)
+
+
+def _receipt(db: Db, m: MatchRow, player: Player | Caller, client_move_id: str) -> MoveResult | None:
+    """The stored answer to a move already made with this client move id (a retry), if any."""
+    receipt = run(db, "SELECT player_id, response FROM movereceipt WHERE match_id = :m AND client_move_id = :c",
+                  {"m": m.id, "c": client_move_id}).fetchone()
+    if receipt is None:
+        return None
+    if receipt[0] != player.id:
+        raise LobbyError(409, "that client move id was used by the other player")
+    return MoveResult(200, orjson.loads(receipt[1]), receipt[1])
+
+
+def _stale(db: Db, clock: Clock, m: MatchRow, seat: int, expected_move: int) -> MoveResult | None:
+    """409 with the current view when the match is over or the move number is not the next one."""
+    if m.status != "running":
+        return MoveResult(409, {"error": "the match is over", "view": view_for(db, clock, m, seat)})
+    if expected_move != m.move_count:
+        return MoveResult(409, {"error": f"expected move {m.move_count}, got {expected_move}",
+                                "view": view_for(db, clock, m, seat)})
+    return None
+
+
+def _engine_move(m: MatchRow, seat: int, action: Any) -> tuple[LanesAction, Any, list[Any]]:
+    """The engine judges the move (a resignation may come out of turn, L-8.3a); only the server's
+    clock times out, aborts or declares a player away (L-8.3–L-8.5)."""
+    s = state_of(m)
+    if s.to_move != seat and not (isinstance(action, dict) and action.get("resign")):
+        raise LobbyError(409, "it is not your turn")
+    try:
+        parsed = RULES.parse_action({**action, "player": seat} if isinstance(action, dict) else action)
+        if isinstance(parsed, SERVER_ONLY):
+            raise LobbyError(422, "only the server's clock ends a match on time or aborts it",
+                             {"code": "server_only"})
+        new_state, events = RULES.apply(s, parsed)
+    except EngineError as exc:
+        raise LobbyError(422, exc.message, {"code": exc.code}) from None
+    return parsed, new_state, events
+
+
+def _charge_clock(clock: Clock, m: MatchRow, seat: int, now: float) -> None:
+    """The mover's thinking time (less the lag allowance) off their clock, plus the increment; the
+    mover has now moved (the first-move rule)."""
+    if clock_running(m) and m.base_ms:
+        spent = max(0.0, now - m.turn_started_at - clock.rules.lag_allowance_s) * 1000
+        if seat == 0:
+            m.remaining0 = int(m.remaining0 - spent + m.inc_ms)
+        else:
+            m.remaining1 = int(m.remaining1 - spent + m.inc_ms)
+    if seat == 0:
+        m.moved0 = True
+    else:
+        m.moved1 = True
+
+
+def _move_events(db: Db, m: MatchRow, events: list[Any]) -> None:
+    """The move's engine events (a draw names its card to the drawer only), then the move marker."""
+    for e in events:
+        data = e.to_json()
+        if data["type"] == "draw":
+            hidden = {k: v for k, v in data.items() if k != "card"}
+            add_event(db, m, data, {data["player"]: data, 1 - data["player"]: hidden})
+        else:
+            add_event(db, m, data)
+    add_event(db, m, {"type": "move", "move_count": m.move_count, "remaining_ms": [m.remaining0, m.remaining1]})
 
 
 def resign(db: Db, clock: Clock, player: Player, match_id: str) -> dict[str, Any]:
