@@ -34,6 +34,8 @@ class App:
         self.storage = storage
         self.name, self.settings = api.get_profile(storage)
         self.lanes_variants: set[str] = set()
+        #: Spit's points game (S-8) chosen on its opponent screen
+        self.spit_points = False
         #: the table or flow on the top view (paused, resumed and re-synced with the app)
         self.screen: TableScreen = NO_SCREEN
         #: background work of the screen on top (an online wait, a table's follow loop) checks this

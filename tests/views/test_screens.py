@@ -527,3 +527,20 @@ def test_the_house_rule_lesson_on_the_real_session_screens(screen: Screen) -> No
     screen.wait_for(lambda: screen.shows(lesson.done["en"]), what="the lesson done")
     assert api.lesson_progress(screen.app.storage)["lopti-14-house-rules"][1] is True
     assert api.sessions(screen.app.storage) == []  # a practice table is not kept
+
+
+def test_the_spit_points_game_is_chosen_on_its_screen_and_its_scores_are_shown(screen: Screen) -> None:
+    """#18, S-8.1: the points game is offered on the Spit opponent screen (off by default), the game
+    is stored with it, and the table shows each player's score."""
+    from views.spit.table import SpitTable
+
+    screen.go("/spit/new")
+    switch = screen.one(ident="spit-points").content.content
+    assert switch.value is False
+    screen.toggle(switch, True)
+    screen.tap(t("en", "beginner"))
+    table = screen.wait_for(lambda: isinstance(screen.app.screen, SpitTable) and screen.app.screen, what="table")
+    assert table.game.observation["scoring"] == "points"
+    assert api.load_game(screen.app.storage, table.game.mode.game_id).options["scoring"] == "points"
+    screen.wait_for(lambda: screen.shows(t("en", "sp_points", n=0)) or any(
+        t("en", "sp_points", n=0) in x for x in screen.texts()), what="the scores")

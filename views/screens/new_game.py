@@ -40,6 +40,7 @@ def level_screen(app: App, game: str = "lanes") -> None:
         buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
                                          on_click=lambda e: start(app, "lanes", "person")))
     else:
+        buttons.insert(0, points_switch(app))  # the way of scoring first, then the opponent
         buttons.append(ft.OutlinedButton(t(lang, "sp_split"), width=260, icon=ft.Icons.PEOPLE,
                                          on_click=lambda e: start(app, "spit", "person")))
     body = ft.Column([
@@ -49,6 +50,16 @@ def level_screen(app: App, game: str = "lanes") -> None:
         *buttons,
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(theme.PAD)))
+
+
+def points_switch(app: App) -> ft.Control:
+    """S-8: the points game instead of the standard one (a point per card left after each round;
+    at 100 the lowest score wins)."""
+    def flip(e: Any) -> None:
+        app.spit_points = bool(e.control.value)
+
+    return ft.Semantics(identifier="spit-points", content=ft.Container(ft.Switch(
+        label=t(app.lang, "sp_points_game"), value=app.spit_points, on_change=flip), width=340))
 
 
 def variant_picker(app: App) -> ft.Control:

@@ -7,6 +7,7 @@ import time
 from typing import TYPE_CHECKING
 
 from engine.lanes import LanesOptions
+from engine.spit import SpitOptions
 from storage import api
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
@@ -27,7 +28,8 @@ def new_lanes(app: App, level: str) -> None:
 
 
 def new_spit(app: App, level: str) -> None:
-    _open_spit(app, SpitGame.new(app.storage, level, app.new_seed(), 0.0), ready=True)
+    options = SpitOptions(scoring="points") if app.spit_points else SpitOptions()
+    _open_spit(app, SpitGame.new(app.storage, level, app.new_seed(), 0.0, options), ready=True)
 
 
 def _open_lanes(app: App, match: LanesMatch, ready: bool) -> None:

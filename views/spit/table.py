@@ -145,19 +145,25 @@ class SpitTable(TableScreen):
             f"{t(self.lang, 'sp_two_players' if self.game.split else self.game.level)}"
         header = table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
                               self.app.rules_button("spit"))
-        def info(p: int) -> ft.Control:
+        def counts(p: int) -> str:
+            """Spit cards and cards owned, and in the points game the player's score (S-8.1)."""
             d = obs["players"][p]
-            return ft.Row([card_back(22, 30, str(d["spit_count"])), text(
-                self.lang, t(self.lang, "player_n", n=p + 1) + " · " + t(self.lang, "sp_spit_cards", n=d["spit_count"])
-                + " · " + t(self.lang, "sp_total", n=d["total"]), 12, color=theme.ON_FELT_MUTED)], spacing=6,
-                alignment=ft.MainAxisAlignment.CENTER)
+            words = t(self.lang, "sp_spit_cards", n=d["spit_count"]) + " · " + t(self.lang, "sp_total", n=d["total"])
+            if obs["scoring"] == "points":
+                words += " · " + t(self.lang, "sp_points", n=obs["scores"][p])
+            return words
+
+        def info(p: int) -> ft.Control:
+            return ft.Row([card_back(22, 30, str(obs["players"][p]["spit_count"])), text(
+                self.lang, t(self.lang, "player_n", n=p + 1) + " · " + counts(p), 12, color=theme.ON_FELT_MUTED)],
+                spacing=6, alignment=ft.MainAxisAlignment.CENTER)
 
         bot_info = ft.Row([card_back(22, 30, str(bot["spit_count"])),
-                           text(self.lang, t(self.lang, "sp_spit_cards", n=bot["spit_count"]) + " · " +
-                                t(self.lang, "sp_total", n=bot["total"]), 12, color=theme.ON_FELT_MUTED)], spacing=6)
+                           ft.Semantics(identifier="spit-counts-1", content=text(
+                               self.lang, counts(1), 12, color=theme.ON_FELT_MUTED))], spacing=6)
         my_info = ft.Row([card_back(22, 30, str(me["spit_count"])),
-                          text(self.lang, t(self.lang, "sp_spit_cards", n=me["spit_count"]) + " · " +
-                               t(self.lang, "sp_total", n=me["total"]), 12, color=theme.ON_FELT_MUTED)], spacing=6)
+                          ft.Semantics(identifier="spit-counts-0", content=text(
+                              self.lang, counts(0), 12, color=theme.ON_FELT_MUTED))], spacing=6)
         self.status.value = self._status(obs)
         spit_button = ft.FilledButton(
             t(self.lang, "spit_call"), on_click=self.on_spit, disabled=not self.game.can_spit(),
