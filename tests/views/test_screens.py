@@ -544,3 +544,31 @@ def test_the_spit_points_game_is_chosen_on_its_screen_and_its_scores_are_shown(s
     assert api.load_game(screen.app.storage, table.game.mode.game_id).options["scoring"] == "points"
     screen.wait_for(lambda: screen.shows(t("en", "sp_points", n=0)) or any(
         t("en", "sp_points", n=0) in x for x in screen.texts()), what="the scores")
+
+
+def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_path: Path) -> None:
+    """#18, P-8: the deal's house rules (as the engine applies them) behind a button on the table;
+    a tap lists each in the player's language with its author, and the base-rule changes."""
+    from engine.lopti.describe import describe
+    from engine.lopti.templates import TEMPLATES
+    from engine.lopti.votes import Proposal
+    from storage.db import open_storage
+    from tests.views.test_rule_builder import session_won_by_the_person
+    from views.lopti.table import LoptiTable
+
+    st = open_storage(tmp_path / "app.sqlite")
+    flow = session_won_by_the_person(st)
+    flow.add_rule(TEMPLATES[0])
+    flow.vote(Proposal("param", 0, param="draw_threshold", value=4, when="now"), {0: True})
+    flow.start_deal()
+    sid = flow.session_id
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    try:
+        s.wait_for(lambda: isinstance(s.app.screen, LoptiTable), what="the deal's table")
+        s.tap(ident="house-rules")
+        s.wait_for(s.dialog_shown, what="the rules in force")
+        assert s.shows(describe(TEMPLATES[0], "en")) and s.shows(t("en", "sess_rule_by", who=t("en", "you")))
+        assert s.shows(t("en", "param_draw_threshold", v=4)) and s.shows(t("en", "base_changes"))
+    finally:
+        s.close()

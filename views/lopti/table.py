@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from engine.cards import parse_card
+from engine.lopti.describe import describe
+from engine.lopti.options import LoptiOptions
 from views.lopti.contract import LoptiControls
 from views.lopti.session import SessionFlow
 from views.table.coach import coach_for
@@ -222,8 +224,10 @@ class LoptiTable(TurnBasedTable):
         coach = m.mode.coach
         title = coach.lesson.title[self.lang] if coach else \
             f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=len(m.levels))}"
+        rules = self.app.rules_button("lopti")
+        in_force = house_rules_button(self.app, self.match)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
-                            self.app.rules_button("lopti"))
+                            rules if in_force is None else ft.Row([in_force, rules], spacing=0))
 
     def _status_rows(self, obs: dict[str, Any]) -> ft.Control:
         """Whose move and the last move in words; in a lesson, the coach above them."""
@@ -289,3 +293,32 @@ class LoptiTable(TurnBasedTable):
             events = self.match.keep()
             self._after(events)
 
+
+def house_rules_button(app: App, match: LoptiControls) -> ft.Control | None:
+    """P-8: the house rules in force in this deal and the session's base-rule changes, as the
+    engine applies them (the deal's options in the observation); a tap lists each rule in the
+    player's language with its author. None when the deal plays the base rules."""
+    options = LoptiOptions.from_json(match.observation["options"])
+    changes = options.params.to_json()
+    if not options.house_rules and not changes:
+        return None
+    lang = app.lang
+
+    def show(e: Any) -> None:
+        lines: list[ft.Control] = []
+        for rule in options.house_rules:
+            lines.append(ft.Semantics(identifier=f"in-force-{rule.id}", content=ft.Column([
+                text(lang, describe(rule.raw, lang), 14),
+                text(lang, t(lang, "sess_rule_by", who=match.who(rule.author, lang) if rule.author is not None
+                             else "—"), 12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2)))
+        if changes:
+            lines.append(text(lang, t(lang, "base_changes"), 14, True))
+            lines += [text(lang, t(lang, f"param_{name}", v=value), 13) for name, value in changes.items()]
+        app.page.show_dialog(ft.AlertDialog(
+            title=text(lang, t(lang, "house_rules_title"), 16, True),
+            content=ft.Column(lines, spacing=10, scroll=ft.ScrollMode.AUTO, tight=True),
+            actions=[ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]))
+
+    return ft.Semantics(identifier="house-rules", button=True, content=ft.TextButton(
+        t(lang, "house_rules_n", n=len(options.house_rules)), icon=ft.Icons.GAVEL, on_click=show,
+        style=ft.ButtonStyle(color=theme.ON_FELT)))
