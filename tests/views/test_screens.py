@@ -572,3 +572,25 @@ def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_pat
         assert s.shows(t("en", "param_draw_threshold", v=4)) and s.shows(t("en", "base_changes"))
     finally:
         s.close()
+
+
+def test_the_rule_builder_shows_the_engines_dry_run_before_saving(tmp_path: Path) -> None:
+    """#18, house-rules guarantee 8: 200 simulated deals with and without the rule being built,
+    shown in the builder before it is added (and nothing is added by trying)."""
+    from storage.db import open_storage
+    from tests.views.test_rule_builder import session_won_by_the_person
+
+    st = open_storage(tmp_path / "app.sqlite")
+    sid = session_won_by_the_person(st).session_id
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    try:
+        s.wait_for(lambda: s.find(ident="rb-own"), what="the winner's rule screen")
+        s.tap(ident="rb-own")
+        s.wait_for(lambda: s.find(ident="rb-dry-run"), what="the builder")
+        s.tap(ident="rb-dry-run")
+        s.wait_for(lambda: any("200 simulated deals of 4 players" in x for x in s.texts()), timeout=60,
+                   what="the dry run's figures")
+        assert s.find(ident="rb-done")  # still in the builder: trying saves nothing
+    finally:
+        s.close()

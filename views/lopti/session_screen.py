@@ -5,12 +5,14 @@ session); these functions only draw them and send the player's choices."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
 import flet as ft
 
 from engine.lopti.describe import describe
+from engine.lopti.dryrun import dry_run
 from engine.lopti.rps import progress
 from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.votes import Proposal, VoteError, VoteRecord
@@ -18,6 +20,7 @@ from views.lopti.rule_builder import draft_editor
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
 from views.table.lessons import Coach, next_lesson
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import coach_panel, icon_button, text
 
@@ -263,10 +266,40 @@ def own_rule_screen(app: Any, flow: SessionFlow) -> None:
             return
         session_screen(app, flow, t(lang, "sess_rule_added", rule=describe(rule, lang)))
 
-    _builder_page(app, t(lang, "rb_title"), draft, flow=flow, actions=ft.Row([
+    _builder_page(app, t(lang, "rb_title"), draft, flow=flow, actions=ft.Column([ft.Row([
         ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
             t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
-        ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, flow))], wrap=True))
+        ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, flow))], wrap=True),
+        dry_run_row(app, draft)], spacing=4))
+
+
+def dry_run_row(app: Any, draft: RuleDraft) -> ft.Control:
+    """House-rules guarantee 8: the engine's dry run of the rule being built — 200 simulated deals
+    with and without it, off the UI's loop — before it is saved."""
+    lang = app.lang
+    result = text(lang, "", 13)
+
+    async def run(e: Any) -> None:
+        problems = draft.problems()
+        if problems:
+            result.value, result.color = "\n".join(problems), theme.DANGER
+            app.page.update()
+            return
+        result.value, result.color = t(lang, "rb_dry_running"), None
+        app.page.update()
+        report = await asyncio.to_thread(dry_run, draft.to_rule("dry-run"), 200)
+        change = report.mean_turns / report.base_mean_turns - 1 if report.base_mean_turns else 0.0
+        words = t(lang, "rb_dry_result", deals=report.deals, players=report.players, turns=f"{report.mean_turns:.0f}",
+                  change=f"{change:+.0%}", base=f"{report.base_mean_turns:.0f}", fires=f"{report.rule_fires:.1f}",
+                  caps=report.cap_hits)
+        if report.flagged:
+            words += " " + t(lang, "rb_dry_flag", why=report.reason)
+        result.value, result.color = words, theme.DANGER if report.flagged else None
+        app.page.update()
+
+    return ft.Column([ft.Semantics(identifier="rb-dry-run", button=True, content=ft.OutlinedButton(
+        t(lang, "rb_dry_run"), icon=ft.Icons.SCIENCE, on_click=run)),
+        ft.Semantics(identifier="rb-dry-result", content=result)], spacing=4)
 
 
 def proposal_screen(app: Any, flow: SessionFlow) -> None:
