@@ -15,6 +15,7 @@ from typing import Any
 
 import flet as ft
 
+from engine.lanes import VARIANTS
 from storage import api
 from storage.db import Storage, open_storage
 from views import routes
@@ -33,7 +34,8 @@ class App:
         self.page = page
         self.storage = storage
         self.name, self.settings = api.get_profile(storage)
-        self.lanes_variants: set[str] = set()
+        #: the Lanes house rules chosen for the next game: the last choice, remembered (settings)
+        self.lanes_variants: set[str] = {v for v in self.settings.get("default_variants", []) if v in VARIANTS}
         #: Spit's points game (S-8) chosen on its opponent screen
         self.spit_points = False
         #: the table or flow on the top view (paused, resumed and re-synced with the app)

@@ -594,3 +594,36 @@ def test_the_rule_builder_shows_the_engines_dry_run_before_saving(tmp_path: Path
         assert s.find(ident="rb-done")  # still in the builder: trying saves nothing
     finally:
         s.close()
+
+
+def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path) -> None:
+    """#18: the last choice of L-9 rules is remembered (the default_variants setting, read at start),
+    a set is saved under a name and picked again from the saved sets (storage presets)."""
+    s = open_at(tmp_path, "/lanes/new")
+    try:
+        box = next(b for b in variant_boxes(s) if b.label == t("en", "variant_king_adds"))
+        s.toggle(box, True)
+        assert api.get_profile(s.app.storage)[1]["default_variants"] == ["king_adds"]
+        s.tap(ident="preset-save")
+        s.wait_for(s.dialog_shown, what="the name dialog")
+        field = s.one(kind=ft.TextField)
+        s.call(lambda: setattr(field, "value", "Kings"))
+        s.tap(ident="preset-save-ok")
+        s.wait_for(lambda: s.find(ident="presets"), what="the saved sets")
+        assert [name for _, name, _ in api.presets(s.app.storage, "lanes_variants")] == ["Kings"]
+        box = next(b for b in variant_boxes(s) if b.label == t("en", "variant_king_adds"))
+        s.toggle(box, False)
+        assert s.app.lanes_variants == set()
+        dd = s.one(ident="presets").content
+        pid = str(api.presets(s.app.storage, "lanes_variants")[0][0])
+        s.call(lambda: setattr(dd, "value", pid))
+        s.fire(dd, "select", pid)
+        s.wait_for(lambda: s.app.lanes_variants == {"king_adds"}, what="the set picked again")
+    finally:
+        s.close()
+    again = open_at(tmp_path, "/lanes/new")  # the app opened again: the last choice is still on
+    try:
+        box = next(b for b in variant_boxes(again) if b.label == t("en", "variant_king_adds"))
+        assert box.value is True and again.shows(t("en", "friendly_rules", n=1))
+    finally:
+        again.close()

@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from engine.lanes import VARIANTS
+from storage import api
 from views.lopti.play import new_session
 from views.ui import theme
 from views.ui.i18n import t
@@ -63,28 +65,80 @@ def points_switch(app: App) -> ft.Control:
 
 
 def variant_picker(app: App) -> ft.Control:
-    """L-9 variants as toggles; with none on, a badge says these are the rated rules (L-8.5)."""
+    """L-9 variants as toggles; with none on, a badge says these are the rated rules (L-8.5). The
+    choice is remembered for the next game (the ``default_variants`` setting), and a set can be
+    saved under a name and picked again (the storage's presets)."""
     lang = app.lang
     badge = text(lang, "", 13, True)
+    boxes: dict[str, ft.Checkbox] = {}
 
     def update_badge() -> None:
         n = len(app.lanes_variants)
         badge.value = t(lang, "rated_rules") if n == 0 else t(lang, "friendly_rules", n=n)
         badge.color = theme.SUCCESS if n == 0 else theme.FRIENDLY
 
+    def remember() -> None:
+        api.update_profile(app.storage, default_variants=sorted(app.lanes_variants))
+        update_badge()
+        app.page.update()
+
     def toggle(e: Any, name: str) -> None:
         if e.control.value:
             app.lanes_variants.add(name)
         else:
             app.lanes_variants.discard(name)
-        update_badge()
-        app.page.update()
+        remember()
+
+    def pick(variants: list[str]) -> None:
+        app.lanes_variants = {v for v in variants if v in VARIANTS}
+        for v, box in boxes.items():
+            box.value = v in app.lanes_variants
+        remember()
 
     update_badge()
-    boxes: list[ft.Control] = [ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.lanes_variants,
-                                           on_change=lambda e, v=v: toggle(e, v)) for v in VARIANTS]
-    return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14),
-                                                           controls=boxes)], spacing=4), width=340)
+    for v in VARIANTS:
+        boxes[v] = ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.lanes_variants,
+                               on_change=lambda e, v=v: toggle(e, v))
+    return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14), controls=[
+        *boxes.values(), preset_row(app, pick)])], spacing=4), width=340)
+
+
+def preset_row(app: App, pick: Callable[[list[str]], None]) -> ft.Control:
+    """The saved sets of Lanes house rules: pick one, or save the current choice under a name."""
+    lang = app.lang
+    saved = api.presets(app.storage, "lanes_variants")
+    dd = ft.Dropdown(label=t(lang, "presets"), dense=True, width=300,
+                     options=[ft.DropdownOption(key=str(pid), text=name) for pid, name, _ in saved])
+
+    def chosen(e: Any) -> None:
+        data = next((d for pid, _, d in saved if str(pid) == e.control.value), None)
+        if data is not None:
+            pick(list(data))
+    dd.on_select = chosen
+
+    def save(e: Any) -> None:
+        name = ft.TextField(label=t(lang, "preset_name"), max_length=40, autofocus=True)
+
+        def done(ev: Any) -> None:
+            words = (name.value or "").strip()
+            if not words:
+                return
+            api.save_preset(app.storage, "lanes_variants", words, sorted(app.lanes_variants))
+            app.page.pop_dialog()
+            level_screen(app, "lanes")  # drawn again: the list shows the new set
+            app.tell(t(lang, "preset_saved", name=words))
+
+        name.on_submit = done
+        ok = ft.Semantics(identifier="preset-save-ok", button=True,
+                          content=ft.FilledButton(t(lang, "save"), on_click=done))
+        app.page.show_dialog(ft.AlertDialog(
+            title=text(lang, t(lang, "preset_save"), 16, True), content=name,
+            actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda ev: app.page.pop_dialog()), ok]))
+
+    return ft.Column([
+        *([ft.Semantics(identifier="presets", content=dd)] if saved else []),
+        ft.Semantics(identifier="preset-save", button=True, content=ft.TextButton(
+            t(lang, "preset_save"), icon=ft.Icons.BOOKMARK_ADD, on_click=save))], spacing=4)
 
 
 def lopti_setup(app: App) -> None:
