@@ -78,3 +78,31 @@ def test_a_whole_deal_against_three_bots_is_saved_and_resumes(st) -> None:  # ty
     assert m.mode.state.over
     info = api.load_game(st, m.mode.game_id)
     assert info.finished_at is not None and len(info.actions) == m.mode.seq
+
+
+def test_house_rule_firings_are_told_in_the_move_log_in_three_languages(st) -> None:  # type: ignore[no-untyped-def]
+    """#18, P-8: each rule that fired, named by its title, with what its effects did (a draw, a
+    reverse and its direction, an announcement), in the player's language."""
+    from views.table.modes import Local
+
+    rule = {"version": 1, "id": "aces", "title": "Aces make the others draw",
+            "when": {"event": "play", "timing": "after"}, "if": {"rank_in": ["A"]},
+            "do": [{"effect": "draw", "role": "others", "n": 1}, {"effect": "reverse"},
+                   {"effect": "announce", "text": "Ouch!"}]}
+    options = RULES.parse_options({"house_rules": [rule]})
+    position = {"players": [{"hand": ["AH", "4C", "9D"], "up": [], "down": [], "out": False},
+                            {"hand": ["KD", "5S"], "up": [], "down": [], "out": False},
+                            {"hand": ["6C", "JC"], "up": [], "down": [], "out": False}],
+                "draw": ["2S", "3D", "7H"], "pile": [["8C"]], "threes": 0, "obligation": False, "to_move": 0,
+                "extra_play": False, "phase": "play"}
+    state = RULES.position_from_json(options, position)
+    gid = api.new_game(st, "lopti", options.to_json(), 1, 3, [{"kind": "person"}] + [{"kind": "bot",
+                               "level": "beginner"}] * 2, mode="bots")
+    m = LoptiMatch(Local(RULES, "lopti", st, gid, state, ["person", "beginner", "beginner"]))
+    m.tap_hand("AH")
+    events = m.play()
+    words = m.explain(events, "en")
+    assert "Aces make the others draw: Seat 2 (Beginner) draws 1" in words and "anticlockwise" in words
+    assert "“Ouch!”" in words
+    for lang in LANGS:
+        assert "{" not in m.explain(events, lang) and "lp_" not in m.explain(events, lang)

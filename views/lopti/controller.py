@@ -11,6 +11,7 @@ from engine.cards import Card, parse_card
 from engine.core import Event, Why
 from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
+from engine.lopti.describe import describe
 from engine.lopti.state import order
 from views.table.contract import Refused, Status
 from views.table.modes import PERSON, Local, TurnMode
@@ -195,6 +196,10 @@ class LoptiMatch:
         return t(lang, "seat_name", n=(seat or 0) + 1, level=t(lang, self.levels[seat or 0]))
 
     def explain(self, events: list[Event], lang: str) -> str:
+        """The last move in words: the base events, then each house rule that fired and what it did."""
+        return "; ".join([*self._base_lines(events, lang), *self._rule_lines(events, lang)])
+
+    def _base_lines(self, events: list[Event], lang: str) -> list[str]:
         parts = []
         for e in events:
             w = self.who(e.get("player"), lang)
@@ -203,7 +208,7 @@ class LoptiMatch:
                 parts.append(said(lang, "lp_play", mine, who=w, cards=" ".join(card_label(c) for c in e["cards"])))
             elif e.type == "take":
                 parts.append(said(lang, "lp_take", mine, who=w, n=e["count"]))
-            elif e.type == "clear":
+            elif e.type == "clear" and not e.get("rule"):  # a rule's clear is said with its rule
                 parts.append(said(lang, "lp_clear", mine, who=w))
             elif e.type == "flip":
                 parts.append(said(lang, "lp_flip", mine, who=w, card=card_label(e["card"])))
@@ -211,4 +216,47 @@ class LoptiMatch:
                 parts.append(said(lang, "lp_out", mine, who=w, place=e["place"]))
             elif e.type == "swap":
                 parts.append(said(lang, "lp_swap", mine, who=w))
-        return "; ".join(parts)
+            elif e.type == "skipped":
+                parts.append(t(lang, "lp_skipped", who=w))
+        return parts
+
+    def _rule_lines(self, events: list[Event], lang: str) -> list[str]:
+        """Each house rule that fired, with what its effects did: "Aces punish: Seat 2 draws 1"."""
+        lines: list[tuple[str, list[str]]] = []
+        for e in events:
+            if e.type == "rule":
+                lines.append((self._rule_name(str(e["rule"]), lang), []))
+            elif e.type.startswith("rule_") or e.type == "announce" or (e.type == "clear" and e.get("rule")):
+                if not lines:
+                    lines.append(("", []))
+                lines[-1][1].append(self._effect(e, lang))
+        return [t(lang, "lp_rule", rule=name, what=", ".join(what) or t(lang, "lp_rule_fired")) if name
+                else ", ".join(what) for name, what in lines]
+
+    def _rule_name(self, rule_id: str, lang: str) -> str:
+        """A house rule as the table knows it: its title, else its sentence in ``lang``."""
+        for rule in LoptiOptions.from_json(self.observation["options"]).house_rules:
+            if rule.id == rule_id:
+                return rule.title or describe(rule.raw, lang)
+        return rule_id
+
+    def _effect(self, e: Event, lang: str) -> str:
+        """What one effect of a house rule did, in words (the engine's derived events, P-8)."""
+        who = self.who(e.get("player"), lang)
+        if e.type == "rule_draw":
+            return said(lang, "lp_rule_draw", e.get("player") == self.human, who=who, n=e["count"])
+        if e.type == "rule_give":
+            return t(lang, "lp_rule_give", who=who, to=self.who(e.get("to"), lang))
+        if e.type == "rule_reveal":
+            return t(lang, "lp_rule_reveal", who=who, card=card_label(str(e["card"])))
+        if e.type == "rule_skip":
+            return t(lang, "lp_rule_skip", who=who)
+        if e.type == "rule_reverse":
+            return t(lang, "lp_reverse", dir=t(lang, f"lp_dir_{e['direction']}"))
+        if e.type == "rule_return":
+            return t(lang, "lp_rule_return", n=e["count"])
+        if e.type == "announce":
+            return t(lang, "lp_announce", text=e["text"])
+        if e.type == "clear":
+            return t(lang, "lp_rule_clear")
+        return t(lang, "lp_rule_cap")

@@ -235,7 +235,10 @@ class LoptiTable(TurnBasedTable):
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         coach = m.mode.coach
         if coach is None:
-            return status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
+            status = self._status(obs)
+            if obs.get("direction", 1) != 1 and obs["phase"] == "play":  # after a house rule's reverse
+                status += " · " + t(self.lang, "lp_direction", dir=t(self.lang, "lp_dir_-1"))
+            return status_box(self.lang, status, t(self.lang, "last_move", text=last) if last else "")
         return ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
                                     self._lesson_retry),
                           status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
