@@ -196,8 +196,9 @@ class LoptiSession:
                 for name, (lo, hi) in BaseParams.RANGES.items()]
 
     def vote_open(self) -> bool:
-        """This deal's one vote can still be held (after a finished deal, once per deal, P-9.5)."""
-        return bool(self.results) and not self.vote_used()
+        """The coming deal's one vote can still be held (P-9.1: at the start of every deal, the
+        first included; once per deal, P-9.5)."""
+        return not self.vote_used()
 
     def vote_used(self) -> bool:
         return any(v.deal == self.deal_number for v in self.votes)

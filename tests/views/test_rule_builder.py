@@ -219,7 +219,8 @@ def test_the_next_session_keeps_only_the_rules_a_majority_votes_for(st: Any) -> 
     kept = [r.id for r in new.session.rules]
     assert kept == [rid for rid, author in rules.items() if author == 1]
     assert all(r.active_from_deal == 0 for r in new.session.rules)
-    assert new.deal_number == 0 and new.can_vote() is False and not new.session.vote_used()
+    # P-9.1: the new session's first deal has its vote too (after carrying rules, before dealing)
+    assert new.deal_number == 0 and new.can_vote() is True and not new.session.vote_used()
     from storage import api
 
     assert api.load_session(st, flow.session_id)["status"] == "ended"  # type: ignore[arg-type]

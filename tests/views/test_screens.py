@@ -224,6 +224,9 @@ def test_lopti_setup_starts_a_session_whose_table_resumes_at_its_route(tmp_path:
         s.wait_for(lambda: s.find(ident="seat-4"), what="four seats")
         s.tap(t("en", "start"))
         s.wait_for(lambda: s.page.route.startswith("/lopti/session/"), what="the session's route")
+        s.wait_for(lambda: s.find(ident="sess-next"), what="the session before its first deal")
+        assert s.find(ident="sess-vote")  # P-9.1: the first deal's rule vote is offered too
+        s.tap(ident="sess-next")
         s.wait_for(lambda: s.find(ident="hand-0"), what="the Lopti table")
         route = s.page.route
     finally:
@@ -627,3 +630,36 @@ def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path
         assert box.value is True and again.shows(t("en", "friendly_rules", n=1))
     finally:
         again.close()
+
+
+def test_any_person_at_the_table_may_propose_the_deals_vote(tmp_path: Path) -> None:
+    """#18, P-9.1, P-10.2: with two people at the table, the vote screen asks who proposes, and
+    the proposal that goes to the vote is that person's."""
+    from storage.db import open_storage
+    from views.lopti.session import SessionFlow
+
+    st = open_storage(tmp_path / "app.sqlite")
+    flow = SessionFlow(st, ["person", "casual"], seed=5)
+    flow.save()
+    sid = flow.session_id
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    try:
+        s.wait_for(lambda: s.find(ident="sess-vote"), what="the vote before the first deal (P-9.1)")
+        s.tap(ident="sess-vote")
+        chooser = s.wait_for(lambda: s.find(ident="proposer") and s.one(ident="proposer").content, what="who")
+        s.call(lambda: setattr(chooser, "value", "1"))
+        s.fire(chooser, "select", "1")
+        s.wait_for(lambda: s.one(ident="proposer").content.value == "1", what="player 2 proposing")
+        dd = s.one(ident="param-draw_threshold").content
+        s.call(lambda: setattr(dd, "value", "4"))
+        s.fire(dd, "select", "4")
+        s.tap(ident="param-draw_threshold-vote")
+        s.wait_for(lambda: s.find(ident="vote-count"), what="the vote")
+        s.tap(ident="vote-count")
+        s.wait_for(lambda: s.find(ident="sess-next"), what="back between deals")
+        data = api.load_session(s.app.storage, sid)["data"]  # type: ignore[arg-type]
+        vote = next(step for step in data["steps"] if step[0] == "vote")
+        assert vote[1]["proposer"] == 1 and vote[1]["param"] == "draw_threshold"
+    finally:
+        s.close()

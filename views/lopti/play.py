@@ -21,10 +21,19 @@ QUICK_SEATS = ["expert", "casual", "skilled", "beginner"]
 
 
 def new_session(app: App, players: int, levels: list[str] | None = None) -> None:
-    """A new session (P-2.3): deal after deal, each winner adding a house rule."""
+    """A new session (P-2.3) at once on its first deal: deal after deal, each winner adding a
+    house rule (the quick table from home)."""
     flow = SessionFlow(app.storage, levels or QUICK_SEATS[: players - 1], app.new_seed())
     match = flow.start_deal()
     open_deal(app, match, flow, route=f"/lopti/session/{flow.session_id}")
+
+
+def new_table(app: App, levels: list[str]) -> None:
+    """A table set up seat by seat: the session opens before its first deal, so the table may use
+    that deal's rule vote first (P-9.1: a base rule changed for the session) or start dealing."""
+    flow = SessionFlow(app.storage, levels, app.new_seed())
+    flow.save()
+    app.go(f"/lopti/session/{flow.session_id}")
 
 
 def open_deal(app: App, match: LoptiMatch, flow: SessionFlow | None = None, route: str | None = None) -> None:

@@ -302,13 +302,21 @@ def dry_run_row(app: Any, draft: RuleDraft) -> ft.Control:
         ft.Semantics(identifier="rb-dry-result", content=result)], spacing=4)
 
 
-def proposal_screen(app: Any, flow: SessionFlow) -> None:
+def proposal_screen(app: Any, flow: SessionFlow, proposer: int = 0) -> None:
     """Choose what to put to this deal's vote: remove or change a rule in force, restore a removed
-    one, or change a base rule for the session (P-9.1)."""
+    one, or change a base rule for the session (P-9.1). Any person at the table may propose: with
+    several, the first choice is who does (it matters in a tie, P-10.2)."""
     lang = app.lang
     words = {rid: w for rid, w, _, _ in flow.rules_in_force(lang)}
+    people = [s for s, lv in enumerate(flow.levels) if lv == "person"]
+    who: list[ft.Control] = []
+    if len(people) > 1:
+        chooser = ft.Dropdown(label=t(lang, "sess_proposer"), value=str(proposer), dense=True, options=[
+            ft.DropdownOption(key=str(s), text=seat_label(flow, s, lang)) for s in people])
+        chooser.on_select = lambda e: proposal_screen(app, flow, int(e.control.value or proposer))
+        who.append(ft.Semantics(identifier="proposer", content=chooser))
     options: list[ft.Control] = []
-    for i, p in enumerate(flow.proposals(0)):
+    for i, p in enumerate(flow.proposals(proposer)):
         label = t(lang, f"prop_{p.kind}", rule=words.get(p.rule_id or "", p.rule_id or ""))
         pick = ((lambda e, p=p: modify_screen(app, flow, p)) if p.kind == "modify"
                 else (lambda e, p=p: vote_screen(app, flow, p)))
@@ -320,7 +328,7 @@ def proposal_screen(app: Any, flow: SessionFlow) -> None:
         def put(e: Any, name: str = name) -> None:
             value = chosen.get(name)
             if value is not None:
-                vote_screen(app, flow, Proposal("param", 0, param=name, value=value))
+                vote_screen(app, flow, Proposal("param", proposer, param=name, value=value))
         dd = ft.Dropdown(label=t(lang, "param_" + name, v=now), dense=True,
                          options=[ft.DropdownOption(key=str(v), text=t(lang, "param_" + name, v=v)) for v in choices])
 
@@ -336,7 +344,7 @@ def proposal_screen(app: Any, flow: SessionFlow) -> None:
                                 spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     cancel = ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))
     _page(app, t(lang, "sess_propose"), [
-        text(lang, t(lang, "sess_vote_rule"), 13), *options,
+        *who, text(lang, t(lang, "sess_vote_rule"), 13), *options,
         text(lang, t(lang, "param_title"), 15, True), text(lang, t(lang, "param_hint"), 13), *params, cancel], flow)
 
 

@@ -10,7 +10,7 @@ import flet as ft
 
 from engine.lanes import VARIANTS
 from storage import api
-from views.lopti.play import new_session
+from views.lopti.play import new_session, new_table
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
@@ -181,6 +181,6 @@ def lopti_setup(app: App) -> None:
                 for n in (2, 3, 4, 5)], wrap=True),
         rows,
         text(lang, t(lang, "lopti_pass_note"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.FilledButton(t(lang, "start"), on_click=lambda e: new_session(app, len(seats) + 1, list(seats))),
+        ft.FilledButton(t(lang, "start"), on_click=lambda e: new_table(app, list(seats))),
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))
