@@ -109,3 +109,23 @@ def test_a_refused_tap_online_is_explained_in_the_engines_words(pair) -> None:  
     m.select(number)
     assert m.play_at(1 - m.human, 0) == [] and m.refusal is not None
     assert m.refusal.key in ("own_lanes", "opening_lane") and online.seq == seq
+
+
+def test_the_servers_countdowns_are_shown_and_tick_locally(pair) -> None:  # type: ignore[no-untyped-def]
+    """#18, L-8.4: the first-move minute, the untimed five minutes on one move and the opponent's
+    away minute, read from the server's deadlines and counting down between its answers."""
+    a, b, clock = pair
+    vb = b.accept(a.challenge(rated=False, time_control="untimed"))
+    online = OnlineMode(a, a.view(vb["match_id"]), now=100.0)
+    m = LanesMatch(online)
+    first = dict(online.countdowns(100.0))
+    assert first in ({"first_you": 60}, {"first_them": 60})
+    assert dict(online.countdowns(110.0)) == {k: 50 for k in first}  # ticking here, no request
+    for _ in range(2):  # both first moves: now the untimed move rule runs
+        until_my_turn(m, online, b)
+        m._apply(m.legal()[0])
+    until_my_turn(m, online, b)
+    clock.advance(30)  # the opponent has been quiet for half a minute
+    online.sync(now=200.0)
+    shown = dict(online.countdowns(205.0))
+    assert shown["move_you"] == 300 - 30 - 5 and shown["away"] == 60 - 30 - 5

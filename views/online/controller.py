@@ -88,6 +88,25 @@ class OnlineMode(NoBotNoUndo):
             out[side] = max(0, out[side] - int((now - self.view_at) * 1000))
         return out
 
+    def countdowns(self, now: float) -> list[tuple[str, int]]:
+        """The time rules the server enforces, counting down locally since its last answer (L-8.4):
+        the first-move minute ("first_you"/"first_them"), the untimed five minutes on one move
+        ("move_you"/"move_them") and the opponent's away minute ("away"), in whole seconds."""
+        v = self.view
+        if v["status"] != "running":
+            return []
+        clock = v["clock"]
+        since = now - self.view_at
+        side = "you" if int(clock["to_move"]) == self.seat else "them"
+        out = []
+        for key, kind in (("first_move_deadline", "first"), ("move_deadline", "move")):
+            deadline = clock.get(key)
+            if deadline is not None:
+                out.append((f"{kind}_{side}", max(0, int(deadline - clock["server_now"] - since))))
+        if v.get("opponent_loses_in_s") is not None:
+            out.append(("away", max(0, int(v["opponent_loses_in_s"] - since))))
+        return out
+
     # --- moves ---------------------------------------------------------------------------------
     def _why_not(self, action: LanesAction) -> Why:
         """The engine's reason a move the server does not list is illegal. Legality depends only on

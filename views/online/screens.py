@@ -314,9 +314,9 @@ class OnlineLanesTable(LanesTable):
         else:
             line = f"{names[opp]} {fmt(rem[opp])}  ·  {fmt(rem[me])} {t(lang, 'you')}"
         if m.connection == "lost":
-            line += "  ·  " + t(lang, "ol_lost")
-        elif m.view.get("opponent_loses_in_s") is not None:
-            line += "  ·  " + t(lang, "ol_opponent_away", s=int(m.view["opponent_loses_in_s"]))
+            return line + "  ·  " + t(lang, "ol_lost")
+        for kind, seconds in m.countdowns(time.monotonic()):  # the server's time rules, ticking here
+            line += "  ·  " + t(lang, "ol_opponent_away" if kind == "away" else f"ol_{kind}", s=seconds)
         return line
 
     def refresh(self, update: bool = True) -> None:
