@@ -36,6 +36,8 @@ class App:
         self.name, self.settings = api.get_profile(storage)
         #: the Lanes house rules chosen for the next game: the last choice, remembered (settings)
         self.lanes_variants: set[str] = {v for v in self.settings.get("default_variants", []) if v in VARIANTS}
+        #: the house rules of a casual online seek or challenge (L-9; never rated)
+        self.online_variants: set[str] = set()
         #: Spit's points game (S-8) chosen on its opponent screen
         self.spit_points = False
         #: the table or flow on the top view (paused, resumed and re-synced with the app)

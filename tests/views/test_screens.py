@@ -663,3 +663,40 @@ def test_any_person_at_the_table_may_propose_the_deals_vote(tmp_path: Path) -> N
         assert vote[1]["proposer"] == 1 and vote[1]["param"] == "draw_threshold"
     finally:
         s.close()
+
+
+def test_a_casual_online_challenge_with_house_rules_is_friendly_and_says_so(screen: Screen, tmp_path: Path) -> None:
+    """#18, L-8.5, L-9: a challenge by code with a house rule is casual, its table says "friendly,
+    never rated"; the rated switch is off by default."""
+    import re
+
+    from storage.lobby_client import LobbyClient
+    from tests.helpers import free_port
+    from tests.lobby.test_e2e import start as start_lobby
+    from views.online.screens import OnlineLanesTable
+
+    port = free_port()
+    lobby = start_lobby(tmp_path / "lobby.sqlite", port)
+    friend = LobbyClient(f"http://127.0.0.1:{port}")
+    try:
+        screen.go("/online")
+        url = next(f for f in screen.find(kind=ft.TextField) if f.label == t("en", "ol_url"))
+        screen.call(lambda: setattr(url, "value", f"http://127.0.0.1:{port}"))
+        screen.tap(t("en", "ol_sign_in"))
+        screen.wait_text(t("en", "ol_find_rated"))
+        assert screen.one(ident="ol-rated-challenge").content.value is False
+        screen.toggle(screen.one(ident="ol-variant-king_adds").content, True)
+        screen.tap(ident="ol-challenge")
+        pattern = re.escape(t("en", "ol_your_code", code="@@")).replace("@@", "([A-Z0-9]{6})")
+        said = screen.wait_for(lambda: next((m for x in screen.texts() if (m := re.search(pattern, x))), None),
+                               what="the code")
+        friend.sign_up("Friend")
+        view = friend.accept(said.group(1))
+        assert view["rated"] is False and view["observation"]["options"]["variants"] == ["king_adds"]
+        table = screen.wait_for(lambda: isinstance(screen.app.screen, OnlineLanesTable) and screen.app.screen,
+                                timeout=30, what="the online table")
+        assert t("en", "ol_friendly_tag") in table._clock_text()
+    finally:
+        friend.close()
+        lobby.kill()  # the table's long poll may hold a connection open: no graceful wait
+        lobby.wait(timeout=10)

@@ -15,6 +15,7 @@ from typing import Any
 
 import flet as ft
 
+from engine.lanes import VARIANTS
 from storage import api
 from storage.lobby_client import DEFAULT_URL, LobbyClient, LobbyRefused, LobbyUnavailable
 from views.lanes.controller import LanesMatch
@@ -123,12 +124,16 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
         api.clear_account(app.storage)
         online_home(app)
 
+    house_rules = online_variants(app)
     _screen(app, t(lang, "online"), [
         me_line,
         ft.Row([tc], wrap=True),
         ft.Row([ft.FilledButton(t(lang, "ol_find_rated"), on_click=lambda e: find_game(app, True, tc.value or "5+3")),
-                ft.Button(t(lang, "ol_find_casual"), on_click=lambda e: find_game(app, False, tc.value or "5+3"))],
+                ft.Semantics(identifier="ol-find-casual", button=True, content=ft.Button(
+                    t(lang, "ol_find_casual"), on_click=lambda e: find_game(app, False, tc.value or "5+3",
+                                                                             sorted(app.online_variants))))],
                wrap=True),
+        house_rules,
         text(lang, t(lang, "ol_rated_note"), 12, color=ft.Colors.ON_SURFACE_VARIANT),
         _challenge_row(app, tc, code, status),
         ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: leaderboard(app)),
@@ -139,21 +144,43 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
     app.page.run_task(load_me)
 
 
-def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Text) -> ft.Control:
-    """Challenge a friend (a code to pass on) or accept a friend's code."""
+def online_variants(app: Any) -> ft.Control:
+    """The L-9 house rules of a casual seek or challenge (L-8.5: any of them makes it friendly,
+    never rated); the choice stays for this visit of the app."""
     lang = app.lang
+
+    def toggle(e: Any, name: str) -> None:
+        if e.control.value:
+            app.online_variants.add(name)
+        else:
+            app.online_variants.discard(name)
+
+    boxes: list[ft.Control] = [ft.Semantics(identifier=f"ol-variant-{v}", content=ft.Checkbox(
+        label=t(lang, f"variant_{v}"), value=v in app.online_variants, on_change=lambda e, v=v: toggle(e, v)))
+        for v in VARIANTS]
+    return ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14), controls=boxes)
+
+
+def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Text) -> ft.Control:
+    """Challenge a friend (a code to pass on; rated with the standard rules, or casual with the
+    house rules chosen above) or accept a friend's code."""
+    lang = app.lang
+    rated_switch = ft.Switch(label=t(lang, "ol_rated_challenge"), value=False)
+    rated = ft.Semantics(identifier="ol-rated-challenge", content=rated_switch)
 
     async def challenge(e: Any) -> None:
         client = client_for(app)
         assert client is not None
-        c = await _ask(app, status, client.challenge, False, tc.value or "5+3")
+        is_rated = bool(rated_switch.value)
+        c = await _ask(app, status, client.challenge, is_rated, tc.value or "5+3",
+                       [] if is_rated else sorted(app.online_variants))
         client.close()
         if c is FAILED:
             return
         status.value = t(lang, "ol_your_code", code=c)
         status.color = theme.FELT
         app.page.update()
-        await wait_for_challenge(app, c)
+        app.page.run_task(wait_for_challenge, app, c)  # the tap is answered; the wait goes on beside
 
     async def accept(e: Any) -> None:
         client = client_for(app)
@@ -164,8 +191,10 @@ def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
             return
         open_online_table(app, client, view)  # the table keeps the client
 
-    return ft.Row([ft.OutlinedButton(t(lang, "ol_challenge"), on_click=challenge), code,
-                   ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True)
+    return ft.Column([rated, ft.Row([
+        ft.Semantics(identifier="ol-challenge", button=True, content=ft.OutlinedButton(
+            t(lang, "ol_challenge"), on_click=challenge)), code,
+        ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True)], spacing=4)
 
 
 async def wait_for_challenge(app: Any, code: str) -> None:
@@ -190,7 +219,7 @@ async def wait_for_challenge(app: Any, code: str) -> None:
     client.close()
 
 
-def find_game(app: Any, rated: bool, time_control: str) -> None:
+def find_game(app: Any, rated: bool, time_control: str, variants: list[str] | None = None) -> None:
     """A seek with a waiting indicator; the lobby pairs by rating with a window that widens."""
     lang = app.lang
     client = client_for(app)
@@ -214,7 +243,7 @@ def find_game(app: Any, rated: bool, time_control: str) -> None:
 
     async def wait() -> None:
         try:
-            seek = await asyncio.to_thread(client.seek, rated, time_control)
+            seek = await asyncio.to_thread(client.seek, rated, time_control, [] if rated else variants)
         except (LobbyUnavailable, LobbyRefused) as exc:
             online_home(app, _problem(app, exc))
             return
@@ -313,6 +342,11 @@ class OnlineLanesTable(LanesTable):
             line = f"{names[opp]} · {names[me]} ({t(lang, 'ol_untimed')})"
         else:
             line = f"{names[opp]} {fmt(rem[opp])}  ·  {fmt(rem[me])} {t(lang, 'you')}"
+        variants = m.view["observation"]["options"].get("variants", [])
+        if variants:  # L-8.5: the match and its card say so
+            line += "  ·  " + t(lang, "ol_friendly_tag")
+        elif not m.view.get("rated"):
+            line += "  ·  " + t(lang, "ol_casual_tag")
         if m.connection == "lost":
             return line + "  ·  " + t(lang, "ol_lost")
         for kind, seconds in m.countdowns(time.monotonic()):  # the server's time rules, ticking here
