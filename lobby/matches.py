@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from sqlalchemy import or_
+from sqlmodel import Session, col, select
 
 from engine.core import EngineError
 from engine.lanes import RULES
@@ -16,7 +18,7 @@ from engine.lanes.actions import EXTERNAL, Abort, Away, LanesAction, Resign, Tim
 from lobby.accounts import Caller, players_json
 from lobby.clock import Clock
 from lobby.common import AnyMatch, LobbyError, dumps
-from lobby.models import Player
+from lobby.models import Match, Player
 from lobby.ratings import rate_match
 from lobby.rows import Db, MatchRow, for_update, insert_many, load, mark_present, run
 from lobby.states import STATES, state_of
@@ -304,3 +306,22 @@ def replay_record(m: AnyMatch) -> dict[str, Any]:
         raise LobbyError(409, "the full record (with the deal) is published only after the match ends")
     return {"game": "lanes", "options": json.loads(m.options), "seed": m.seed, "players": 2,
             "actions": json.loads(m.actions), "winner": m.winner, "reason": m.reason}
+
+
+def running_matches(db: Session, clock: Clock, player: Player) -> list[dict[str, Any]]:
+    """The caller's matches still running, newest first, as the app lists them to come back to:
+    the opponent, the terms, whose move it is and both clocks (read only: no presence, no lock)."""
+    rows = db.exec(select(Match).where(Match.status == "running",
+                                       or_(col(Match.player0) == player.id, col(Match.player1) == player.id))
+                   .order_by(col(Match.created_at).desc()).limit(20)).all()
+    now = clock.now()
+    out = []
+    for m in rows:
+        seat = 0 if m.player0 == player.id else 1
+        names = players_json(db, (m.player0, m.player1))
+        opponent = names[1 - seat]
+        tc = next((k for k, v in TIME_CONTROLS.items() if v == (m.base_ms // 1000, m.inc_ms // 1000)), "custom")
+        out.append({"match_id": m.id, "seat": seat, "opponent": opponent["name"] if opponent else None,
+                    "rated": m.rated, "time_control": tc, "to_move": state_of(m).to_move,
+                    "remaining_ms": remaining_ms(m, now) if m.base_ms else None, "move_count": m.move_count})
+    return out

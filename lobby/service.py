@@ -60,6 +60,7 @@ from lobby.matches import (
     make_move,
     replay_record,
     resign,
+    running_matches,
     seat_of,
     touch,
     view_for,
@@ -88,6 +89,7 @@ __all__ = [
     "create_challenge", "create_player", "create_seek", "display_name", "due_ids", "dumps", "enforce",
     "events_after", "events_for", "flush_presence", "forget_player", "forget_tokens_of", "known_player",
     "leaderboard", "make_move", "mark_alive", "pair_seeks", "player_json", "players_json", "profile",
-    "remaining_ms", "replay_record", "resign", "resume_after_restart", "seat_of", "start_match", "state_of",
+    "remaining_ms", "replay_record", "resign", "resume_after_restart", "running_matches", "seat_of",
+    "start_match", "state_of",
     "sweep", "sweep_match", "to_json", "touch", "view_for", "window",
 ]

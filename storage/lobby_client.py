@@ -69,6 +69,10 @@ class LobbyClient:
     def me(self) -> dict[str, Any]:
         return dict(self._call("GET", "/players/me"))
 
+    def my_matches(self) -> list[dict[str, Any]]:
+        """My running matches (opponent, terms, whose move, clocks), newest first."""
+        return list(self._call("GET", "/players/me/matches"))
+
     # --- finding a game ---------------------------------------------------------------------------
     def seek(self, rated: bool = True, time_control: str = "5+3", variants: list[str] | None = None) -> dict[str, Any]:
         return dict(self._call("POST", "/seeks", json={"rated": rated, "time_control": time_control,

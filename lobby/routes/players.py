@@ -38,6 +38,11 @@ def add_routes(api: FastAPI, ctx: Context) -> None:
         svc.forget_player(player.id)
         return svc.player_json(player)
 
+    @api.get("/players/me/matches", **SIGNED_IN_OP)
+    def my_matches(player: Me, db: DB) -> list[dict[str, Any]]:
+        """The caller's running matches, to come back to one (its clock runs meanwhile)."""
+        return svc.running_matches(db, clk, player)
+
     @api.post("/players/me/revoke", **SIGNED_IN_OP)
     def revoke(player: Me, db: DB) -> dict[str, Any]:
         player.revoked = True

@@ -664,3 +664,19 @@ def test_terms_and_moves_take_strict_types_and_no_unknown_fields(lobby: Lobby) -
     assert schema["components"]["securitySchemes"]["bearer"]["scheme"] == "bearer"
     for code in ("401", "404", "409", "422", "429"):
         assert code in schema["paths"]["/matches/{match_id}/moves"]["post"]["responses"]
+
+
+def test_a_player_lists_their_running_matches_to_come_back_to(lobby: Lobby) -> None:
+    """#18: GET /players/me/matches — the caller's running matches only, with the opponent, the
+    terms and whose move it is; a finished one is gone from the list."""
+    a, b, c = lobby.player("Ann"), lobby.player("Bob"), lobby.player("Cy")
+    mid = lobby.match(a, b, rated=False, tc="10+5")
+    lobby.match(b, c)
+    mine = lobby.c.get("/players/me/matches", headers=lobby.h(a)).json()
+    assert [m["match_id"] for m in mine] == [mid]
+    v = lobby.view(a, mid)
+    assert mine[0]["opponent"] == "Bob" and mine[0]["time_control"] == "10+5" and mine[0]["rated"] is False
+    assert mine[0]["seat"] == v["seat"] and mine[0]["to_move"] == v["clock"]["to_move"]
+    lobby.c.post(f"/matches/{mid}/resign", headers=lobby.h(a))
+    assert lobby.c.get("/players/me/matches", headers=lobby.h(a)).json() == []
+    assert lobby.c.get("/players/me/matches").status_code == 401

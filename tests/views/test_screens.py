@@ -700,3 +700,45 @@ def test_a_casual_online_challenge_with_house_rules_is_friendly_and_says_so(scre
         friend.close()
         lobby.kill()  # the table's long poll may hold a connection open: no graceful wait
         lobby.wait(timeout=10)
+
+
+def test_a_running_online_match_is_listed_and_reopened_and_offered_on_opening_the_app(tmp_path: Path) -> None:
+    """#18: back from an online table the match goes on; the Online screen lists it (opponent,
+    terms, whose move) and reopens it; opening the app again offers it on the home screen."""
+    from storage.lobby_client import LobbyClient
+    from tests.helpers import free_port
+    from tests.lobby.test_e2e import start as start_lobby
+    from views.online.screens import OnlineLanesTable
+
+    port = free_port()
+    lobby = start_lobby(tmp_path / "lobby.sqlite", port)
+    friend = LobbyClient(f"http://127.0.0.1:{port}")
+    s = open_at(tmp_path, "/online")
+    try:
+        url = next(f for f in s.find(kind=ft.TextField) if f.label == t("en", "ol_url"))
+        s.call(lambda: setattr(url, "value", f"http://127.0.0.1:{port}"))
+        s.tap(t("en", "ol_sign_in"))
+        s.wait_text(t("en", "ol_find_rated"))
+        friend.sign_up("Friend")
+        code = friend.challenge(rated=False, time_control="10+5")
+        field = next(f for f in s.find(kind=ft.TextField) if f.label == t("en", "ol_code"))
+        s.call(lambda: setattr(field, "value", code))
+        s.tap(t("en", "ol_accept"))
+        table = s.wait_for(lambda: isinstance(s.app.screen, OnlineLanesTable) and s.app.screen, what="the table")
+        mid = table.online.match_id
+        s.call(s.app.back)  # the match goes on at the lobby
+        s.wait_for(lambda: s.find(ident=f"ol-running-{mid}"), what="the running match listed")
+        assert any("Friend" in x for x in s.texts())
+        s.tap(ident=f"ol-running-{mid}")
+        s.wait_for(lambda: isinstance(s.app.screen, OnlineLanesTable) and s.app.screen.online.match_id == mid,
+                   what="the match reopened")
+    finally:
+        s.close()
+    again = open_at(tmp_path, "/")
+    try:
+        again.wait_for(lambda: again.find(ident=f"home-online-{mid}"), what="the match offered at once")
+    finally:
+        again.close()
+        friend.close()
+        lobby.kill()
+        lobby.wait(timeout=10)

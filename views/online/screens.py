@@ -109,16 +109,22 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
                         capitalization=ft.TextCapitalization.CHARACTERS)
     me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", 13, color=ft.Colors.ON_SURFACE_VARIANT)
 
+    running = ft.Column(spacing=4)
+
     async def load_me() -> None:
         client = client_for(app)
         if client is None:
             return
         me = await _ask(app, status, client.me)
+        mine = await _ask(app, status, client.my_matches) if me is not FAILED else FAILED
         client.close()
         if me is not FAILED:
             me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],
                               games=me.get("rated_games", 0)) + " · " + acc.lobby_url
-            app.page.update()
+        if mine is not FAILED and mine:
+            running.controls = [text(lang, t(lang, "ol_running"), 15, True),
+                                *(running_match_button(app, m) for m in mine)]
+        app.page.update()
 
     def sign_out(e: Any) -> None:
         api.clear_account(app.storage)
@@ -127,6 +133,7 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
     house_rules = online_variants(app)
     _screen(app, t(lang, "online"), [
         me_line,
+        running,
         ft.Row([tc], wrap=True),
         ft.Row([ft.FilledButton(t(lang, "ol_find_rated"), on_click=lambda e: find_game(app, True, tc.value or "5+3")),
                 ft.Semantics(identifier="ol-find-casual", button=True, content=ft.Button(
@@ -142,6 +149,31 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
         status,
     ])
     app.page.run_task(load_me)
+
+
+def running_match_button(app: Any, m: dict[str, Any]) -> ft.Control:
+    """A running match to come back to (its clock runs meanwhile): the opponent, the terms, whose
+    move; a tap reopens its table from the lobby's view."""
+    lang = app.lang
+    turn = t(lang, "ol_your_turn" if m["to_move"] == m["seat"] else "ol_their_turn")
+    tc = t(lang, "ol_untimed") if m["time_control"] == "untimed" else m["time_control"]
+    return ft.Semantics(identifier=f"ol-running-{m['match_id']}", button=True, content=ft.OutlinedButton(
+        t(lang, "ol_running_row", name=m["opponent"] or "?", tc=tc, turn=turn), icon=ft.Icons.PLAY_ARROW,
+        on_click=lambda e: app.page.run_task(rejoin, app, str(m["match_id"]))))
+
+
+async def rejoin(app: Any, match_id: str) -> None:
+    """Open a running match again: its current view from the lobby, then its table."""
+    client = client_for(app)
+    if client is None:
+        return
+    try:
+        view = await asyncio.to_thread(client.view, match_id)
+    except (LobbyUnavailable, LobbyRefused) as exc:
+        client.close()
+        app.tell(_problem(app, exc))
+        return
+    open_online_table(app, client, view)
 
 
 def online_variants(app: Any) -> ft.Control:
@@ -315,6 +347,7 @@ def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> No
     mode = OnlineMode(client, view, time.monotonic(), clock=time.monotonic)
     table = OnlineLanesTable(app, mode)
     app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
+    app.local_back = table.leave  # Android's back and Escape, like the table's own arrow
 
 
 class OnlineLanesTable(LanesTable):
@@ -368,9 +401,10 @@ class OnlineLanesTable(LanesTable):
 
     def leave(self) -> None:
         """Back from the table: the match goes on at the lobby (its clock runs); the table stops
-        following it. Continue it from the online screen."""
+        following it, and the Online screen lists it to come back to."""
         self.active = False
-        self.app.back()
+        self.app.local_back = None
+        online_home(self.app)
 
     def stop(self) -> None:
         super().stop()

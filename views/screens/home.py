@@ -61,6 +61,7 @@ def _tile(app: App, game: str) -> ft.Control:
 
 def home(app: App) -> ft.Control:
     lang = app.lang
+    online = ft.Column(spacing=6)  # filled with the running online matches, when there are any
     body = ft.Column([
         ft.Row([ft.Container(text(lang, t(lang, "app_title"), 28, True), expand=True),
                 icon_button(ft.Icons.SCHOOL, t(lang, "learn"), lambda e: app.go("/learn")),
@@ -68,6 +69,44 @@ def home(app: App) -> ft.Control:
                 icon_button(ft.Icons.BAR_CHART, t(lang, "stats"), lambda e: app.go("/stats")),
                 icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: app.go("/settings"))]),
         text(lang, t(lang, "tagline"), 14, color=ft.Colors.ON_SURFACE_VARIANT),
+        online,
         *(_tile(app, g) for g in ("lanes", "lopti", "spit")),
     ], scroll=ft.ScrollMode.AUTO, spacing=12)
+    if api.get_account(app.storage) is not None:
+        app.page.run_task(_offer_online_matches, app, online)
     return ft.Container(body, padding=ft.Padding.all(16))
+
+
+async def _offer_online_matches(app: App, online: ft.Column) -> None:
+    """Signed in: a match still running at the lobby is offered at once on opening the app (its
+    clock runs, and the away rule with it). Quiet when the lobby cannot be reached."""
+    import asyncio
+
+    from storage.lobby_client import LobbyRefused, LobbyUnavailable
+    from views.online.screens import client_for
+
+    client = client_for(app)
+    if client is None:
+        return
+    scope = app.scope  # the home screen's: leaving it before the answer drops the offer
+    try:
+        mine = await asyncio.to_thread(client.my_matches)
+    except (LobbyUnavailable, LobbyRefused):
+        return
+    finally:
+        client.close()
+    if not mine or not scope.open:
+        return
+    lang = app.lang
+    online.controls = [ft.Semantics(identifier=f"home-online-{m['match_id']}", button=True, content=ft.FilledButton(
+        t(lang, "ol_continue_match", name=m["opponent"] or "?"), icon=ft.Icons.PUBLIC,
+        on_click=lambda e, mid=str(m["match_id"]): _rejoin(app, mid))) for m in mine[:3]]
+    app.page.update()
+
+
+def _rejoin(app: App, match_id: str) -> None:
+    """The online table opens on the Online screen's route, so back from it lands there."""
+    from views.online.screens import rejoin
+
+    app.go("/online")
+    app.page.run_task(rejoin, app, match_id)
