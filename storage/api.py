@@ -439,3 +439,57 @@ def import_session(st: Storage, text: str) -> int:
             row.session_id = sid
             s.add(row)
     return sid
+
+
+ARCHIVE_FORMAT = "cardtable-archive"
+ARCHIVE_VERSION = 1
+
+
+def export_all(st: Storage) -> str:
+    """Everything played on this device as one file (documented in docs/app.md, "Your data"): each
+    game outside a session in the game-file form, each Lopti session in the session-file form."""
+    with st.session() as s:
+        ids = s.exec(select(SavedGame.id).where(col(SavedGame.session_id).is_(None)).order_by(col(SavedGame.id))).all()
+    games = [json.loads(export_game(st, i)) for i in ids if i is not None]
+    sessions_ = [json.loads(export_session(st, int(x["id"]))) for x in sessions(st)]
+    return json.dumps({"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "exported_at": _now(),
+                       "games": games, "sessions": sessions_}, indent=1, sort_keys=True)
+
+
+def import_all(st: Storage, text: str) -> tuple[int, int]:
+    """An archive from :func:`export_all`: every game is replayed through the engine *before*
+    anything is stored, so a damaged, foreign or too-new file changes nothing. Returns (games,
+    sessions) imported."""
+    try:
+        obj = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ImportError_(f"the file is not valid JSON ({exc})") from None
+    if not isinstance(obj, dict) or obj.get("format") != ARCHIVE_FORMAT:
+        raise ImportError_("this is not a Card Table export file")
+    if not isinstance(obj.get("version"), int) or obj["version"] > ARCHIVE_VERSION:
+        raise ImportError_("this export file was written by a newer version of the app")
+    games, sessions_ = obj.get("games"), obj.get("sessions")
+    if not isinstance(games, list) or not isinstance(sessions_, list):
+        raise ImportError_("the export file has no games or sessions list")
+    for g in games:
+        _validate_game(g)
+    for sess in sessions_:
+        if (not isinstance(sess, dict) or sess.get("format") != SESSION_FORMAT
+                or not isinstance(sess.get("deals"), list)):
+            raise ImportError_("a session in the export file is damaged")
+        for d in sess["deals"]:
+            if _validate_game(d).game != "lopti":
+                raise ImportError_("a Lopti session holds only Lopti deals")
+    for g in games:
+        _finish_imported(st, import_game(st, json.dumps(g)))
+    for sess in sessions_:
+        import_session(st, json.dumps(sess))
+    return len(games), len(sessions_)
+
+
+def _finish_imported(st: Storage, game_id: int) -> None:
+    """An imported game that had ended is in the history, not among the games to continue."""
+    info, state = resume_game(st, game_id)
+    result = rules_for(info.game).result(state)
+    if result is not None:
+        finish_game(st, game_id, result.winner, result.reason, list(result.places) or None)

@@ -297,3 +297,35 @@ def test_database_location_flag_env_mobile_and_default(monkeypatch: pytest.Monke
     monkeypatch.setenv("CARDTABLE_DB", str(tmp_path / "env.sqlite"))
     assert database_path() == tmp_path / "env.sqlite"
     assert database_path(tmp_path / "flag.sqlite") == tmp_path / "flag.sqlite"
+
+
+def test_export_all_and_import_all_round_trip_and_refuse_bad_files_changing_nothing(tmp_path: Path) -> None:
+    """#18, "Your data": one versioned file with every game and session; importing it into a fresh
+    database gives the same games and results; a damaged, foreign or newer file is refused with a
+    reason and nothing is stored."""
+    import json as _json
+
+    from storage.api import ImportError_, export_all, import_all
+
+    src = open_storage(tmp_path / "src.sqlite")
+    gid, state = play_lanes(src, 400)
+    assert state.over  # type: ignore[attr-defined]
+    api.finish_game(src, gid, state.winner, state.reason)  # type: ignore[attr-defined]
+    info = api.load_game(src, gid)
+    text = export_all(src)
+    src.close()
+    dst = open_storage(tmp_path / "dst.sqlite")
+    assert import_all(dst, text) == (1, 0)
+    [again] = api.history(dst)
+    assert again.actions == info.actions and again.winner == info.winner and api.games_in_progress(dst) == []
+    before = api.count_rows(dst, SavedGame)
+    newer = {**_json.loads(text), "version": 99}
+    broken = _json.loads(text)
+    broken["games"][0]["actions"][0] = {"play": "ZZ"}
+    for bad, says in (("{nope", "not valid JSON"), (_json.dumps({"format": "other"}), "not a Card Table"),
+                      (_json.dumps(newer), "newer version"), (_json.dumps(broken), "does not replay")):
+        with pytest.raises(ImportError_) as exc:
+            import_all(dst, bad)
+        assert says in str(exc.value)
+    assert api.count_rows(dst, SavedGame) == before
+    dst.close()

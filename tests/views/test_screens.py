@@ -742,3 +742,23 @@ def test_a_running_online_match_is_listed_and_reopened_and_offered_on_opening_th
         friend.close()
         lobby.kill()
         lobby.wait(timeout=10)
+
+
+def test_settings_export_and_import_your_data(screen: Screen, tmp_path: Path) -> None:
+    """#18, "Your data": Settings offers export and import (the platform's file dialogs, which a
+    screen test cannot open); what an imported file's bytes do is said in words — the games that
+    came in, or why nothing did (and then nothing was stored)."""
+    from views.screens.settings import import_text
+
+    screen.go("/settings")
+    assert screen.find(ident="export-all") and screen.find(ident="import-file")
+    game_id = finished_lanes_game(tmp_path / "other.sqlite")
+    from storage.db import open_storage
+    other = open_storage(tmp_path / "other.sqlite")
+    archive = api.export_all(other)
+    other.close()
+    said = screen.call(lambda: import_text(screen.app, b"\xff\xfe not json"))
+    assert said.startswith(t("en", "import_refused", why="")) and api.history(screen.app.storage) == []
+    said = screen.call(lambda: import_text(screen.app, archive.encode()))
+    assert said == t("en", "imported", games=1, sessions=0) and game_id > 0
+    assert len(api.history(screen.app.storage)) == 1

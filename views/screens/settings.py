@@ -3,6 +3,7 @@ speed. Stored in the profile; a damaged stored value falls back to its default (
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -64,5 +65,42 @@ def settings(app: App) -> None:
         preview, ft.Semantics(identifier="setting-bot_speed", content=ft.Row([speed])),
         sound, haptics,
         ft.FilledButton(t(lang, "save"), on_click=save),
+        *your_data(app),
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+
+def your_data(app: App) -> list[ft.Control]:
+    """Export every game and session to one file (the platform's save dialog; in the browser, a
+    download) and import one (the file picker; in the browser, an upload). A damaged, foreign or
+    too-new file is refused with the reason, and nothing is stored (``storage.api.import_all``)."""
+    lang = app.lang
+
+    async def export(e: Any) -> None:
+        data = api.export_all(app.storage)
+        archive = json.loads(data)
+        await ft.FilePicker().save_file(file_name="cardtable-export.json", allowed_extensions=["json"],
+                                        src_bytes=data.encode("utf-8"))
+        app.tell(t(lang, "exported", games=len(archive["games"]), sessions=len(archive["sessions"])))
+
+    async def pick(e: Any) -> None:
+        files = await ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
+        if not files:
+            return
+        app.tell(import_text(app, files[0].bytes or b""))
+
+    return [text(lang, t(lang, "your_data"), 16, True), ft.Row([
+        ft.Semantics(identifier="export-all", button=True, content=ft.OutlinedButton(
+            t(lang, "export_all"), icon=ft.Icons.DOWNLOAD, on_click=export)),
+        ft.Semantics(identifier="import-file", button=True, content=ft.OutlinedButton(
+            t(lang, "import_file"), icon=ft.Icons.UPLOAD_FILE, on_click=pick))], wrap=True)]
+
+
+def import_text(app: App, data: bytes) -> str:
+    """Import an export file's bytes; the words to say (what came in, or why nothing did)."""
+    lang = app.lang
+    try:
+        games, sessions = api.import_all(app.storage, data.decode("utf-8"))
+    except (api.ImportError_, UnicodeDecodeError) as exc:
+        return t(lang, "import_refused", why=str(exc))
+    return t(lang, "imported", games=games, sessions=sessions)
