@@ -493,3 +493,22 @@ def _finish_imported(st: Storage, game_id: int) -> None:
     result = rules_for(info.game).result(state)
     if result is not None:
         finish_game(st, game_id, result.winner, result.reason, list(result.places) or None)
+
+
+def keep_online_match(st: Storage, record: dict[str, Any], seat: int, opponent: str | None, match_id: str) -> int:
+    """A finished online match into the local history (stats by opponent type "online", replay from
+    the player's seat): its published record replayed through the engine first, stored once per
+    match id. Returns the local game id."""
+    for g in history(st, "lanes", limit=200):
+        if any(x.get("match_id") == match_id for x in g.seats):
+            return g.id
+    rec = _validate_game({"format": EXPORT_FORMAT, "version": 1, **{k: record[k] for k in
+                          ("game", "options", "seed", "players", "actions")}})
+    seats: list[dict[str, Any]] = [{}, {}]
+    seats[seat] = {"kind": "person"}
+    seats[1 - seat] = {"kind": "online", "level": "online", "name": opponent, "match_id": match_id}
+    gid = new_game(st, rec.game, rec.options, rec.seed, 2, seats, mode="online")
+    for i, a in enumerate(rec.actions):
+        append_action(st, gid, i, a)
+    _finish_imported(st, gid)
+    return gid

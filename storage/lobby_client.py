@@ -69,6 +69,10 @@ class LobbyClient:
     def me(self) -> dict[str, Any]:
         return dict(self._call("GET", "/players/me"))
 
+    def record(self, match_id: str) -> dict[str, Any]:
+        """A finished match's full record (game, options, seed, actions, winner, reason)."""
+        return dict(self._call("GET", f"/matches/{match_id}/replay"))
+
     def my_matches(self) -> list[dict[str, Any]]:
         """My running matches (opponent, terms, whose move, clocks), newest first."""
         return list(self._call("GET", "/players/me/matches"))

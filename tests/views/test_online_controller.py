@@ -129,3 +129,23 @@ def test_the_servers_countdowns_are_shown_and_tick_locally(pair) -> None:  # typ
     online.sync(now=200.0)
     shown = dict(online.countdowns(205.0))
     assert shown["move_you"] == 300 - 30 - 5 and shown["away"] == 60 - 30 - 5
+
+
+def test_a_finished_online_match_is_kept_in_the_local_history_once(pair, st) -> None:  # type: ignore[no-untyped-def]
+    """#18: the published record of a finished match goes into the local history (replayed first),
+    counted under the opponent type "online", the winner from the player's seat; kept once."""
+    from storage import api
+
+    a, b, clock = pair
+    vb = b.accept(a.challenge(rated=False))
+    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
+    m = LanesMatch(online)
+    until_my_turn(m, online, b)
+    m._apply(m.legal()[0])
+    b.resign(online.match_id)  # the friend resigns: I win
+    record = a.record(online.match_id)
+    gid = api.keep_online_match(st, record, online.seat, "Bob", online.match_id)
+    assert api.keep_online_match(st, record, online.seat, "Bob", online.match_id) == gid  # once
+    [game] = api.history(st)
+    assert game.id == gid and game.winner == online.seat and game.mode == "online"
+    assert api.stats(st)["lanes/online"]["won"] == 1

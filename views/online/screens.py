@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
@@ -25,6 +26,7 @@ from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import felt, icon_button, text
 
+LOG = logging.getLogger("cardtable")
 TIME_CONTROLS = ("3+2", "5+3", "10+5", "1+0", "untimed")
 
 
@@ -424,6 +426,7 @@ class OnlineLanesTable(LanesTable):
         if self.shown_result:
             return
         self.shown_result = True
+        self.app.page.run_task(self.keep)
         v, lang = self.online.view, self.lang
         won = v.get("winner") == self.online.seat
         change = (v.get("rating_change") or {}).get(str(self.online.seat))
@@ -438,6 +441,18 @@ class OnlineLanesTable(LanesTable):
             content=text(lang, "\n".join(lines), 14),
             actions=[ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
                      ft.TextButton(t(lang, "home"), on_click=lambda e: self._home())]))
+
+    async def keep(self) -> None:
+        """The finished match into the local history (its published record, replayed by the
+        storage before it is kept); quiet if the lobby cannot be reached now."""
+        m = self.online
+        names = [p["name"] if p else None for p in m.view.get("players", [None, None])]
+        try:
+            record = await asyncio.to_thread(m.client.record, m.match_id)
+            await asyncio.to_thread(api.keep_online_match, self.app.storage, record, m.seat,
+                                    names[1 - m.seat], m.match_id)
+        except (LobbyUnavailable, LobbyRefused, api.ImportError_):
+            LOG.warning("a finished online match could not be kept locally", exc_info=True)
 
     async def follow(self) -> None:
         """The opponent's moves: long polls from the last event number (so a lost connection catches
