@@ -149,3 +149,61 @@ def test_a_finished_online_match_is_kept_in_the_local_history_once(pair, st) -> 
     [game] = api.history(st)
     assert game.id == gid and game.winner == online.seat and game.mode == "online"
     assert api.stats(st)["lanes/online"]["won"] == 1
+
+
+class LostAnswers(httpx.BaseTransport):
+    """The request reaches the lobby, but its answer never comes back (a connection cut mid-move)."""
+
+    def __init__(self, inner: httpx.BaseTransport) -> None:
+        self.inner = inner
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.inner.handle_request(request)
+        raise httpx.ConnectError("cut")
+
+
+def test_a_move_made_while_the_connection_drops_arrives_exactly_once(pair, st, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """#18: the connection is cut while a move is sent (the lobby took it, the answer is lost): the
+    move waits in the outbox ("sending…", no other move meanwhile), goes again with the same move
+    number and id when the connection is back, and counts once."""
+    from storage import api
+
+    a, b, clock = pair
+    vb = b.accept(a.challenge(rated=False))
+    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0, storage=st)
+    m = LanesMatch(online)
+    until_my_turn(m, online, b)
+    seq = online.seq
+    online.client = LobbyClient("http://testserver", token=a.token, timeout=0.5,
+                                transport=LostAnswers(a.http._transport))
+    assert m._apply(m.legal()[0]) != [] and m.refusal is None
+    assert len(online.queued()) == 1 and m.legal() == [] and online.connection == "lost"
+    assert online.sync(now=1.0) is False  # still cut: it waits
+    online.client = a  # the connection is back
+    online.sync(now=2.0)
+    assert online.queued() == [] and api.pending(st) == [] and online.seq == seq + 1
+    assert b.view(online.match_id)["move_count"] == seq + 1  # once, not twice
+
+
+def test_a_queued_move_the_lobby_no_longer_takes_is_dropped_and_said(pair, st) -> None:  # type: ignore[no-untyped-def]
+    """The match ended while the move waited (here the opponent resigned): it is not made, the
+    outbox is emptied, and the player is told why."""
+    from storage import api
+
+    a, b, clock = pair
+    vb = b.accept(a.challenge(rated=False))
+    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0, storage=st)
+    m = LanesMatch(online)
+    until_my_turn(m, online, b)
+
+    def down(request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError("down")
+
+    online.client = LobbyClient("http://testserver", token=a.token, transport=httpx.MockTransport(down), timeout=0.2)
+    m._apply(m.legal()[0])
+    assert len(online.queued()) == 1
+    b.resign(online.match_id)
+    online.client = a
+    online.sync(now=3.0)
+    assert api.pending(st) == [] and online.notice is not None and "over" in online.notice
+    assert online.status().over

@@ -39,10 +39,14 @@ class OnlineMode(NoBotNoUndo):
     game_id: int | None = None
 
     def __init__(self, client: LobbyClient, view: dict[str, Any], now: float = 0.0,
-                 clock: Callable[[], float] | None = None) -> None:
+                 clock: Callable[[], float] | None = None, storage: Any = None) -> None:
         #: the local clock the view's arrival is stamped with (the table passes time.monotonic)
         self.clock = clock
         self.client = client
+        #: the app's storage, whose outbox keeps a move made while the lobby cannot be reached
+        self.storage = storage
+        #: what to tell the player about a queued move the lobby no longer took (then cleared)
+        self.notice: str | None = None
         self.match_id = str(view["match_id"])
         self.last_events: list[Event] = []
         #: "ok", or "lost" while the lobby cannot be reached (the table says so and keeps retrying)
@@ -72,8 +76,11 @@ class OnlineMode(NoBotNoUndo):
         return dict(self.view["observation"])
 
     def legal(self) -> list[LanesAction]:
-        """The server's list of my legal moves (the lobby asks the engine)."""
+        """The server's list of my legal moves (the lobby asks the engine); none while a move of
+        mine waits to be sent."""
         v = self.view
+        if self.queued():
+            return []
         mine = v["status"] == "running" and int(v["clock"]["to_move"]) == self.seat
         return [RULES.parse_action(a) for a in v["legal"]] if mine else []
 
@@ -125,18 +132,32 @@ class OnlineMode(NoBotNoUndo):
 
     def submit(self, action: LanesAction, now: float | None = None) -> list[Event]:
         """Send a move with its expected move number and a client move id (a retry after a lost
-        answer is answered with the original result); raises :class:`Refused` when not taken."""
+        answer is answered with the original result); raises :class:`Refused` when not taken.
+        With the lobby out of reach the move waits in the storage's outbox ("sending…") and goes,
+        with the same move number and id, when the connection is back (:meth:`flush`)."""
+        if self.queued():
+            raise Refused(Why("sending", "your move is still being sent"))
         if action not in self.legal():
             raise Refused(self._why_not(action))
+        move = {"match_id": self.match_id, "expected_move": self.seq, "action": RULES.action_to_json(action),
+                "client_move_id": uuid.uuid4().hex}
         try:
-            body = self.client.move(self.match_id, self.seq, RULES.action_to_json(action), uuid.uuid4().hex)
+            body = self.client.move(self.match_id, move["expected_move"], move["action"], move["client_move_id"])
         except LobbyRefused as exc:  # stale (the opponent moved, a flag fell): take the server's view
             if isinstance(exc.body, dict) and isinstance(exc.body.get("view"), dict):
                 self._set_view(exc.body["view"], now)
             raise Refused(Why("rejected", exc.message)) from None
         except LobbyUnavailable:
             self.connection = "lost"
-            raise Refused(Why("lobby_unreachable", "the lobby cannot be reached")) from None
+            if self.storage is None:
+                raise Refused(Why("lobby_unreachable", "the lobby cannot be reached")) from None
+            from storage import api
+
+            api.enqueue(self.storage, "move", move)
+            return [ev("queued")]
+        return self._moved(body, now)
+
+    def _moved(self, body: dict[str, Any], now: float | None) -> list[Event]:
         self.connection = "ok"
         if isinstance(body.get("view"), dict):
             self._set_view(body["view"], now)
@@ -144,6 +165,39 @@ class OnlineMode(NoBotNoUndo):
                   for e in body.get("events", []) if isinstance(e, dict) and "type" in e]
         self.last_events = events
         return events or [ev("move")]
+
+    def queued(self) -> list[tuple[int, dict[str, Any]]]:
+        """This match's moves waiting in the outbox (at most one: no move is made past it)."""
+        if self.storage is None:
+            return []
+        from storage import api
+
+        return [(i, p) for i, kind, p in api.pending(self.storage)
+                if kind == "move" and isinstance(p, dict) and p.get("match_id") == self.match_id]
+
+    def flush(self, now: float | None = None) -> bool:
+        """Send the queued move again, exactly as it was (the lobby's idempotent moves make it count
+        once however often it is sent). True when the outbox is empty for this match afterwards; a
+        move the lobby no longer takes (the match ended meanwhile, on time perhaps) is dropped and
+        :attr:`notice` says so plainly."""
+        from storage import api
+
+        for outbox_id, move in self.queued():
+            try:
+                body = self.client.move(self.match_id, int(move["expected_move"]), move["action"],
+                                        str(move["client_move_id"]))
+            except LobbyUnavailable:
+                self.connection = "lost"
+                return False
+            except LobbyRefused as exc:
+                if isinstance(exc.body, dict) and isinstance(exc.body.get("view"), dict):
+                    self._set_view(exc.body["view"], now)
+                self.notice = exc.message
+                api.done(self.storage, outbox_id)
+                continue
+            api.done(self.storage, outbox_id)
+            self._moved(body, now)
+        return True
 
     def resign(self) -> list[Event]:
         """Resign at the lobby (L-8.3): the server records it and ends the match."""
@@ -161,6 +215,8 @@ class OnlineMode(NoBotNoUndo):
     def sync(self, now: float, wait: float = 0.0) -> bool:
         """Fetch events after the last number seen (catch-up after a lost connection) and the current
         view; True when something changed."""
+        if self.queued() and not self.flush(now):  # the lobby is back: the waiting move goes first
+            return False
         try:
             body = self.client.poll(self.match_id, self.since, timeout=wait)
         except LobbyUnavailable:

@@ -346,7 +346,7 @@ def profile(app: Any) -> None:
 
 
 def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> None:
-    mode = OnlineMode(client, view, time.monotonic(), clock=time.monotonic)
+    mode = OnlineMode(client, view, time.monotonic(), clock=time.monotonic, storage=app.storage)
     table = OnlineLanesTable(app, mode)
     app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
     app.local_back = table.leave  # Android's back and Escape, like the table's own arrow
@@ -382,6 +382,8 @@ class OnlineLanesTable(LanesTable):
             line += "  ·  " + t(lang, "ol_friendly_tag")
         elif not m.view.get("rated"):
             line += "  ·  " + t(lang, "ol_casual_tag")
+        if m.queued():
+            line += "  ·  " + t(lang, "ol_sending")
         if m.connection == "lost":
             return line + "  ·  " + t(lang, "ol_lost")
         for kind, seconds in m.countdowns(time.monotonic()):  # the server's time rules, ticking here
@@ -466,6 +468,9 @@ class OnlineLanesTable(LanesTable):
                 backoff = min(10.0, backoff * 2)
                 continue
             backoff = 1.0
+            if self.online.notice is not None:  # a queued move the lobby no longer took
+                self.app.tell(t(self.lang, "ol_move_dropped", why=self.online.notice))
+                self.online.notice = None
             if changed:
                 self.refresh()
             if self.online.status().over:
