@@ -762,3 +762,43 @@ def test_settings_export_and_import_your_data(screen: Screen, tmp_path: Path) ->
     said = screen.call(lambda: import_text(screen.app, archive.encode()))
     assert said == t("en", "imported", games=1, sessions=0) and game_id > 0
     assert len(api.history(screen.app.storage)) == 1
+
+
+def test_the_profile_plots_the_rating_history(screen: Screen, tmp_path: Path) -> None:
+    """#18: the profile shows the rating after each rated match as a small plot (and the figures)."""
+    from engine.bots import decide
+    from engine.lanes import RULES as LANES
+    from storage.lobby_client import LobbyClient
+    from tests.helpers import free_port
+    from tests.lobby.test_e2e import start as start_lobby
+
+    port = free_port()
+    lobby = start_lobby(tmp_path / "lobby.sqlite", port)
+    url = f"http://127.0.0.1:{port}"
+    friend = LobbyClient(url)
+    try:
+        screen.go("/online")
+        field = next(f for f in screen.find(kind=ft.TextField) if f.label == t("en", "ol_url"))
+        screen.call(lambda: setattr(field, "value", url))
+        screen.tap(t("en", "ol_sign_in"))
+        screen.wait_text(t("en", "ol_find_rated"))
+        acc = api.get_account(screen.app.storage)
+        assert acc is not None
+        me = LobbyClient(url, acc.token)
+        friend.sign_up("Friend")
+        mid = friend.accept(me.challenge(rated=True, time_control="10+5"))["match_id"]
+        for _ in range(2):  # both first moves: the match is rated
+            for c in (me, friend):
+                v = c.view(mid)
+                if v["clock"]["to_move"] == v["seat"]:
+                    c.move(mid, v["move_count"], LANES.action_to_json(decide("lanes", v["observation"], "casual")))
+        friend.resign(mid)
+        me.close()
+        screen.tap(t("en", "ol_profile"))
+        plot = screen.wait_for(lambda: screen.find(ident="rating-plot"), what="the rating plot")[0]
+        label = str(plot.label)  # "Rating history: 1662": the one rated result, after the win
+        assert label.startswith(t("en", "ol_history") + ": ") and int(label.rsplit(" ", 1)[1]) > 1500
+    finally:
+        friend.close()
+        lobby.kill()
+        lobby.wait(timeout=10)

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import flet as ft
+import flet.canvas as cv
 
 from engine.lanes import VARIANTS
 from storage import api
@@ -336,13 +337,31 @@ def profile(app: Any) -> None:
                                              games=p.get("rated_games", 0)), 16, True)]
     hist = p.get("history", [])
     if hist:
-        lines.append(text(lang, t(lang, "ol_history") + ": " + " → ".join(str(h["rating"]) for h in hist[-12:]), 13))
+        ratings = [int(h["rating"]) for h in hist[-40:]]
+        lines.append(text(lang, t(lang, "ol_history") + ": " + " → ".join(map(str, ratings[-12:])), 13))
+        lines.append(rating_plot(ratings, t(lang, "ol_history")))
     for m in p.get("recent", [])[:15]:
         res = "result_none" if m.get("winner") is None else (
             "result_won" if m.get("winner") == m.get("seat") else "result_lost")
         lines.append(text(lang, f"{t(lang, res)} · {t(lang, 'reason_' + str(m.get('reason')))} · "
                                 f"{t(lang, 'ol_rated' if m.get('rated') else 'ol_casual')}", 13))
     _screen(app, t(lang, "ol_profile"), lines, back=lambda e: online_home(app))
+
+
+def rating_plot(ratings: list[int], label: str, width: float = 320, height: float = 110) -> ft.Control:
+    """The rating after each rated match as a small line plot (drawn on a canvas: no chart package),
+    with the lowest and highest rating written beside it; a screen reader hears the whole series."""
+    lo, hi = min(ratings), max(ratings)
+    span = max(hi - lo, 1)
+    step = width / max(len(ratings) - 1, 1)
+    points = [(i * step, height - 8 - (r - lo) / span * (height - 16)) for i, r in enumerate(ratings)]
+    path = [cv.Path.MoveTo(*points[0]), *(cv.Path.LineTo(x, y) for x, y in points[1:])]
+    paint = ft.Paint(color=theme.FELT, stroke_width=2.5, style=ft.PaintingStyle.STROKE)
+    dots = [cv.Circle(x, y, 3, ft.Paint(color=theme.FELT)) for x, y in points]
+    return ft.Semantics(identifier="rating-plot", label=f"{label}: {', '.join(map(str, ratings))}", content=ft.Row([
+        cv.Canvas([cv.Path(path, paint), *dots], width=width, height=height),
+        ft.Column([ft.Text(str(hi), size=11), ft.Text(str(lo), size=11)],
+                  alignment=ft.MainAxisAlignment.SPACE_BETWEEN, height=height)], spacing=6))
 
 
 def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> None:
