@@ -573,6 +573,14 @@ def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_pat
         s.wait_for(s.dialog_shown, what="the rules in force")
         assert s.shows(describe(TEMPLATES[0], "en")) and s.shows(t("en", "sess_rule_by", who=t("en", "you")))
         assert s.shows(t("en", "param_draw_threshold", v=4)) and s.shows(t("en", "base_changes"))
+        # P-9.4: the author deletes it at once, during the deal; the deal keeps the rules it began with
+        table = s.app.screen
+        rule_id = table.match.mode.options.house_rules[0].id
+        s.tap(ident=f"delete-{rule_id}")
+        s.wait_for(lambda: s.shows(t("en", "deleted_next_deal")), what="the deletion said")
+        assert [r.id for r in table.match.mode.options.house_rules] == [rule_id]
+        assert table.session is not None and not table.session.session.rules[0].in_force
+        assert table.session.session.deal_options().house_rules == ()
     finally:
         s.close()
 

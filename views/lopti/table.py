@@ -12,6 +12,7 @@ import flet as ft
 from engine.cards import parse_card
 from engine.lopti.describe import describe
 from engine.lopti.options import LoptiOptions
+from engine.lopti.votes import VoteError
 from views.lopti.contract import LoptiControls
 from views.lopti.session import SessionFlow
 from views.table.coach import coach_for
@@ -225,7 +226,7 @@ class LoptiTable(TurnBasedTable):
         title = coach.lesson.title[self.lang] if coach else \
             f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=len(m.levels))}"
         rules = self.app.rules_button("lopti")
-        in_force = house_rules_button(self.app, self.match)
+        in_force = house_rules_button(self.app, self.match, self.session)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
                             rules if in_force is None else ft.Row([in_force, rules], spacing=0))
 
@@ -297,23 +298,41 @@ class LoptiTable(TurnBasedTable):
             self._after(events)
 
 
-def house_rules_button(app: App, match: LoptiControls) -> ft.Control | None:
+def house_rules_button(app: App, match: LoptiControls, session: SessionFlow | None = None) -> ft.Control | None:
     """P-8: the house rules in force in this deal and the session's base-rule changes, as the
     engine applies them (the deal's options in the observation); a tap lists each rule in the
-    player's language with its author. None when the deal plays the base rules."""
+    player's language with its author, who — a person at this device — may delete it at once,
+    without a vote (P-9.4). The deal plays on under the rules it started with (its record says
+    so); the deletion applies from the next deal. None when the deal plays the base rules."""
     options = LoptiOptions.from_json(match.observation["options"])
     changes = options.params.to_json()
     if not options.house_rules and not changes:
         return None
     lang = app.lang
 
+    def delete(rule_id: str, author: int) -> None:
+        assert session is not None
+        try:
+            session.delete_rule(rule_id, author)
+        except VoteError as exc:
+            app.tell(str(exc))
+            return
+        app.page.pop_dialog()
+        app.tell(t(lang, "deleted_next_deal"))
+
     def show(e: Any) -> None:
+        deletable = {rid for seat in range(len(match.levels)) for rid in session.deletable(seat)} if session else set()
         lines: list[ft.Control] = []
         for rule in options.house_rules:
-            lines.append(ft.Semantics(identifier=f"in-force-{rule.id}", content=ft.Column([
+            parts: list[ft.Control] = [
                 text(lang, describe(rule.raw, lang), 14),
                 text(lang, t(lang, "sess_rule_by", who=match.who(rule.author, lang) if rule.author is not None
-                             else "—"), 12, color=ft.Colors.ON_SURFACE_VARIANT)], spacing=2)))
+                             else "—"), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
+            if rule.id in deletable and rule.author is not None:
+                parts.append(ft.Semantics(identifier=f"delete-{rule.id}", button=True, content=ft.TextButton(
+                    t(lang, "sess_delete", who=match.who(rule.author, lang)), icon=ft.Icons.DELETE_OUTLINE,
+                    on_click=lambda e, rid=rule.id, a=rule.author: delete(rid, a))))
+            lines.append(ft.Semantics(identifier=f"in-force-{rule.id}", content=ft.Column(parts, spacing=2)))
         if changes:
             lines.append(text(lang, t(lang, "base_changes"), 14, True))
             lines += [text(lang, t(lang, f"param_{name}", v=value), 13) for name, value in changes.items()]
