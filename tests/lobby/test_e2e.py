@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
 
 from engine.bots import decide
@@ -122,3 +123,48 @@ def test_kill_9_mid_match_restart_loses_no_move_and_keeps_clocks(server) -> None
     finally:
         proc2.terminate()
         proc2.wait(timeout=10)
+
+
+class _LostAnswers(httpx.BaseTransport):
+    """The request reaches the lobby process; its answer is lost on the way back."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        self.inner.handle_request(request).close()
+        raise httpx.ConnectError("cut")
+
+
+def test_against_the_lobby_process_countdowns_and_a_cut_move_that_arrives_once(server, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """#18 end to end: the app's online mode against a real lobby process — the first-move
+    countdown it shows, and a move whose answer is cut: it waits in the outbox and, sent again
+    when the connection is back, counts exactly once."""
+    from storage import api
+    from storage.db import open_storage
+    from views.lanes.controller import LanesMatch
+    from views.online.controller import OnlineMode
+
+    url = server[0]
+    a, b = LobbyClient(url), LobbyClient(url)
+    a.sign_up("Ann")
+    b.sign_up("Bob")
+    mid = b.accept(a.challenge(rated=False, time_control="10+5"))["match_id"]
+    st = open_storage(tmp_path / "app.sqlite")
+    online = OnlineMode(a, a.view(mid), now=0.0, storage=st)
+    m = LanesMatch(online)
+    [(kind, seconds)] = online.countdowns(1.0)
+    assert kind in ("first_you", "first_them") and 50 <= seconds <= 60
+    if not m.my_turn:  # the opponent opens (the seat came from the match's seed)
+        step(b, a, mid)
+        online.sync(now=2.0)
+    seq = online.seq
+    online.client = LobbyClient(url, token=a.token, transport=_LostAnswers(), timeout=2.0)
+    m._apply(m.legal()[0])
+    assert len(online.queued()) == 1 and online.connection == "lost"
+    online.client = a
+    online.sync(now=3.0)
+    assert api.pending(st) == [] and b.view(mid)["move_count"] == seq + 1
+    st.close()
+    a.close()
+    b.close()
