@@ -28,7 +28,7 @@ class LessonError(ValueError):
     """A lesson file that does not work (malformed, or a scripted move the engine refuses)."""
 
 
-def _text(obj: Any, where: str) -> dict[str, str]:
+def lesson_text(obj: Any, where: str) -> dict[str, str]:
     if not isinstance(obj, dict) or any(not isinstance(obj.get(lang), str) or not obj[lang] for lang in LANGS):
         raise LessonError(f"{where}: needs text in {', '.join(LANGS)}")
     return {lang: obj[lang] for lang in LANGS}
@@ -81,15 +81,15 @@ class Lesson:
                 raise LessonError(f"step {i + 1}: bot must be one of {', '.join(BOT_LEVELS)}")
             if raw.get("until", "step") not in ("step", "over"):
                 raise LessonError(f"step {i + 1}: until is \"step\" or \"over\"")
-            steps.append(Step(_text(raw.get("text"), f"step {i + 1} text"),
+            steps.append(Step(lesson_text(raw.get("text"), f"step {i + 1} text"),
                               tuple(expect) if isinstance(expect, list) else None,
-                              _text(raw.get("hint"), f"step {i + 1} hint"),
-                              _text(raw["wrong"], f"step {i + 1} wrong") if "wrong" in raw else None,
+                              lesson_text(raw.get("hint"), f"step {i + 1} hint"),
+                              lesson_text(raw["wrong"], f"step {i + 1} wrong") if "wrong" in raw else None,
                               tuple(raw.get("replies", [])), expect == "none", bot, raw.get("until") == "over"))
         if not steps:
             raise LessonError("a lesson needs at least one step")
-        lesson = Lesson(str(obj["id"]), str(obj["game"]), obj.get("options", {}), _text(obj["title"], "title"),
-                        obj.get("position"), int(obj.get("learner", 0)), tuple(steps), _text(obj["done"], "done"),
+        lesson = Lesson(str(obj["id"]), str(obj["game"]), obj.get("options", {}), lesson_text(obj["title"], "title"),
+                        obj.get("position"), int(obj.get("learner", 0)), tuple(steps), lesson_text(obj["done"], "done"),
                         obj.get("seed"))
         lesson.check()
         return lesson

@@ -15,16 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.lopti.session import LoptiSession
-from engine.tutorial import LANGS, LessonError
+from engine.tutorial import LessonError, lesson_text
 
 #: what completes a step, read from the session the learner reached
 CHECKS = ("rule", "vote", "tie_settled")
-
-
-def _text(obj: Any, where: str) -> dict[str, str]:
-    if not isinstance(obj, dict) or any(not isinstance(obj.get(lang), str) or not obj[lang] for lang in LANGS):
-        raise LessonError(f"{where}: needs text in {', '.join(LANGS)}")
-    return {lang: obj[lang] for lang in LANGS}
 
 
 @dataclass(frozen=True)
@@ -79,13 +73,13 @@ class SessionLesson:
         for i, raw in enumerate(obj["steps"]):
             if not isinstance(raw, dict) or raw.get("check") not in CHECKS:
                 raise LessonError(f"step {i + 1}: check is one of {', '.join(CHECKS)}")
-            steps.append(SessionStep(_text(raw.get("text"), f"step {i + 1} text"),
-                                     _text(raw.get("hint"), f"step {i + 1} hint"), raw["check"],
-                                     _text(raw["missed"], f"step {i + 1} missed") if "missed" in raw else None))
+            steps.append(SessionStep(lesson_text(raw.get("text"), f"step {i + 1} text"),
+                                     lesson_text(raw.get("hint"), f"step {i + 1} hint"), raw["check"],
+                                     lesson_text(raw["missed"], f"step {i + 1} missed") if "missed" in raw else None))
         if not steps:
             raise LessonError("a lesson needs at least one step")
-        return SessionLesson(str(obj["id"]), "lopti", _text(obj["title"], "title"), tuple(levels), seed,
-                             tuple(tuple(r) for r in results), tuple(steps), _text(obj["done"], "done"))
+        return SessionLesson(str(obj["id"]), "lopti", lesson_text(obj["title"], "title"), tuple(levels), seed,
+                             tuple(tuple(r) for r in results), tuple(steps), lesson_text(obj["done"], "done"))
 
     def start(self) -> LoptiSession:
         """The session the lesson begins with: its deals played, no rule yet, the vote open."""

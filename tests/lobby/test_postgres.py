@@ -32,20 +32,26 @@ def pg() -> str:
     return postgres_url()
 
 
-def test_two_workers_play_a_rated_match_and_both_ratings_change(pg: str) -> None:
+def two_workers(pg: str) -> tuple[subprocess.Popen[bytes], int]:
+    """``python -m lobby --workers 2`` on ``pg``, once it answers."""
+    import socket
+
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", pg, "--workers", "2"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    try:
-        import socket
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            time.sleep(0.2)
+    return proc, port
 
-        deadline = time.monotonic() + 40
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.2)
+
+def test_two_workers_play_a_rated_match_and_both_ratings_change(pg: str) -> None:
+    proc, port = two_workers(pg)
+    try:
         url = f"http://127.0.0.1:{port}"
         a, b, mid = find_each_other(url)
         play_rated_match_and_check_ratings(a, b, mid)
@@ -214,19 +220,9 @@ def test_kill_9_of_one_of_two_workers_mid_match_loses_and_doubles_no_move(pg: st
 
     from tests.lobby.test_e2e import step
 
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", pg, "--workers", "2"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc, port = two_workers(pg)
     try:
-        import socket
-
         deadline = time.monotonic() + 40
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                time.sleep(0.2)
         while len(_workers(proc.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)
         victims = _workers(proc.pid)
