@@ -429,10 +429,15 @@ def import_session(st: Storage, text: str) -> int:
     records = [_validate_game(d) for d in deals]
     if any(r.game != "lopti" for r in records):
         raise ImportError_("a Lopti session holds only Lopti deals")
-    sid = save_session(st, obj["session"], obj.get("seats") or [], str(obj.get("name", "Imported session")),
-                       status="paused")
-    for d in deals:
-        gid = import_game(st, json.dumps(d))
+    game_ids = [import_game(st, json.dumps(d)) for d in deals]
+    data = dict(obj["session"])
+    # the session's steps name its deals by their stored ids: the nth deal step is the nth deal of
+    # the file (exported in the order they were played), now under its new id here
+    new_ids = iter(game_ids)
+    data["steps"] = [["deal", next(new_ids, step[1])] if isinstance(step, list) and step[:1] == ["deal"] else step
+                     for step in data.get("steps", [])]
+    sid = save_session(st, data, obj.get("seats") or [], str(obj.get("name", "Imported session")), status="paused")
+    for gid in game_ids:
         with st.session() as s:
             row = s.get(SavedGame, gid)
             assert row is not None

@@ -329,3 +329,21 @@ def test_export_all_and_import_all_round_trip_and_refuse_bad_files_changing_noth
         assert says in str(exc.value)
     assert api.count_rows(dst, SavedGame) == before
     dst.close()
+
+
+def test_an_imported_session_resumes_with_its_deals_under_their_new_ids(tmp_path: Path) -> None:
+    """A session file names its deals by stored ids: imported elsewhere, the deals get new ids and
+    the session's steps follow them, so the session resumes to the same state."""
+    from tests.views.test_rule_builder import session_won_by_the_person
+    from views.lopti.session import SessionFlow
+
+    src = open_storage(tmp_path / "src.sqlite")
+    flow = session_won_by_the_person(src)
+    text = api.export_session(src, flow.session_id)  # type: ignore[arg-type]
+    src.close()
+    dst = open_storage(tmp_path / "dst.sqlite")
+    api.new_game(dst, "lanes", {}, 1, 2, [{"kind": "person"}, {"kind": "bot"}])  # the ids here differ
+    sid = api.import_session(dst, text)
+    again = SessionFlow.resume(dst, sid)
+    assert again.session.to_json() == flow.session.to_json()
+    dst.close()
