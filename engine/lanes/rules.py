@@ -287,71 +287,21 @@ def apply(state: LanesState, action: LanesAction) -> tuple[LanesState, list[Even
     s = state.clone()
     s.ply += 1
     events: list[Event] = []
+    if _ended_outside(s, action, events):
+        return s, events
     before = pair_sellers(s)
-    if isinstance(action, Resign):
-        p = s.to_move if action.player is None else action.player
-        events.append(ev("resign", player=p))
-        _finish(s, 1 - p, "resigned", events)
-        return s, events
-    if isinstance(action, Timeout):
-        _finish(s, 1 - action.player, "timeout", events)
-        return s, events
-    if isinstance(action, Abort):
-        _finish(s, None, "aborted", events)
-        return s, events
-    if isinstance(action, Away):
-        _finish(s, 1 - action.player, "disconnected", events)
-        return s, events
     p = s.to_move
-    side = s.sides[p]
-    draw = True
     if isinstance(action, Disband):
-        lane = side.lanes[action.lane]
-        cards = [c for st in lane for c in st.cards()]
-        side.discard.extend(cards)
-        side.lanes[action.lane] = []
-        s.held[p][action.lane] = None
-        events.append(ev("disband", player=p, lane=action.lane, cards=[str(c) for c in cards]))
-        draw = False
+        _disband(s, p, action.lane, events)
+        draw = False  # L-4.4: disband uses no card
     elif isinstance(action, Discard):
-        side.hand.remove(action.card)
-        side.discard.append(action.card)
+        s.sides[p].hand.remove(action.card)
+        s.sides[p].discard.append(action.card)
         events.append(ev("discard", player=p, card=str(action.card)))
+        draw = True
     else:
-        card = action.card
-        side.hand.remove(card)
-        if is_number(card):
-            lane = side.lanes[action.lane]
-            lane.append(Stack(card))
-            s.held[p][action.lane] = None
-            events.append(ev("play", player=p, card=str(card), owner=p, lane=action.lane, stack=len(lane) - 1))
-            if s.in_opening[p]:
-                draw = False  # L-3.3
-                if all(side.lanes):
-                    s.in_opening[p] = False
-        else:
-            assert action.owner is not None and action.stack is not None
-            owner, li, si = action.owner, action.lane, action.stack
-            lane = s.sides[owner].lanes[li]
-            target = lane[si]
-            events.append(ev("play", player=p, card=str(card), owner=owner, lane=li, stack=si))
-            if card.rank == JACK:  # L-6.1
-                dirs = _snapshot_directions(s)
-                _remove_stack(s, owner, li, target, [card], events)
-                _update_held(s, {(owner, li): dirs[(owner, li)]})
-            elif card.rank == JOKER:  # L-6.4
-                target.attached.append(card)
-                victims = _joker_targets(s, owner, li, target)
-                if victims:
-                    dirs = _snapshot_directions(s)
-                    touched = {}
-                    for o, vl, st in victims:
-                        _remove_stack(s, o, vl, st, [], events)
-                        touched[(o, vl)] = dirs[(o, vl)]
-                    _update_held(s, touched)
-            else:  # L-6.2 queen, L-6.3 king: attach; direction, suit and value are derived
-                target.attached.append(card)
-            assert card.rank in (JACK, QUEEN, KING, JOKER)
+        assert isinstance(action, Play)
+        draw = _play(s, p, action, events)
     if draw and (not s.in_opening[p] or isinstance(action, Discard)):
         _draw(s, p, events)
     after = pair_sellers(s)
@@ -362,6 +312,76 @@ def apply(state: LanesState, action: LanesAction) -> tuple[LanesState, list[Even
     if not s.over:
         s.to_move = 1 - p
     return s, events
+
+
+def _ended_outside(s: LanesState, action: LanesAction, events: list[Event]) -> bool:
+    """A resignation (L-8.3a) or a result the lobby's clock reports (L-8.3, L-8.4): the match ends."""
+    if isinstance(action, Resign):
+        p = s.to_move if action.player is None else action.player
+        events.append(ev("resign", player=p))
+        _finish(s, 1 - p, "resigned", events)
+    elif isinstance(action, Timeout):
+        _finish(s, 1 - action.player, "timeout", events)
+    elif isinstance(action, Abort):
+        _finish(s, None, "aborted", events)
+    elif isinstance(action, Away):
+        _finish(s, 1 - action.player, "disconnected", events)
+    else:
+        return False
+    return True
+
+
+def _disband(s: LanesState, p: int, lane_i: int, events: list[Event]) -> None:
+    """L-4.3: every card of the lane, attachments included, to the player's discard pile."""
+    side = s.sides[p]
+    cards = [c for st in side.lanes[lane_i] for c in st.cards()]
+    side.discard.extend(cards)
+    side.lanes[lane_i] = []
+    s.held[p][lane_i] = None
+    events.append(ev("disband", player=p, lane=lane_i, cards=[str(c) for c in cards]))
+
+
+def _play(s: LanesState, p: int, action: Play, events: list[Event]) -> bool:
+    """A card from the hand onto a lane; whether the player draws after it (not in the opening)."""
+    side = s.sides[p]
+    card = action.card
+    side.hand.remove(card)
+    if is_number(card):
+        lane = side.lanes[action.lane]
+        lane.append(Stack(card))
+        s.held[p][action.lane] = None
+        events.append(ev("play", player=p, card=str(card), owner=p, lane=action.lane, stack=len(lane) - 1))
+        if not s.in_opening[p]:
+            return True
+        if all(side.lanes):
+            s.in_opening[p] = False
+        return False  # L-3.3
+    assert action.owner is not None and action.stack is not None
+    _face_card(s, p, card, action.owner, action.lane, action.stack, events)
+    return True
+
+
+def _face_card(s: LanesState, p: int, card: Card, owner: int, li: int, si: int, events: list[Event]) -> None:
+    """L-6: a jack removes, a joker sweeps, a queen or king attaches (its effect is derived)."""
+    target = s.sides[owner].lanes[li][si]
+    events.append(ev("play", player=p, card=str(card), owner=owner, lane=li, stack=si))
+    if card.rank == JACK:  # L-6.1
+        dirs = _snapshot_directions(s)
+        _remove_stack(s, owner, li, target, [card], events)
+        _update_held(s, {(owner, li): dirs[(owner, li)]})
+    elif card.rank == JOKER:  # L-6.4
+        target.attached.append(card)
+        victims = _joker_targets(s, owner, li, target)
+        if victims:
+            dirs = _snapshot_directions(s)
+            touched = {}
+            for o, vl, st in victims:
+                _remove_stack(s, o, vl, st, [], events)
+                touched[(o, vl)] = dirs[(o, vl)]
+            _update_held(s, touched)
+    else:  # L-6.2 queen, L-6.3 king: attach; direction, suit and value are derived
+        target.attached.append(card)
+    assert card.rank in (JACK, QUEEN, KING, JOKER)
 
 
 def result(state: LanesState) -> Result | None:

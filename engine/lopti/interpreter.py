@@ -99,65 +99,93 @@ def _run_effect(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int,
     ``shield`` is a player whose action is emptying their cards: no effect hands them a card, so a
     rule never turns a winning play into a non-winning one (P-8.3, P-7.2).
     """
-    kind = eff["effect"]
-    if kind == "draw":
-        for t in role_seats(s, eff.get("role", "actor"), actor):
-            if t == shield:
-                continue
-            k = min(eff.get("n", 1), len(s.draw))
-            if k:
-                s.seats[t].hand.extend(s.draw[:k])
-                del s.draw[:k]
-                events.append(ev("rule_draw", rule=rule.id, player=t, count=k))
-    elif kind == "give":
-        givers = role_seats(s, eff.get("from", "actor"), actor)
-        takers = role_seats(s, eff.get("to", "next"), actor)
-        if givers and takers and givers[0] != takers[0] and takers[0] != shield:
-            g = s.seats[givers[0]]
-            if len(g.hand) >= 2:  # never a player's last card in hand: nobody is left stranded
-                pick = (min if eff.get("which", "lowest") == "lowest" else max)(g.hand, key=lambda c: order(c.rank))
-                g.hand.remove(pick)
-                if pick in g.known:
-                    g.known.remove(pick)
-                s.seats[takers[0]].hand.append(pick)
-                events.append(ev("rule_give", rule=rule.id, player=givers[0], to=takers[0]))
-    elif kind == "reveal":
-        for t in role_seats(s, eff.get("role", "actor"), actor):
-            seat = s.seats[t]
-            unknown = list(seat.hand)
-            for k in seat.known:
-                if k in unknown:
-                    unknown.remove(k)
-            if unknown:
-                card = max(unknown, key=lambda c: order(c.rank))
-                seat.known.append(card)
-                events.append(ev("rule_reveal", rule=rule.id, player=t, card=str(card)))
-    elif kind == "skip":
-        for t in role_seats(s, eff.get("role", "next"), actor):
-            if t != actor and not s.skips[t]:
-                s.skips[t] = 1
-                events.append(ev("rule_skip", rule=rule.id, player=t))
-    elif kind == "reverse":
-        s.direction = -s.direction
-        events.append(ev("rule_reverse", rule=rule.id, direction=s.direction))
-    elif kind == "return_cleared":
-        k = min(eff.get("n", 1), len(s.gone))
-        if k:
-            back = s.gone[-k:]
-            del s.gone[-k:]
-            s.draw.extend(back)  # to the bottom of the draw pile
-            events.append(ev("rule_return", rule=rule.id, count=k))
-    elif kind == "clear":
-        if s.pile:
-            s.gone.extend(c for play in s.pile for c in play)
-            s.pile = []
-            s.threes = 0
-            s.obligation = False
-            events.append(ev("clear", player=actor, cause="custom", rule=rule.id))
-            return True
-    elif kind == "announce":
-        events.append(ev("announce", rule=rule.id, text=eff["text"]))
-    return False
+    effect = _EFFECTS.get(eff["effect"])  # a validated rule names only these
+    return bool(effect(s, rule, eff, actor, events, shield)) if effect is not None else False
+
+
+def _draw(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+          shield: int | None) -> None:
+    for t in role_seats(s, eff.get("role", "actor"), actor):
+        k = min(eff.get("n", 1), len(s.draw))
+        if t != shield and k:
+            s.seats[t].hand.extend(s.draw[:k])
+            del s.draw[:k]
+            events.append(ev("rule_draw", rule=rule.id, player=t, count=k))
+
+
+def _give(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+          shield: int | None) -> None:
+    givers = role_seats(s, eff.get("from", "actor"), actor)
+    takers = role_seats(s, eff.get("to", "next"), actor)
+    if givers and takers and givers[0] != takers[0] and takers[0] != shield:
+        g = s.seats[givers[0]]
+        if len(g.hand) >= 2:  # never a player's last card in hand: nobody is left stranded
+            pick = (min if eff.get("which", "lowest") == "lowest" else max)(g.hand, key=lambda c: order(c.rank))
+            g.hand.remove(pick)
+            if pick in g.known:
+                g.known.remove(pick)
+            s.seats[takers[0]].hand.append(pick)
+            events.append(ev("rule_give", rule=rule.id, player=givers[0], to=takers[0]))
+
+
+def _reveal(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+            shield: int | None) -> None:
+    for t in role_seats(s, eff.get("role", "actor"), actor):
+        seat = s.seats[t]
+        unknown = list(seat.hand)
+        for k in seat.known:
+            if k in unknown:
+                unknown.remove(k)
+        if unknown:
+            card = max(unknown, key=lambda c: order(c.rank))
+            seat.known.append(card)
+            events.append(ev("rule_reveal", rule=rule.id, player=t, card=str(card)))
+
+
+def _skip(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+          shield: int | None) -> None:
+    for t in role_seats(s, eff.get("role", "next"), actor):
+        if t != actor and not s.skips[t]:
+            s.skips[t] = 1
+            events.append(ev("rule_skip", rule=rule.id, player=t))
+
+
+def _reverse(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+             shield: int | None) -> None:
+    s.direction = -s.direction
+    events.append(ev("rule_reverse", rule=rule.id, direction=s.direction))
+
+
+def _return_cleared(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+                    shield: int | None) -> None:
+    k = min(eff.get("n", 1), len(s.gone))
+    if k:
+        back = s.gone[-k:]
+        del s.gone[-k:]
+        s.draw.extend(back)  # to the bottom of the draw pile
+        events.append(ev("rule_return", rule=rule.id, count=k))
+
+
+def _clear(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+           shield: int | None) -> bool:
+    if not s.pile:
+        return False
+    s.gone.extend(c for play in s.pile for c in play)
+    s.pile = []
+    s.threes = 0
+    s.obligation = False
+    events.append(ev("clear", player=actor, cause="custom", rule=rule.id))
+    return True
+
+
+def _announce(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
+              shield: int | None) -> None:
+    events.append(ev("announce", rule=rule.id, text=eff["text"]))
+
+
+#: each effect of the vocabulary (``house_rules.EFFECTS``) and what it does
+_EFFECTS: dict[str, Any] = {"draw": _draw, "give": _give, "reveal": _reveal, "skip": _skip, "reverse": _reverse,
+                            "return_cleared": _return_cleared, "clear": _clear, "announce": _announce}
 
 
 def fire(s: LoptiState, event: str, timing: str, actor: int, ctx: dict[str, Any], events: list[Event],

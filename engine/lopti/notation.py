@@ -22,30 +22,9 @@ def _cards(value: Any, what: str) -> list[Card]:
 def position_from_json(options: LoptiOptions, obj: Any, seed: int = 0) -> LoptiState:
     pos = want_dict(obj, "position")
     ensure_keys(pos, TOP_KEYS, "position", BadPosition)
-    players = want_list(pos.get("players"), "players")
-    if not 2 <= len(players) <= 5:
-        raise BadPosition("Lopti is for 2 to 5 players")
-    seats = []
-    for i, raw in enumerate(players):
-        p = want_dict(raw, f"players[{i}]")
-        ensure_keys(p, SEAT_KEYS, f"players[{i}]", BadPosition)
-        seat = Seat(_cards(p.get("hand", []), f"players[{i}].hand"), _cards(p.get("up", []), f"players[{i}].up"),
-                    _cards(p.get("down", []), f"players[{i}].down"), want_bool(p.get("out", False), "out"))
-        if seat.out and seat.card_count():
-            raise BadPosition(f"player {i} is out but still holds cards")
-        seats.append(seat)
+    seats = _seats(pos)
     draw = _cards(pos.get("draw", []), "draw")
-    pile_raw = want_list(pos.get("pile", []), "pile")
-    pile = []
-    for k, play in enumerate(pile_raw):
-        cards = _cards(play, f"pile[{k}]")
-        if not cards:
-            raise BadPosition(f"pile[{k}] is an empty play")
-        if len({c.rank for c in cards}) != 1:
-            raise BadPosition(f"pile[{k}] mixes ranks; a play is one rank")
-        if cards[0].rank in (THREE, TEN):
-            raise BadPosition("3s and 10s never stay in the pile (P-4.2, P-4.5)")
-        pile.append(cards)
+    pile = _pile(pos)
     all_cards = draw + [c for play in pile for c in play]
     for s in seats:
         all_cards += s.hand + s.up + s.down
@@ -66,42 +45,87 @@ def position_from_json(options: LoptiOptions, obj: Any, seed: int = 0) -> LoptiS
     if phase not in (PLAY, SETUP):
         raise BadPosition("phase must be \"play\" or \"setup\"")
     to_move = want_int(pos.get("to_move", 0), "to_move", 0, n - 1, BadPosition)
-    places_raw = pos.get("places")
-    if places_raw is None:
-        places = [i for i, s in enumerate(seats) if s.out]
-    else:
-        places = [want_int(x, "places", 0, n - 1, BadPosition) for x in want_list(places_raw, "places")]
-        if len(set(places)) != len(places):
-            raise BadPosition("a player appears twice in places")
-        if sorted(places) != [i for i, s in enumerate(seats) if s.out] and len(places) != n:
-            raise BadPosition("places must list exactly the players who are out")
-        for i in places:
-            seats[i].out = True
-    decided_raw = pos.get("decided")
-    decided = [False] * n
-    if decided_raw is not None:
-        dl = want_list(decided_raw, "decided")
-        if len(dl) != n:
-            raise BadPosition("decided needs one boolean per player")
-        decided = [want_bool(x, "decided") for x in dl]
-    active = [i for i, s in enumerate(seats) if not s.out]
-    if len(active) >= 2:
+    places = _places(pos, seats)
+    decided = _decided(pos, n)
+    if len([s for s in seats if not s.out]) >= 2:
         if seats[to_move].out:
             raise BadPosition("the player to move is out")
         if seats[to_move].card_count() == 0:
             raise BadPosition("the player to move has no cards")
-    leader = to_move
-    if phase == SETUP:
-        if decided[to_move]:
-            raise BadPosition("the player to move has already swapped or kept")
-        if pile or places:
-            raise BadPosition("the setup phase comes before any play")
-        k = (to_move - 1) % n
-        while decided[k] and k != to_move:
-            leader = k
-            k = (k - 1) % n
+    leader = _setup_leader(to_move, decided, bool(pile or places)) if phase == SETUP else to_move
     return LoptiState(options, seats, draw, pile, threes, obligation, to_move, extra, phase, places, decided,
                       leader=leader, skips=[0] * n)
+
+
+def _seats(pos: dict[str, Any]) -> list[Seat]:
+    players = want_list(pos.get("players"), "players")
+    if not 2 <= len(players) <= 5:
+        raise BadPosition("Lopti is for 2 to 5 players")
+    seats = []
+    for i, raw in enumerate(players):
+        p = want_dict(raw, f"players[{i}]")
+        ensure_keys(p, SEAT_KEYS, f"players[{i}]", BadPosition)
+        seat = Seat(_cards(p.get("hand", []), f"players[{i}].hand"), _cards(p.get("up", []), f"players[{i}].up"),
+                    _cards(p.get("down", []), f"players[{i}].down"), want_bool(p.get("out", False), "out"))
+        if seat.out and seat.card_count():
+            raise BadPosition(f"player {i} is out but still holds cards")
+        seats.append(seat)
+    return seats
+
+
+def _pile(pos: dict[str, Any]) -> list[list[Card]]:
+    pile = []
+    for k, play in enumerate(want_list(pos.get("pile", []), "pile")):
+        cards = _cards(play, f"pile[{k}]")
+        if not cards:
+            raise BadPosition(f"pile[{k}] is an empty play")
+        if len({c.rank for c in cards}) != 1:
+            raise BadPosition(f"pile[{k}] mixes ranks; a play is one rank")
+        if cards[0].rank in (THREE, TEN):
+            raise BadPosition("3s and 10s never stay in the pile (P-4.2, P-4.5)")
+        pile.append(cards)
+    return pile
+
+
+def _places(pos: dict[str, Any], seats: list[Seat]) -> list[int]:
+    """The players already out, first out first (marks them out)."""
+    n = len(seats)
+    places_raw = pos.get("places")
+    if places_raw is None:
+        return [i for i, s in enumerate(seats) if s.out]
+    places = [want_int(x, "places", 0, n - 1, BadPosition) for x in want_list(places_raw, "places")]
+    if len(set(places)) != len(places):
+        raise BadPosition("a player appears twice in places")
+    if sorted(places) != [i for i, s in enumerate(seats) if s.out] and len(places) != n:
+        raise BadPosition("places must list exactly the players who are out")
+    for i in places:
+        seats[i].out = True
+    return places
+
+
+def _decided(pos: dict[str, Any], n: int) -> list[bool]:
+    decided_raw = pos.get("decided")
+    if decided_raw is None:
+        return [False] * n
+    dl = want_list(decided_raw, "decided")
+    if len(dl) != n:
+        raise BadPosition("decided needs one boolean per player")
+    return [want_bool(x, "decided") for x in dl]
+
+
+def _setup_leader(to_move: int, decided: list[bool], played: bool) -> int:
+    """P-2.2: in the setup phase the leader is the first to decide, counting back from the mover."""
+    n = len(decided)
+    if decided[to_move]:
+        raise BadPosition("the player to move has already swapped or kept")
+    if played:
+        raise BadPosition("the setup phase comes before any play")
+    leader = to_move
+    k = (to_move - 1) % n
+    while decided[k] and k != to_move:
+        leader = k
+        k = (k - 1) % n
+    return leader
 
 
 def _cs(cards: list[Card]) -> list[str]:

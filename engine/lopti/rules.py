@@ -321,42 +321,58 @@ def _take(s: LoptiState, p: int, events: list[Event], forced: bool) -> None:
 def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
     if state.over:
         raise IllegalAction(Why("deal_over", "the deal is over"), reason="over")
-    p = state.to_move
     if state.phase == SETUP:
         return _apply_setup(state, action)
-    seat = state.seats[p]
     if isinstance(action, (Swap, Keep)):
         raise IllegalAction(Why("not_setup", "swaps are made only before play starts (P-2.2)"), reason="not_setup")
-    events: list[Event] = []
     if isinstance(action, Take):
-        if not state.pile:
-            raise IllegalAction(Why("empty_pile", "an empty pile cannot be taken (P-3.2)"), reason="empty_pile")
-        s = state.clone()
-        s.ply += 1
-        forced = not any(isinstance(a, (Play, Flip)) for a in legal_actions(state))
-        _take(s, p, events, forced)
-        return s, events
+        return _apply_take(state)
     if isinstance(action, Flip):
-        if not on_face_down(seat):
-            raise IllegalAction(Why("not_face_down", "you turn over face-down cards only when your hand and face-up "
-                                    "cards are gone (P-6.2)"), reason="not_face_down")
-        if action.index is None or action.index >= len(seat.down):
-            raise BadRequest(f"flip index out of range: you have {len(seat.down)} face-down card(s)")
-        s = state.clone()
-        s.ply += 1
-        sp = s.seats[p]
-        card = sp.down.pop(action.index)
-        legal = play_problem(s, card.rank, 1) is None
-        events.append(ev("flip", player=p, card=str(card), legal=legal))
-        last = legal and sp.card_count() == 0  # P-7.2: this flip wins; no rule may stop it
-        fire(s, "flip", "after", p, {"rank": card.rank, "legal": legal}, events, p if last else None)
-        if legal:
-            _resolve_play(s, p, [card], events, "down")
-        else:  # P-6.2, P-6.3: it joins the pile, the pile is taken, the turn ends
-            s.pile.append([card])
-            _take(s, p, events, True)
-        return s, events
+        return _apply_flip(state, action)
     assert isinstance(action, Play)
+    return _apply_play(state, action)
+
+
+def _apply_take(state: LoptiState) -> tuple[LoptiState, list[Event]]:
+    if not state.pile:
+        raise IllegalAction(Why("empty_pile", "an empty pile cannot be taken (P-3.2)"), reason="empty_pile")
+    s = state.clone()
+    s.ply += 1
+    events: list[Event] = []
+    forced = not any(isinstance(a, (Play, Flip)) for a in legal_actions(state))
+    _take(s, state.to_move, events, forced)
+    return s, events
+
+
+def _apply_flip(state: LoptiState, action: Flip) -> tuple[LoptiState, list[Event]]:
+    """P-6.2: a face-down card turned over is played if it fits, else joins the pile, which is taken."""
+    p = state.to_move
+    seat = state.seats[p]
+    if not on_face_down(seat):
+        raise IllegalAction(Why("not_face_down", "you turn over face-down cards only when your hand and face-up "
+                                "cards are gone (P-6.2)"), reason="not_face_down")
+    if action.index is None or action.index >= len(seat.down):
+        raise BadRequest(f"flip index out of range: you have {len(seat.down)} face-down card(s)")
+    s = state.clone()
+    s.ply += 1
+    events: list[Event] = []
+    sp = s.seats[p]
+    card = sp.down.pop(action.index)
+    legal = play_problem(s, card.rank, 1) is None
+    events.append(ev("flip", player=p, card=str(card), legal=legal))
+    last = legal and sp.card_count() == 0  # P-7.2: this flip wins; no rule may stop it
+    fire(s, "flip", "after", p, {"rank": card.rank, "legal": legal}, events, p if last else None)
+    if legal:
+        _resolve_play(s, p, [card], events, "down")
+    else:  # P-6.2, P-6.3: it joins the pile, the pile is taken, the turn ends
+        s.pile.append([card])
+        _take(s, p, events, True)
+    return s, events
+
+
+def _apply_play(state: LoptiState, action: Play) -> tuple[LoptiState, list[Event]]:
+    p = state.to_move
+    seat = state.seats[p]
     cards = list(action.cards) or _pick(seat.hand, action.rank, action.count)
     if not cards:
         raise BadRequest("a play needs at least one card")
@@ -375,6 +391,7 @@ def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Even
         raise IllegalAction(problem, reason="illegal_play")
     s = state.clone()
     s.ply += 1
+    events: list[Event] = []
     sp = s.seats[p]
     zone = "up" if sp.from_up and all(c in sp.from_up for c in cards) else "hand"
     _remove(sp.hand, cards)
