@@ -93,7 +93,7 @@ class Hot:
 
 def add_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
     """This resource's operations, on the app itself (flat routes: the hot ones can be tried first)."""
-    clk, touch_s = ctx.clock, ctx.touch_s
+    clk = ctx.clock
     DB = Annotated[Session, Depends(ctx.get_db, scope="function")]
     Me = Annotated[models.Player, Depends(ctx.me)]
     # The match endpoints take the Authorization header as a plain parameter and authenticate inside
@@ -123,6 +123,22 @@ def add_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
     def resign(match_id: str, player: Me, db: DB) -> dict[str, Any]:
         return svc.resign(db, clk, player, match_id)
 
+    add_waiting_routes(api, ctx, hot_calls)
+
+    @api.get("/matches/{match_id}/replay", responses=errors(PUBLIC))
+    def match_replay(match_id: str, db: DB) -> dict[str, Any]:
+        m = db.get(models.Match, match_id)
+        if m is None:
+            raise svc.LobbyError(404, "no such match")
+        return svc.replay_record(m)
+
+
+def add_waiting_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
+    """The long poll and the event stream: both wait on the match's bell."""
+    touch_s = ctx.touch_s
+    Auth = Annotated[str | None, Header(include_in_schema=False)]
+    bearer = hot.bearer
+
     @api.get("/matches/{match_id}/poll", **SIGNED_IN_OP)
     async def poll(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,
                    timeout: Annotated[float, Query(ge=0, le=30)] = 25.0) -> JSONResponse:
@@ -148,13 +164,6 @@ def add_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
         seat = (await hot_calls.present(match_id, token, start))["seat"]  # 401/403/404 before streaming
         return StreamingResponse(events(hot_calls, match_id, token, seat, start, touch_s),
                                  media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
-
-    @api.get("/matches/{match_id}/replay", responses=errors(PUBLIC))
-    def match_replay(match_id: str, db: DB) -> dict[str, Any]:
-        m = db.get(models.Match, match_id)
-        if m is None:
-            raise svc.LobbyError(404, "no such match")
-        return svc.replay_record(m)
 
 
 

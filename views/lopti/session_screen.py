@@ -115,27 +115,7 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
     sep = t(lang, "list_sep")
     results = [text(lang, t(lang, "sess_deal", n=i + 1, places=sep.join(seat_label(flow, s, lang) for s in places)), 13)
                for i, places in enumerate(flow.session.results)]
-    rules: list[ft.Control] = []
-
-    def delete(rule_id: str, author: int, words: str) -> None:
-        try:
-            flow.delete_rule(rule_id, author)
-        except VoteError as exc:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
-            return
-        session_screen(app, flow, t(lang, "sess_deleted", rule=words))
-
-    for rid, words, author, in_force in flow.rules_in_force(lang):
-        lines: list[ft.Control] = [
-            text(lang, words, 14, color=None if in_force else ft.Colors.ON_SURFACE_VARIANT),
-            text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)) +
-                 ("" if in_force else " · " + t(lang, "sess_removed")), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
-        if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
-            lines.append(ft.Semantics(identifier=f"sess-delete-{rid}", button=True, content=ft.TextButton(
-                t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
-                on_click=lambda e, rid=rid, a=author, w=words: delete(rid, a, w))))
-        rules.append(ft.Semantics(identifier=f"sess-rule-{rid}", content=ft.Card(content=ft.Container(
-            padding=10, content=ft.Column(lines, spacing=2)))))
+    rules = rule_cards(app, flow)
     controls: list[ft.Control] = []
     if notice:
         controls.append(ft.Container(text(lang, notice, 14, True), bgcolor=ft.Colors.SECONDARY_CONTAINER,
@@ -168,6 +148,34 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
         t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
     _page(app, t(lang, "sess_title", n=flow.deal_number) if flow.deal_number else t(lang, "sess_title_new"), controls,
           flow)
+
+
+def rule_cards(app: Any, flow: SessionFlow) -> list[ft.Control]:
+    """Every rule of the session with its author and status; its author (a person) may delete it
+    without a vote (P-9.4)."""
+    lang = app.lang
+
+    def delete(rule_id: str, author: int, words: str) -> None:
+        try:
+            flow.delete_rule(rule_id, author)
+        except VoteError as exc:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            return
+        session_screen(app, flow, t(lang, "sess_deleted", rule=words))
+
+    rules: list[ft.Control] = []
+    for rid, words, author, in_force in flow.rules_in_force(lang):
+        lines: list[ft.Control] = [
+            text(lang, words, 14, color=None if in_force else ft.Colors.ON_SURFACE_VARIANT),
+            text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)) +
+                 ("" if in_force else " · " + t(lang, "sess_removed")), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
+        if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
+            lines.append(ft.Semantics(identifier=f"sess-delete-{rid}", button=True, content=ft.TextButton(
+                t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
+                on_click=lambda e, rid=rid, a=author, w=words: delete(rid, a, w))))
+        rules.append(ft.Semantics(identifier=f"sess-rule-{rid}", content=ft.Card(content=ft.Container(
+            padding=10, content=ft.Column(lines, spacing=2)))))
+    return rules
 
 
 def carry_screen(app: Any, flow: SessionFlow) -> None:
