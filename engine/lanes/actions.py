@@ -92,40 +92,63 @@ def parse_action(obj: Any) -> LanesAction:
         return obj
     if not isinstance(obj, dict):
         raise BadRequest(f"an action must be an object, got {obj!r}")
-    if "play" in obj:
-        _keys(obj, {"play", "lane"}, {"owner", "stack", "player"})
-        card = _card(obj["play"])
-        lane = want_int(obj["lane"], "lane", 0, LANES - 1)
-        owner = want_int(obj["owner"], "owner", 0, 1) if "owner" in obj else None
-        stack = want_int(obj["stack"], "stack", 0, 10_000) if "stack" in obj else None
-        return Play(card, lane, owner, stack, _player(obj))
-    if "discard" in obj:
-        _keys(obj, {"discard"}, {"player"})
-        return Discard(_card(obj["discard"]), _player(obj))
-    if "disband" in obj:
-        _keys(obj, {"disband"}, {"player"})
-        return Disband(want_int(obj["disband"], "disband lane", 0, LANES - 1), _player(obj))
-    if "resign" in obj:
-        _keys(obj, {"resign"}, {"player"})
-        if obj["resign"] is not True:
-            raise BadRequest("resign must be true")
-        return Resign(_player(obj))
-    if "timeout" in obj:
-        _keys(obj, {"timeout", "player"}, set())
-        if obj["timeout"] is not True:
-            raise BadRequest("timeout must be true")
-        return Timeout(want_int(obj["player"], "player", 0, 1))
-    if "away" in obj:
-        _keys(obj, {"away", "player"}, set())
-        if obj["away"] is not True:
-            raise BadRequest("away must be true")
-        return Away(want_int(obj["player"], "player", 0, 1))
-    if "abort" in obj:
-        _keys(obj, {"abort"}, set())
-        if obj["abort"] is not True:
-            raise BadRequest("abort must be true")
-        return Abort()
+    for kind, parse in _PARSERS.items():
+        if kind in obj:
+            return parse(obj)
     raise BadRequest("unknown action: expected play, discard, disband or resign")
+
+
+def _play(obj: dict[str, Any]) -> LanesAction:
+    _keys(obj, {"play", "lane"}, {"owner", "stack", "player"})
+    card = _card(obj["play"])
+    lane = want_int(obj["lane"], "lane", 0, LANES - 1)
+    owner = want_int(obj["owner"], "owner", 0, 1) if "owner" in obj else None
+    stack = want_int(obj["stack"], "stack", 0, 10_000) if "stack" in obj else None
+    return Play(card, lane, owner, stack, _player(obj))
+
+
+def _discard(obj: dict[str, Any]) -> LanesAction:
+    _keys(obj, {"discard"}, {"player"})
+    return Discard(_card(obj["discard"]), _player(obj))
+
+
+def _disband(obj: dict[str, Any]) -> LanesAction:
+    _keys(obj, {"disband"}, {"player"})
+    return Disband(want_int(obj["disband"], "disband lane", 0, LANES - 1), _player(obj))
+
+
+def _true(obj: dict[str, Any], key: str) -> None:
+    if obj[key] is not True:
+        raise BadRequest(f"{key} must be true")
+
+
+def _resign(obj: dict[str, Any]) -> LanesAction:
+    _keys(obj, {"resign"}, {"player"})
+    _true(obj, "resign")
+    return Resign(_player(obj))
+
+
+def _timeout(obj: dict[str, Any]) -> LanesAction:
+    _keys(obj, {"timeout", "player"}, set())
+    _true(obj, "timeout")
+    return Timeout(want_int(obj["player"], "player", 0, 1))
+
+
+def _away(obj: dict[str, Any]) -> LanesAction:
+    _keys(obj, {"away", "player"}, set())
+    _true(obj, "away")
+    return Away(want_int(obj["player"], "player", 0, 1))
+
+
+def _abort(obj: dict[str, Any]) -> LanesAction:
+    _keys(obj, {"abort"}, set())
+    _true(obj, "abort")
+    return Abort()
+
+
+#: each action by its key, in the order they are looked for
+_PARSERS = {"play": _play, "discard": _discard, "disband": _disband, "resign": _resign, "timeout": _timeout,
+            "away": _away, "abort": _abort}
 
 
 def action_to_json(action: LanesAction) -> dict[str, Any]:

@@ -71,38 +71,43 @@ def parse_action(obj: Any) -> LoptiAction:
         return parse_normalised(obj)
     if not isinstance(obj, dict):
         raise BadRequest(f"an action must be an object, got {obj!r}")
-    if "play" in obj:
-        _only(obj, "play")
-        raw = obj["play"]
-        if not isinstance(raw, list) or not raw:
-            raise BadRequest("play takes a non-empty list of cards, e.g. {\"play\": [\"9C\", \"9H\"]}")
-        cards = tuple(_card(x) for x in raw)
-        if len(set(cards)) != len(cards):
-            raise BadRequest("the same card appears twice in one play")
-        return Play(cards)
-    if "take" in obj:
-        _only(obj, "take")
-        if obj["take"] is not True:
-            raise BadRequest("take must be true")
-        return Take()
-    if "flip" in obj:
-        _only(obj, "flip")
-        return Flip(want_int(obj["flip"], "flip index", 0, 2))
-    if "swap" in obj:
-        _only(obj, "swap")
-        raw = obj["swap"]
-        if not isinstance(raw, list) or len(raw) != 2:
-            raise BadRequest("swap takes [hand card, face-up card]")
-        a, b = _card(raw[0]), _card(raw[1])
-        if a == b:
-            raise BadRequest("the same card appears twice in one swap")
-        return Swap(a, b)
-    if "keep" in obj:
-        _only(obj, "keep")
-        if obj["keep"] is not True:
-            raise BadRequest("keep must be true")
-        return Keep()
+    for kind, parse in _PARSERS.items():
+        if kind in obj:
+            _only(obj, kind)
+            return parse(obj[kind])
     raise BadRequest("unknown action: expected play, take, flip, swap or keep")
+
+
+def _play(raw: Any) -> LoptiAction:
+    if not isinstance(raw, list) or not raw:
+        raise BadRequest("play takes a non-empty list of cards, e.g. {\"play\": [\"9C\", \"9H\"]}")
+    cards = tuple(_card(x) for x in raw)
+    if len(set(cards)) != len(cards):
+        raise BadRequest("the same card appears twice in one play")
+    return Play(cards)
+
+
+def _swap(raw: Any) -> LoptiAction:
+    if not isinstance(raw, list) or len(raw) != 2:
+        raise BadRequest("swap takes [hand card, face-up card]")
+    a, b = _card(raw[0]), _card(raw[1])
+    if a == b:
+        raise BadRequest("the same card appears twice in one swap")
+    return Swap(a, b)
+
+
+def _flag(name: str, action: LoptiAction) -> Any:
+    def parse(raw: Any) -> LoptiAction:
+        if raw is not True:
+            raise BadRequest(f"{name} must be true")
+        return action
+    return parse
+
+
+#: each action by its key, in the order they are looked for
+_PARSERS: dict[str, Any] = {"play": _play, "take": _flag("take", Take()),
+                            "flip": lambda raw: Flip(want_int(raw, "flip index", 0, 2)), "swap": _swap,
+                            "keep": _flag("keep", Keep())}
 
 
 _RANK_FROM_LABEL = {"A": 1, "J": 11, "Q": 12, "K": 13, **{str(i): i for i in range(2, 11)}}

@@ -53,33 +53,12 @@ class SessionLesson:
                 raise LessonError(f"the lesson has no {key!r}")
         if obj["game"] != "lopti":
             raise LessonError("session lessons are Lopti lessons")
-        table = obj["table"]
-        if not isinstance(table, dict):
-            raise LessonError("table: an object with levels, seed and results")
-        levels = table.get("levels")
-        if not isinstance(levels, list) or not 1 <= len(levels) <= 4 or not all(isinstance(x, str) for x in levels):
-            raise LessonError("table.levels: the other seats, 1 to 4")
-        seed = table.get("seed", 0)
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise LessonError("table.seed must be a non-negative integer")
-        players = len(levels) + 1
-        results = table.get("results")
-        if (not isinstance(results, list) or not results
-                or any(not isinstance(r, list) or sorted(r) != list(range(players)) for r in results)):
-            raise LessonError(f"table.results: the places of each deal played, each a list of the {players} seats")
-        if results[-1][0] != 0:
-            raise LessonError("table.results: the learner (seat 0) won the last deal")
-        steps = []
-        for i, raw in enumerate(obj["steps"]):
-            if not isinstance(raw, dict) or raw.get("check") not in CHECKS:
-                raise LessonError(f"step {i + 1}: check is one of {', '.join(CHECKS)}")
-            steps.append(SessionStep(lesson_text(raw.get("text"), f"step {i + 1} text"),
-                                     lesson_text(raw.get("hint"), f"step {i + 1} hint"), raw["check"],
-                                     lesson_text(raw["missed"], f"step {i + 1} missed") if "missed" in raw else None))
+        levels, seed, results = _table(obj["table"])
+        steps = tuple(_step(i, raw) for i, raw in enumerate(obj["steps"]))
         if not steps:
             raise LessonError("a lesson needs at least one step")
-        return SessionLesson(str(obj["id"]), "lopti", lesson_text(obj["title"], "title"), tuple(levels), seed,
-                             tuple(tuple(r) for r in results), tuple(steps), lesson_text(obj["done"], "done"))
+        return SessionLesson(str(obj["id"]), "lopti", lesson_text(obj["title"], "title"), levels, seed, results,
+                             steps, lesson_text(obj["done"], "done"))
 
     def start(self) -> LoptiSession:
         """The session the lesson begins with: its deals played, no rule yet, the vote open."""
@@ -106,3 +85,31 @@ class SessionLesson:
         if check == "vote":
             return bool(votes)
         return any(v.tally == "tie" and v.rps is not None and "score" in v.rps for v in votes)  # thrown out
+
+
+def _table(table: Any) -> tuple[tuple[str, ...], int, tuple[tuple[int, ...], ...]]:
+    """The lesson's table: the other seats, the seed, the deals played (the learner won the last)."""
+    if not isinstance(table, dict):
+        raise LessonError("table: an object with levels, seed and results")
+    levels = table.get("levels")
+    if not isinstance(levels, list) or not 1 <= len(levels) <= 4 or not all(isinstance(x, str) for x in levels):
+        raise LessonError("table.levels: the other seats, 1 to 4")
+    seed = table.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise LessonError("table.seed must be a non-negative integer")
+    players = len(levels) + 1
+    results = table.get("results")
+    if (not isinstance(results, list) or not results
+            or any(not isinstance(r, list) or sorted(r) != list(range(players)) for r in results)):
+        raise LessonError(f"table.results: the places of each deal played, each a list of the {players} seats")
+    if results[-1][0] != 0:
+        raise LessonError("table.results: the learner (seat 0) won the last deal")
+    return tuple(levels), seed, tuple(tuple(r) for r in results)
+
+
+def _step(i: int, raw: Any) -> SessionStep:
+    if not isinstance(raw, dict) or raw.get("check") not in CHECKS:
+        raise LessonError(f"step {i + 1}: check is one of {', '.join(CHECKS)}")
+    return SessionStep(lesson_text(raw.get("text"), f"step {i + 1} text"),
+                       lesson_text(raw.get("hint"), f"step {i + 1} hint"), raw["check"],
+                       lesson_text(raw["missed"], f"step {i + 1} missed") if "missed" in raw else None)

@@ -61,27 +61,37 @@ def parse_action(obj: Any) -> SpitAction:
     if "player" not in obj:
         raise BadRequest("every Spit action names its player")
     p = want_int(obj["player"], "player", 0, 1)
-    if "play" in obj:
-        _keys(obj, {"player", "play"})
-        body = obj["play"]
-        if not isinstance(body, dict) or set(body) != {"stock", "pile"}:
-            raise BadRequest("play takes {\"stock\": 0-4, \"pile\": 0-1}")
-        return PlayCard(p, want_int(body["stock"], "stock", 0, SLOTS - 1), want_int(body["pile"], "pile", 0, 1))
-    if "fill" in obj:
-        _keys(obj, {"player", "fill"})
-        body = obj["fill"]
-        if not isinstance(body, dict) or set(body) != {"from", "to"}:
-            raise BadRequest("fill takes {\"from\": 0-4, \"to\": 0-4}")
-        return Fill(p, want_int(body["from"], "from", 0, SLOTS - 1), want_int(body["to"], "to", 0, SLOTS - 1))
-    if "spit" in obj:
-        _keys(obj, {"player", "spit"})
-        if obj["spit"] is not True:
-            raise BadRequest("spit must be true")
-        return CallSpit(p)
-    if "slap" in obj:
-        _keys(obj, {"player", "slap"})
-        return Slap(p, want_int(obj["slap"], "slap pile", 0, 1))
+    for kind, parse in _PARSERS.items():
+        if kind in obj:
+            _keys(obj, {"player", kind})
+            return parse(p, obj[kind])
     raise BadRequest("unknown action: expected play, fill, spit or slap")
+
+
+def _play(p: int, body: Any) -> SpitAction:
+    if not isinstance(body, dict) or set(body) != {"stock", "pile"}:
+        raise BadRequest("play takes {\"stock\": 0-4, \"pile\": 0-1}")
+    return PlayCard(p, want_int(body["stock"], "stock", 0, SLOTS - 1), want_int(body["pile"], "pile", 0, 1))
+
+
+def _fill(p: int, body: Any) -> SpitAction:
+    if not isinstance(body, dict) or set(body) != {"from", "to"}:
+        raise BadRequest("fill takes {\"from\": 0-4, \"to\": 0-4}")
+    return Fill(p, want_int(body["from"], "from", 0, SLOTS - 1), want_int(body["to"], "to", 0, SLOTS - 1))
+
+
+def _spit(p: int, body: Any) -> SpitAction:
+    if body is not True:
+        raise BadRequest("spit must be true")
+    return CallSpit(p)
+
+
+def _slap(p: int, body: Any) -> SpitAction:
+    return Slap(p, want_int(body, "slap pile", 0, 1))
+
+
+#: the player's actions by their key, in the order they are looked for
+_PARSERS = {"play": _play, "fill": _fill, "spit": _spit, "slap": _slap}
 
 
 def action_to_json(action: SpitAction) -> dict[str, Any]:
