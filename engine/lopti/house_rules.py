@@ -158,42 +158,61 @@ def _check_condition(cond: Any, event: str, depth: int, problems: list[str]) -> 
             _check_condition(c, event, depth + 1, problems)
     elif key == "not":
         _check_condition(arg, event, depth + 1, problems)
-    elif key == "rank_in":
-        if not isinstance(arg, list) or not arg or any(a not in RANK_LABELS for a in arg):
-            problems.append(f"rank_in takes ranks from {', '.join(RANK_LABELS)}")
-    elif key in ("count_at_least", "count_at_most"):
-        if isinstance(arg, bool) or not isinstance(arg, int) or not 1 <= arg <= 52:
-            problems.append(f"{key} takes a number from 1 to 52")
-    elif key == "cause_in":
-        if not isinstance(arg, list) or not arg or any(a not in CAUSES for a in arg):
-            problems.append(f"cause_in takes causes from {', '.join(CAUSES)}")
-    elif key == "zone":
-        if arg not in ZONES:
-            problems.append(f"zone is one of {', '.join(ZONES)}")
-    elif key in ("legal", "forced"):
-        if not isinstance(arg, bool):
-            problems.append(f"{key} is true or false")
-    elif key in ("hand_size", "pile_size", "draw_size", "deal_number", "cards_left"):
-        if not isinstance(arg, dict) or set(arg) - {"role", "op", "n"} or "op" not in arg or "n" not in arg:
-            problems.append(f"{key} takes {{\"op\": \">=\", \"n\": 5}}" + (" and a role" if key in (
-                "hand_size", "cards_left") else ""))
-            return
-        if arg["op"] not in OPS:
-            problems.append(f"op is one of {', '.join(OPS)}")
-        if isinstance(arg["n"], bool) or not isinstance(arg["n"], int) or not 0 <= arg["n"] <= 52:
-            problems.append(f"{key}: n is a number from 0 to 52")
-        if key in ("hand_size", "cards_left"):
-            if arg.get("role", "actor") not in SINGLE_ROLES:
-                problems.append(f"{key}: role is one of {', '.join(SINGLE_ROLES)}")
-        elif "role" in arg:
-            problems.append(f"{key} has no role")
-    elif key == "draw_empty":
-        if not isinstance(arg, bool):
-            problems.append("draw_empty is true or false")
+    elif key in _ARG_CHECKS:
+        problems += _ARG_CHECKS[key](key, arg)
     elif key in ("name", "player", "seat", "person"):
         problems.append("rules target roles and conditions, never a named person or seat (P-8.4)")
     else:
         problems.append(f"unknown condition {key!r}")
+
+
+def _ranks(key: str, arg: Any) -> list[str]:
+    ok = isinstance(arg, list) and arg and all(a in RANK_LABELS for a in arg)
+    return [] if ok else [f"rank_in takes ranks from {', '.join(RANK_LABELS)}"]
+
+
+def _count(key: str, arg: Any) -> list[str]:
+    ok = not isinstance(arg, bool) and isinstance(arg, int) and 1 <= arg <= 52
+    return [] if ok else [f"{key} takes a number from 1 to 52"]
+
+
+def _causes(key: str, arg: Any) -> list[str]:
+    ok = isinstance(arg, list) and arg and all(a in CAUSES for a in arg)
+    return [] if ok else [f"cause_in takes causes from {', '.join(CAUSES)}"]
+
+
+def _zone(key: str, arg: Any) -> list[str]:
+    return [] if arg in ZONES else [f"zone is one of {', '.join(ZONES)}"]
+
+
+def _yes_no(key: str, arg: Any) -> list[str]:
+    return [] if isinstance(arg, bool) else [f"{key} is true or false"]
+
+
+def _size(key: str, arg: Any) -> list[str]:
+    """``{"op", "n"}`` (and a single role for a seat's hand or cards)."""
+    of_seat = key in ("hand_size", "cards_left")
+    if not isinstance(arg, dict) or set(arg) - {"role", "op", "n"} or "op" not in arg or "n" not in arg:
+        return [f"{key} takes {{\"op\": \">=\", \"n\": 5}}" + (" and a role" if of_seat else "")]
+    problems = []
+    if arg["op"] not in OPS:
+        problems.append(f"op is one of {', '.join(OPS)}")
+    if isinstance(arg["n"], bool) or not isinstance(arg["n"], int) or not 0 <= arg["n"] <= 52:
+        problems.append(f"{key}: n is a number from 0 to 52")
+    if of_seat and arg.get("role", "actor") not in SINGLE_ROLES:
+        problems.append(f"{key}: role is one of {', '.join(SINGLE_ROLES)}")
+    elif not of_seat and "role" in arg:
+        problems.append(f"{key} has no role")
+    return problems
+
+
+#: how each condition's argument is checked (the validator's table; ``CONDITION_NEEDS`` says which
+#: events can answer it)
+_ARG_CHECKS: dict[str, Any] = {
+    "rank_in": _ranks, "count_at_least": _count, "count_at_most": _count, "cause_in": _causes, "zone": _zone,
+    "legal": _yes_no, "forced": _yes_no, "draw_empty": _yes_no, "hand_size": _size, "pile_size": _size,
+    "draw_size": _size, "deal_number": _size, "cards_left": _size,
+}
 
 
 def _check_effect(eff: Any, event: str, timing: str, problems: list[str]) -> None:
@@ -208,46 +227,67 @@ def _check_effect(eff: Any, event: str, timing: str, problems: list[str]) -> Non
         else:
             problems.append(f"unknown effect {kind!r}; allowed: {', '.join(EFFECTS)}")
         return
-    allowed = {"effect"}
-    if kind in ("draw", "reveal", "skip"):
-        allowed |= {"role"} | ({"n"} if kind == "draw" else set())
-        role = eff.get("role", "next" if kind == "skip" else "actor")
-        valid = SINGLE_ROLES if kind == "skip" else ROLES
-        if role not in valid:
-            problems.append(f"{kind}: role is one of {', '.join(valid)}")
-        if any(k in eff for k in ("name", "player", "seat")):
-            problems.append("effects target roles, never a named person or seat (P-8.4)")
-        if kind == "draw":
-            n = eff.get("n", 1)
-            if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
-                problems.append("draw: n is 1, 2 or 3")
-    elif kind == "give":
-        allowed |= {"from", "to", "which"}
-        if eff.get("from", "actor") not in SINGLE_ROLES or eff.get("to", "next") not in SINGLE_ROLES:
-            problems.append(f"give: from and to are roles ({', '.join(SINGLE_ROLES)})")
-        if eff.get("from", "actor") == eff.get("to", "next"):
-            problems.append("give: from and to must be different roles")
-        if eff.get("which", "lowest") not in ("lowest", "highest"):
-            problems.append("give: which is 'lowest' or 'highest'")
-    elif kind == "return_cleared":
-        allowed |= {"n"}
-        n = eff.get("n", 1)
-        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 5:
-            problems.append("return_cleared: n is 1 to 5")
-    elif kind == "clear":
-        if kind not in effects_for(event, timing):
-            problems.append("an extra clear may only follow a play (when: play, after): it adds a clear for the "
-                            "player who played")
-    elif kind == "announce":
-        allowed |= {"text"}
-        text = eff.get("text")
-        if not isinstance(text, str) or not 1 <= len(text) <= MAX_TEXT:
-            problems.append(f"announce: text of 1 to {MAX_TEXT} characters")
-    extra = set(eff) - allowed
+    fields, check = _EFFECT_CHECKS[kind]
+    problems += check(eff)
+    if kind == "clear" and kind not in effects_for(event, timing):
+        problems.append("an extra clear may only follow a play (when: play, after): it adds a clear for the "
+                        "player who played")
+    extra = set(eff) - {"effect", *fields}
     if extra:
         problems.append(f"{kind}: unknown field(s) {', '.join(sorted(extra))}")
     if FEEDS.get(kind) == event:
         problems.append(f"the effect '{kind}' would feed its own trigger '{event}': rules must not loop (P-8.3)")
+
+
+def _role_effect(eff: dict[str, Any]) -> list[str]:
+    """draw, reveal, skip: the role they act on (skip names one player), draw's count."""
+    kind = eff["effect"]
+    problems = []
+    role = eff.get("role", "next" if kind == "skip" else "actor")
+    valid = SINGLE_ROLES if kind == "skip" else ROLES
+    if role not in valid:
+        problems.append(f"{kind}: role is one of {', '.join(valid)}")
+    if any(k in eff for k in ("name", "player", "seat")):
+        problems.append("effects target roles, never a named person or seat (P-8.4)")
+    if kind == "draw":
+        n = eff.get("n", 1)
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= 3:
+            problems.append("draw: n is 1, 2 or 3")
+    return problems
+
+
+def _give_effect(eff: dict[str, Any]) -> list[str]:
+    problems = []
+    if eff.get("from", "actor") not in SINGLE_ROLES or eff.get("to", "next") not in SINGLE_ROLES:
+        problems.append(f"give: from and to are roles ({', '.join(SINGLE_ROLES)})")
+    if eff.get("from", "actor") == eff.get("to", "next"):
+        problems.append("give: from and to must be different roles")
+    if eff.get("which", "lowest") not in ("lowest", "highest"):
+        problems.append("give: which is 'lowest' or 'highest'")
+    return problems
+
+
+def _return_effect(eff: dict[str, Any]) -> list[str]:
+    n = eff.get("n", 1)
+    return [] if not isinstance(n, bool) and isinstance(n, int) and 1 <= n <= 5 else ["return_cleared: n is 1 to 5"]
+
+
+def _announce_effect(eff: dict[str, Any]) -> list[str]:
+    text = eff.get("text")
+    ok = isinstance(text, str) and 1 <= len(text) <= MAX_TEXT
+    return [] if ok else [f"announce: text of 1 to {MAX_TEXT} characters"]
+
+
+def _no_arguments(eff: dict[str, Any]) -> list[str]:
+    return []
+
+
+#: each effect's fields (besides ``effect``) and how its arguments are checked
+_EFFECT_CHECKS: dict[str, tuple[tuple[str, ...], Any]] = {
+    "draw": (("role", "n"), _role_effect), "reveal": (("role",), _role_effect), "skip": (("role",), _role_effect),
+    "give": (("from", "to", "which"), _give_effect), "return_cleared": (("n",), _return_effect),
+    "announce": (("text",), _announce_effect), "reverse": ((), _no_arguments), "clear": ((), _no_arguments),
+}
 
 
 def validate(obj: Any, players: int | None = None) -> list[str]:

@@ -64,32 +64,37 @@ def holds(cond: Any, s: LoptiState, actor: int, ctx: dict[str, Any]) -> bool:
         return any(holds(c, s, actor, ctx) for c in arg)
     if key == "not":
         return not holds(arg, s, actor, ctx)
-    if key == "rank_in":
-        return ctx.get("rank") in {_label_rank(x) for x in arg}
-    if key == "count_at_least":
-        return int(ctx.get("count", 0)) >= arg
-    if key == "count_at_most":
-        return int(ctx.get("count", 0)) <= arg
-    if key == "cause_in":
-        return ctx.get("cause") in arg
-    if key in ("zone", "legal", "forced"):
-        return bool(ctx.get(key) == arg)
-    if key == "draw_empty":
-        return (not s.draw) == arg
-    if key == "pile_size":
-        return _ops(arg["op"], sum(len(p) for p in s.pile), arg["n"])
-    if key == "draw_size":
-        return _ops(arg["op"], len(s.draw), arg["n"])
-    if key == "deal_number":
-        return _ops(arg["op"], s.deal_number, arg["n"])
-    if key in ("hand_size", "cards_left"):
+    test = _TESTS.get(key)
+    return bool(test(arg, s, actor, ctx)) if test is not None else False
+
+
+def _seat_size(key: str) -> Any:
+    """``hand_size`` / ``cards_left`` of the seat a role names."""
+    def test(arg: Any, s: LoptiState, actor: int, ctx: dict[str, Any]) -> bool:
         seats = role_seats(s, arg.get("role", "actor"), actor)
         if not seats:
             return False
         seat = s.seats[seats[0]]
-        value = len(seat.hand) if key == "hand_size" else seat.card_count()
-        return _ops(arg["op"], value, arg["n"])
-    return False
+        return _ops(arg["op"], len(seat.hand) if key == "hand_size" else seat.card_count(), arg["n"])
+    return test
+
+
+#: each condition of the vocabulary (``house_rules.CONDITION_NEEDS``): (argument, state, actor, event) → bool
+_TESTS: dict[str, Any] = {
+    "rank_in": lambda arg, s, actor, ctx: ctx.get("rank") in {_label_rank(x) for x in arg},
+    "count_at_least": lambda arg, s, actor, ctx: int(ctx.get("count", 0)) >= arg,
+    "count_at_most": lambda arg, s, actor, ctx: int(ctx.get("count", 0)) <= arg,
+    "cause_in": lambda arg, s, actor, ctx: ctx.get("cause") in arg,
+    "zone": lambda arg, s, actor, ctx: ctx.get("zone") == arg,
+    "legal": lambda arg, s, actor, ctx: ctx.get("legal") == arg,
+    "forced": lambda arg, s, actor, ctx: ctx.get("forced") == arg,
+    "draw_empty": lambda arg, s, actor, ctx: (not s.draw) == arg,
+    "pile_size": lambda arg, s, actor, ctx: _ops(arg["op"], sum(len(p) for p in s.pile), arg["n"]),
+    "draw_size": lambda arg, s, actor, ctx: _ops(arg["op"], len(s.draw), arg["n"]),
+    "deal_number": lambda arg, s, actor, ctx: _ops(arg["op"], s.deal_number, arg["n"]),
+    "hand_size": _seat_size("hand_size"),
+    "cards_left": _seat_size("cards_left"),
+}
 
 
 def _run_effect(s: LoptiState, rule: HouseRule, eff: dict[str, Any], actor: int, events: list[Event],
