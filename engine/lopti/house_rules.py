@@ -292,9 +292,24 @@ _EFFECT_CHECKS: dict[str, tuple[tuple[str, ...], Any]] = {
 
 def validate(obj: Any, players: int | None = None) -> list[str]:
     """Every problem with ``obj`` as a house rule, in plain words (an empty list means valid)."""
-    problems: list[str] = []
     if not isinstance(obj, dict):
         return ["a house rule is an object (see docs/house_rules.md)"]
+    problems = _header_problems(obj, players)
+    event, timing = _when(obj.get("when"), problems)
+    if event and "if" in obj and obj["if"] is not None:
+        _check_condition(obj["if"], event, 1, problems)
+    effects = obj.get("do")
+    if not isinstance(effects, list) or not 1 <= len(effects) <= MAX_EFFECTS:
+        problems.append(f"do: a list of 1 to {MAX_EFFECTS} effects")
+    elif event and timing:
+        for e in effects:
+            _check_effect(e, event, timing, problems)
+    return problems
+
+
+def _header_problems(obj: dict[str, Any], players: int | None) -> list[str]:
+    """The rule's own fields: format version, id, title, author, deal of creation, note."""
+    problems: list[str] = []
     known = {"version", "id", "title", "author", "created_deal", "when", "if", "do", "note"}
     extra = set(obj) - known
     if extra:
@@ -314,30 +329,25 @@ def validate(obj: Any, players: int | None = None) -> list[str]:
         problems.append("created_deal: the deal number after which the rule was made")
     if not isinstance(obj.get("note", ""), str) or len(obj.get("note", "")) > 500:
         problems.append("note: free text up to 500 characters")
-    when = obj.get("when")
-    event = timing = None
+    return problems
+
+
+def _when(when: Any, problems: list[str]) -> tuple[str | None, str | None]:
+    """The hook (event, timing), each None when it is not one a rule may use."""
     if not isinstance(when, dict) or set(when) != {"event", "timing"}:
         problems.append("when: {\"event\": …, \"timing\": \"before\" | \"after\"}")
-    else:
-        event, timing = when["event"], when["timing"]
-        if event in ("out", "win", "vote", "rps", "going_out"):
-            problems.append("no rule may hook going out, winning, the vote or rock-paper-scissors (P-8.3, P-9.8)")
-            event = None
-        elif event not in EVENTS:
-            problems.append(f"when.event is one of {', '.join(EVENTS)}")
-            event = None
-        if timing not in TIMINGS:
-            problems.append("when.timing is 'before' or 'after'")
-            timing = None
-    if event and "if" in obj and obj["if"] is not None:
-        _check_condition(obj["if"], event, 1, problems)
-    effects = obj.get("do")
-    if not isinstance(effects, list) or not 1 <= len(effects) <= MAX_EFFECTS:
-        problems.append(f"do: a list of 1 to {MAX_EFFECTS} effects")
-    elif event and timing:
-        for e in effects:
-            _check_effect(e, event, timing, problems)
-    return problems
+        return None, None
+    event, timing = when["event"], when["timing"]
+    if event in ("out", "win", "vote", "rps", "going_out"):
+        problems.append("no rule may hook going out, winning, the vote or rock-paper-scissors (P-8.3, P-9.8)")
+        event = None
+    elif event not in EVENTS:
+        problems.append(f"when.event is one of {', '.join(EVENTS)}")
+        event = None
+    if timing not in TIMINGS:
+        problems.append("when.timing is 'before' or 'after'")
+        timing = None
+    return event, timing
 
 
 def parse_rule(obj: Any, players: int | None = None) -> HouseRule:
