@@ -129,6 +129,11 @@ def why_illegal(state: LanesState, action: LanesAction) -> str | None:
                        "during the opening you must place a number card; you may discard only without one "
                        "(L-3.2, L-3.4)")
         return None
+    return _play_problem(state, p, action)
+
+
+def _play_problem(state: LanesState, p: int, action: Play) -> str | None:
+    """Why a card from the hand may not go where ``action`` puts it (L-4.1, L-5, L-6)."""
     card = action.card
     if is_number(card):
         if action.stack is not None:
@@ -136,7 +141,7 @@ def why_illegal(state: LanesState, action: LanesAction) -> str | None:
         if action.owner is not None and action.owner != p:
             return Why("own_lanes", "number cards go on your own lanes (L-4.1)")
         return _number_problem(state, p, card, action.lane)
-    if opening:
+    if state.in_opening[p]:
         return Why("opening_no_face", "no face cards during the opening (L-3.2)")
     if action.owner is None or action.stack is None:
         raise BadRequest("a face card needs 'owner', 'lane' and 'stack'")

@@ -80,15 +80,7 @@ def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
                        run=run_len)
         return None
     if trank == low:
-        if rank == low:
-            if count > tcount or completes:
-                return None
-            return Why("more_low", f"on {tcount} {label}(s) play more {label}s, or complete {run_len} (P-4.4)",
-                       n=tcount, rank=label, run=run_len)
-        if order(rank) <= order(low):
-            return None  # P-4.4 [interp]: the ranks below the low card, whatever the count
-        return Why("low_only", f"after a {rank_label(low)} the next play must be {rank_label(low)} or lower, "
-                   f"not {label} (P-4.4)", low=rank_label(low), rank=label)
+        return _after_low(rank, count, tcount, completes, low, run_len)
     if rank == low or trank == TWO:
         return None  # P-4.4 the low card goes on anything; P-4.1 anything goes on a 2
     if rank == trank:
@@ -100,6 +92,21 @@ def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
         return None
     return Why("lower", f"{label} is lower than the {rank_label(trank)} on top: play higher, a special card, "
                "or take (P-3.3)", rank=label, top=rank_label(trank))
+
+
+def _after_low(rank: int, count: int, tcount: int, completes: bool, low: int, run_len: int) -> str | None:
+    """P-4.4: on the low card, the next play is the low card again (more of them, or completing the
+    run) or any rank below it, whatever the count."""
+    label = rank_label(rank)
+    if rank == low:
+        if count > tcount or completes:
+            return None
+        return Why("more_low", f"on {tcount} {label}(s) play more {label}s, or complete {run_len} (P-4.4)",
+                   n=tcount, rank=label, run=run_len)
+    if order(rank) <= order(low):
+        return None  # P-4.4 [interp]: the ranks below the low card, whatever the count
+    return Why("low_only", f"after a {rank_label(low)} the next play must be {rank_label(low)} or lower, "
+               f"not {label} (P-4.4)", low=rank_label(low), rank=label)
 
 
 def on_face_down(seat: Seat) -> bool:
