@@ -71,24 +71,26 @@ def legal_actions(s: SpitState, player: int | None = None) -> list[SpitAction]:
     players = (0, 1) if player is None else (player,)
     out: list[SpitAction] = []
     for p in players:
-        me = s.players[p]
         if s.phase == PLAY:
-            for si, stock in enumerate(me.stocks):
-                if not stock:
-                    continue
-                for pi in (0, 1):
-                    if s.piles[pi] and adjacent(stock[-1], s.piles[pi][-1]):
-                        out.append(PlayCard(p, si, pi))
-            empty = [i for i, st in enumerate(me.stocks) if not st]
-            if empty:
-                for src, st in enumerate(me.stocks):
-                    if len(st) >= 2:
-                        out.extend(Fill(p, src, slot) for slot in empty)
+            out += _moves(s, p)
         elif s.phase == STALLED:
-            if me.spit and not s.ready[p]:
+            if s.players[p].spit and not s.ready[p]:
                 out.append(CallSpit(p))
         elif s.phase == SLAP:
             out.extend(Slap(p, i) for i in piles_in_use(s))
+    return out
+
+
+def _moves(s: SpitState, p: int) -> list[SpitAction]:
+    """S-3: a stock top onto a pile it is next to, or a stock's next card into an empty slot."""
+    me = s.players[p]
+    out: list[SpitAction] = [PlayCard(p, si, pi) for si, stock in enumerate(me.stocks) if stock
+                             for pi in (0, 1) if s.piles[pi] and adjacent(stock[-1], s.piles[pi][-1])]
+    empty = [i for i, st in enumerate(me.stocks) if not st]
+    if empty:
+        for src, st in enumerate(me.stocks):
+            if len(st) >= 2:
+                out.extend(Fill(p, src, slot) for slot in empty)
     return out
 
 
@@ -155,37 +157,41 @@ def _finish_round(s: SpitState, events: list[Event]) -> None:
 def settle(s: SpitState, events: list[Event]) -> None:
     """Move the machine on until it waits for a player."""
     for _ in range(200):
+        if s.phase not in (PLAY, STALLED):
+            return
+        emptied = next((p for p in (0, 1) if s.players[p].stock_count() == 0), None)
+        if emptied is not None:  # S-5.1: a player's stocks are empty
+            _end_round(s, emptied, events)
+            return
         if s.phase == PLAY:
-            for p in (0, 1):
-                if s.players[p].stock_count() == 0:
-                    _end_round(s, p, events)
-                    return
             if _can_move(s):
                 return
-            if must_spit(s):
-                s.phase, s.ready = STALLED, [False, False]
-                events.append(ev("stalled"))
-                continue
-            _end_round(s, None, events)
-            return
-        if s.phase == STALLED:
-            for p in (0, 1):
-                if s.players[p].stock_count() == 0:
-                    _end_round(s, p, events)
-                    return
-            required = must_spit(s)
-            if not required:
+            if not must_spit(s):
                 _end_round(s, None, events)
                 return
-            if all(s.ready[p] for p in required):
-                for p in required:  # S-4.2 each onto their own pile
-                    card = s.players[p].spit.pop(0)
-                    s.piles[p].append(card)
-                    events.append(ev("turn_up", player=p, pile=p, card=str(card)))
-                s.ready = [False, False]
-                s.phase = PLAY
-                continue
-        return
+            s.phase, s.ready = STALLED, [False, False]
+            events.append(ev("stalled"))
+            continue
+        if not _spit_when_ready(s, events):
+            return
+
+
+def _spit_when_ready(s: SpitState, events: list[Event]) -> bool:
+    """Stalled (S-4): with nobody able to spit the round ends; once everyone who must has called,
+    each turns a spit card onto their own pile and play goes on. True when the machine moved on."""
+    required = must_spit(s)
+    if not required:
+        _end_round(s, None, events)
+        return False
+    if not all(s.ready[p] for p in required):
+        return False
+    for p in required:  # S-4.2 each onto their own pile
+        card = s.players[p].spit.pop(0)
+        s.piles[p].append(card)
+        events.append(ev("turn_up", player=p, pile=p, card=str(card)))
+    s.ready = [False, False]
+    s.phase = PLAY
+    return True
 
 
 def _reveal(s: SpitState, p: int, slot: int, events: list[Event]) -> None:
