@@ -39,44 +39,17 @@ def handle(req: Any) -> dict[str, Any]:
         return _fail(None, BadRequest("a request must be a JSON object"))
     rid = req.get("id")
     try:
-        unknown = set(req) - REQUEST_KEYS
-        if unknown:
-            raise BadRequest(f"unknown request key(s): {', '.join(sorted(unknown))}")
-        game = req.get("game")
-        if not isinstance(game, str) or game not in GAMES:
-            raise BadRequest(f"game must be one of {', '.join(GAMES)}")
-        want = _want(req)
-        try:
-            rules = rules_for(game)
-        except (ImportError, AttributeError):
-            raise BadRequest(f"the {game} engine is not available in this build") from None
-        options = rules.parse_options(req.get("options", {}))
-        if "position" not in req:
-            raise BadRequest("request needs a position")
-        actions = req.get("actions", [])
-        if not isinstance(actions, list):
-            raise BadRequest("actions must be a list")
-        state = rules.position_from_json(options, req["position"])
-        events: list[Any] = []
-        if hasattr(rules, "normalise"):
-            state, load_events = rules.normalise(state)
-            events.extend(e.to_json() for e in load_events)
+        rules, want, state, actions, events = _load(req)
     except EngineError as exc:
         return _fail(rid, exc)
     for i, raw in enumerate(actions):
         try:
-            action = rules.parse_action(raw, state)
-            state, evs = rules.apply(state, action)
+            state = _step(rules, state, raw, i, events)
         except EngineError as exc:
             if isinstance(exc, BadPosition):  # a position problem found late is still the request's
                 return _fail(rid, exc)
             exc.index = i
             return _fail(rid, exc, rules.position_to_json(state))
-        for e in evs:
-            data = e.to_json()
-            if data["type"] == "rejected":  # Spit: name the request's action, not the reason code
-                data = {"type": "rejected", "player": data.get("player"), "index": i}
-            events.append(data)
     out: dict[str, Any] = {"id": rid, "ok": True}
     if "state" in want:
         out["state"] = rules.position_to_json(state)
@@ -90,6 +63,45 @@ def handle(req: Any) -> dict[str, Any]:
         except EngineError as exc:
             return _fail(rid, exc, rules.position_to_json(state))
     return out
+
+
+def _step(rules: Any, state: Any, raw: Any, i: int, events: list[Any]) -> Any:
+    """Action ``i`` of the request applied; its events added (a Spit rejection names the action)."""
+    state, evs = rules.apply(state, rules.parse_action(raw, state))
+    for e in evs:
+        data = e.to_json()
+        if data["type"] == "rejected":  # Spit: name the request's action, not the reason code
+            data = {"type": "rejected", "player": data.get("player"), "index": i}
+        events.append(data)
+    return state
+
+
+def _load(req: dict[str, Any]) -> tuple[Any, Any, Any, list[Any], list[Any]]:
+    """The request's rules, what it wants, its loaded position (with the events of loading it) and
+    its actions; raises the request's own error."""
+    unknown = set(req) - REQUEST_KEYS
+    if unknown:
+        raise BadRequest(f"unknown request key(s): {', '.join(sorted(unknown))}")
+    game = req.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        raise BadRequest(f"game must be one of {', '.join(GAMES)}")
+    want = _want(req)
+    try:
+        rules = rules_for(game)
+    except (ImportError, AttributeError):
+        raise BadRequest(f"the {game} engine is not available in this build") from None
+    options = rules.parse_options(req.get("options", {}))
+    if "position" not in req:
+        raise BadRequest("request needs a position")
+    actions = req.get("actions", [])
+    if not isinstance(actions, list):
+        raise BadRequest("actions must be a list")
+    state = rules.position_from_json(options, req["position"])
+    events: list[Any] = []
+    if hasattr(rules, "normalise"):
+        state, load_events = rules.normalise(state)
+        events.extend(e.to_json() for e in load_events)
+    return rules, want, state, actions, events
 
 
 def legal_json(rules: Any, state: Any) -> Any:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
-from engine.cards import JACK, JOKER, KING, QUEEN
+from engine.cards import JACK, JOKER, KING, QUEEN, Card
 from engine.lanes.state import LANES, SELL_MAX, SELL_MIN, UP, LanesState, lane_direction, selling, values
 
 
@@ -96,7 +96,7 @@ def _finishers(lane: list[Any], v: int, held: str | None) -> int:
 
 def evaluate(s: LanesState, p: int, w: Weights = HAND_WRITTEN) -> float:
     """Static score of a position for player ``p`` (positive is good); ±1000 when the match is
-    over."""
+    over. (The terms are added in one fixed order, so a score is the same float every time.)"""
     if s.over:
         return 0.0 if s.winner is None else (1000.0 if s.winner == p else -1000.0)
     me, opp = s.sides[p], s.sides[1 - p]
@@ -104,22 +104,34 @@ def evaluate(s: LanesState, p: int, w: Weights = HAND_WRITTEN) -> float:
     sellers = selling(mine, theirs)  # per pair: 0 this player sells, 1 the opponent (L-7)
     score = 0.0
     for i in range(LANES):
-        a, b = mine[i], theirs[i]
-        if sellers[i] == 0:
-            score += w.sale + w.secure * (a - SELL_MIN) / 5
-        elif sellers[i] == 1:
-            score -= w.sale + w.secure * (b - SELL_MIN) / 5
-        score += _lane_score(a, w) - _lane_score(b, w)
-        if w.finish:  # only a lane at 11–20 can be finished by one number card
-            if SELL_MIN - 10 <= a < SELL_MIN:
-                score += w.finish * _finishers(me.lanes[i], a, s.held[p][i]) / 10
-            if SELL_MIN - 10 <= b < SELL_MIN:
-                score -= w.finish * _finishers(opp.lanes[i], b, s.held[1 - p][i]) / 10
+        score = _pair_score(score, s, p, i, mine[i], theirs[i], sellers[i], w)
     if w.majority:
         score += w.majority * ((sellers.count(0) >= 2) - (sellers.count(1) >= 2))
     score += w.hand * (min(len(me.hand), 5) - min(len(opp.hand), 5))
-    # cards that answer the opponent's sales are worth keeping
-    for c in me.hand[:8]:
+    return _hand_score(score, me.hand, me.deck, opp.hand, opp.deck, w)
+
+
+def _pair_score(score: float, s: LanesState, p: int, i: int, a: int, b: int, seller: int | None,
+                w: Weights) -> float:
+    """Pair ``i``: who sells and how safely (L-7), each lane's shape, and the cards that could
+    finish a lane at 11–20."""
+    if seller == 0:
+        score += w.sale + w.secure * (a - SELL_MIN) / 5
+    elif seller == 1:
+        score -= w.sale + w.secure * (b - SELL_MIN) / 5
+    score += _lane_score(a, w) - _lane_score(b, w)
+    if w.finish:  # only a lane at 11–20 can be finished by one number card
+        if SELL_MIN - 10 <= a < SELL_MIN:
+            score += w.finish * _finishers(s.sides[p].lanes[i], a, s.held[p][i]) / 10
+        if SELL_MIN - 10 <= b < SELL_MIN:
+            score -= w.finish * _finishers(s.sides[1 - p].lanes[i], b, s.held[1 - p][i]) / 10
+    return score
+
+
+def _hand_score(score: float, hand: list[Card], deck: list[Card], opp_hand: list[Card], opp_deck: list[Card],
+                w: Weights) -> float:
+    """Cards that answer the opponent's sales are worth keeping; running dry is not (L-8.2)."""
+    for c in hand[:8]:
         r = c.rank
         if r in (JACK, JOKER):
             score += w.answer
@@ -127,8 +139,8 @@ def evaluate(s: LanesState, p: int, w: Weights = HAND_WRITTEN) -> float:
             score += w.king
         elif r == QUEEN:
             score += w.queen
-    if not me.deck and len(me.hand) <= 2:
-        score -= w.dry / (1 + len(me.hand))
-    if not opp.deck and len(opp.hand) <= 2:
-        score += w.dry / (1 + len(opp.hand))
+    if not deck and len(hand) <= 2:
+        score -= w.dry / (1 + len(hand))
+    if not opp_deck and len(opp_hand) <= 2:
+        score += w.dry / (1 + len(opp_hand))
     return score

@@ -48,18 +48,8 @@ def position_from_json(scoring: str, round_cap: int, obj: Any, seed: int = 0) ->
     if len(ready_raw) != 2:
         raise BadPosition("ready lists two booleans")
     ready = [want_bool(x, "ready") for x in ready_raw]
-    scores = [0, 0]
-    if "scores" in pos:
-        sr = want_list(pos["scores"], "scores")
-        if len(sr) != 2:
-            raise BadPosition("scores lists two numbers")
-        scores = [want_int(x, "scores", 0, 10_000, BadPosition) for x in sr]
-    taken: list[int | None] = [None, None]
-    if phase in (ROUND_OVER, OVER) and pos.get("taken") is not None:
-        tr = want_list(pos["taken"], "taken")
-        if len(tr) != 2 or any(x is not None and x not in (0, 1) for x in tr):
-            raise BadPosition("taken lists a pile index or null per player")
-        taken = list(tr)
+    scores = _scores(pos)
+    taken: list[int | None] = _taken(pos) if phase in (ROUND_OVER, OVER) else [None, None]
     round_no = want_int(pos.get("round", 1), "round", 1, 100_000, BadPosition)
     state = SpitState(scoring, players, piles, phase, ready, taken, scores, round_no=round_no,
                       round_cap=max(round_cap, round_no), rng=seed)
@@ -67,6 +57,25 @@ def position_from_json(scoring: str, round_cap: int, obj: Any, seed: int = 0) ->
         w = pos.get("winner")
         state.winner = w if w in (0, 1) else None
     return state
+
+
+def _scores(pos: dict[str, Any]) -> list[int]:
+    if "scores" not in pos:
+        return [0, 0]
+    sr = want_list(pos["scores"], "scores")
+    if len(sr) != 2:
+        raise BadPosition("scores lists two numbers")
+    return [want_int(x, "scores", 0, 10_000, BadPosition) for x in sr]
+
+
+def _taken(pos: dict[str, Any]) -> list[int | None]:
+    """Which pile each player took when the round ended (S-5.2)."""
+    if pos.get("taken") is None:
+        return [None, None]
+    tr = want_list(pos["taken"], "taken")
+    if len(tr) != 2 or any(x is not None and x not in (0, 1) for x in tr):
+        raise BadPosition("taken lists a pile index or null per player")
+    return list(tr)
 
 
 def _cs(cards: list[Card]) -> list[str]:
