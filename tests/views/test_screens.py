@@ -538,7 +538,7 @@ def test_the_spit_points_game_is_chosen_on_its_screen_and_its_scores_are_shown(s
     from views.spit.table import SpitTable
 
     screen.go("/spit/new")
-    switch = screen.one(ident="spit-points").content.content
+    switch = screen.one(ident="spit-points").content.content.controls[0]
     assert switch.value is False
     screen.toggle(switch, True)
     screen.tap(t("en", "beginner"))

@@ -200,8 +200,9 @@ def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
     """Challenge a friend (a code to pass on; rated with the standard rules, or casual with the
     house rules chosen above) or accept a friend's code."""
     lang = app.lang
-    rated_switch = ft.Switch(label=t(lang, "ol_rated_challenge"), value=False)
-    rated = ft.Semantics(identifier="ol-rated-challenge", content=rated_switch)
+    rated_switch = ft.Switch(value=False)
+    rated = ft.Row([ft.Semantics(identifier="ol-rated-challenge", content=rated_switch),
+                    ft.Container(text(lang, t(lang, "ol_rated_challenge"), 13), expand=True)])  # wraps on a phone
 
     async def challenge(e: Any) -> None:
         client = client_for(app)

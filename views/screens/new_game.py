@@ -60,8 +60,11 @@ def points_switch(app: App) -> ft.Control:
     def flip(e: Any) -> None:
         app.spit_points = bool(e.control.value)
 
-    return ft.Semantics(identifier="spit-points", content=ft.Container(ft.Switch(
-        label=t(app.lang, "sp_points_game"), value=app.spit_points, on_change=flip), width=340))
+    # the long sentence wraps beside the switch (a switch's own label does not wrap on a phone)
+    switch = ft.Switch(value=app.spit_points, on_change=flip)
+    return ft.Semantics(identifier="spit-points", content=ft.Container(ft.Row([
+        switch, ft.Container(text(app.lang, t(app.lang, "sp_points_game"), 13), expand=True)],
+        vertical_alignment=ft.CrossAxisAlignment.CENTER), width=320))
 
 
 def variant_picker(app: App) -> ft.Control:
