@@ -16,12 +16,14 @@ from typing import Any
 
 from sqlmodel import col, func, select
 
+from engine.bots.review import GameReview
 from engine.core import EngineError, GameRecord, replay
 from engine.games import GAMES, rules_for
 from storage.db import Storage
 from storage.models import (
     Account,
     GameAction,
+    GameReviewRow,
     LoptiSessionRow,
     Outbox,
     Preset,
@@ -31,7 +33,8 @@ from storage.models import (
 )
 
 DEFAULT_SETTINGS: dict[str, Any] = {"language": "en", "theme": "system", "sound": True, "haptics": True,
-                                    "bot_speed": "normal", "default_variants": [], "card_style": "classic"}
+                                    "bot_speed": "normal", "default_variants": [], "card_style": "classic",
+                                    "hint_level": "casual"}
 EXPORT_FORMAT = "cardtable-game"
 SESSION_FORMAT = "cardtable-lopti-session"
 
@@ -192,6 +195,9 @@ def games_in_progress(st: Storage) -> list[GameInfo]:
 
 def delete_game(st: Storage, game_id: int) -> None:
     with st.session() as s:
+        review = s.get(GameReviewRow, game_id)
+        if review is not None:
+            s.delete(review)
         for a in s.exec(select(GameAction).where(GameAction.game_id == game_id)).all():
             s.delete(a)
         row = s.get(SavedGame, game_id)
@@ -200,6 +206,28 @@ def delete_game(st: Storage, game_id: int) -> None:
 
 
 # --- history and stats ---------------------------------------------------------------------------------
+
+def save_review(st: Storage, game_id: int, review: GameReview) -> None:
+    """Keep the expert's review of a finished game (one per game; a new one replaces it)."""
+    with st.session() as s:
+        if s.get(SavedGame, game_id) is None:
+            raise KeyError(f"no saved game {game_id}")
+        row = s.get(GameReviewRow, game_id) or GameReviewRow(game_id=game_id)
+        row.seat, row.data, row.created_at = review.seat, json.dumps(review.to_json()), _now()
+        s.add(row)
+
+
+def load_review(st: Storage, game_id: int) -> GameReview | None:
+    """The stored review, or None — also for a damaged or outdated one (it is simply made anew)."""
+    with st.session() as s:
+        row = s.get(GameReviewRow, game_id)
+    if row is None:
+        return None
+    try:
+        return GameReview.from_json(json.loads(row.data))
+    except (ValueError, KeyError, TypeError):
+        return None
+
 
 def history(st: Storage, game: str | None = None, limit: int = 50) -> list[GameInfo]:
     with st.session() as s:

@@ -29,7 +29,7 @@ from sqlmodel import Session, SQLModel, create_engine
 from storage import models  # noqa: F401  (registers the tables)
 from storage.paths import database_path
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def _migrate_1_to_2(con: sqlite3.Connection) -> None:
@@ -39,7 +39,13 @@ def _migrate_1_to_2(con: sqlite3.Connection) -> None:
                 "payload VARCHAR NOT NULL, created_at FLOAT NOT NULL, attempts INTEGER NOT NULL)")
 
 
-MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _migrate_1_to_2}
+def _migrate_2_to_3(con: sqlite3.Connection) -> None:
+    """Schema 3 keeps the expert's game reviews."""
+    con.execute("CREATE TABLE IF NOT EXISTS gamereviewrow (game_id INTEGER NOT NULL PRIMARY KEY "
+                "REFERENCES savedgame (id), seat INTEGER NOT NULL, data VARCHAR NOT NULL, created_at FLOAT NOT NULL)")
+
+
+MIGRATIONS: dict[int, Callable[[sqlite3.Connection], None]] = {1: _migrate_1_to_2, 2: _migrate_2_to_3}
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""SQLModel tables (schema version 2; see :mod:`storage.db` for migrations)."""
+"""SQLModel tables (schema version 3; see :mod:`storage.db` for migrations)."""
 
 from __future__ import annotations
 
@@ -34,6 +34,16 @@ class SavedGame(SQLModel, table=True):
     places: str | None = None
     action_count: int = 0
     session_id: int | None = Field(default=None, index=True)
+
+
+class GameReviewRow(SQLModel, table=True):
+    """The expert's review of a finished game from one seat (``engine.bots.review.GameReview``
+    as JSON), kept so a second look is instant (added in schema 3)."""
+
+    game_id: int = Field(primary_key=True, foreign_key="savedgame.id")
+    seat: int = 0
+    data: str = "{}"
+    created_at: float = 0.0
 
 
 class GameAction(SQLModel, table=True):

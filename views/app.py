@@ -193,6 +193,9 @@ class App:
     def replay_screen(self, game_id: int) -> None:
         self.go(f"/replay/{game_id}")
 
+    def review_screen(self, game_id: int) -> None:
+        self.go(f"/review/{game_id}")
+
     def online(self) -> None:
         self.go("/online")
 

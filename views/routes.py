@@ -12,6 +12,7 @@
     /rules/<game>          a game's rules page
     /stats                 history and stats
     /replay/<game id>      a finished game step by step
+    /review/<game id>      the same with the expert's review (made on first look, then stored)
     /settings              settings
     /online                online play (sign in, find a game, challenges, leaderboard, profile)
 """
@@ -45,7 +46,7 @@ def _number(text: str) -> int | None:
 
 def show(app: App, route: str) -> bool:
     """Put the screen for ``route`` on the page; False when no screen has that route."""
-    from views.screens import home, learn, new_game, play, rules, settings, stats
+    from views.screens import home, learn, new_game, play, review, rules, settings, stats
 
     parts = _parts(route)
     if not parts:
@@ -71,10 +72,13 @@ def show(app: App, route: str) -> bool:
         from views.lopti.play import session
 
         return session(app, sid)
-    if head in ("play", "replay") and len(rest) == 1 and (gid := _number(rest[0])) is not None:
+    if head in ("play", "replay", "review") and len(rest) == 1 and (gid := _number(rest[0])) is not None:
         if head == "play":
             return play.resume(app, gid)
-        stats.replay(app, gid)
+        if head == "replay":
+            stats.replay(app, gid)
+        else:
+            review.review(app, gid)
         return True
     screen = screens.get((head, len(rest)))
     return screen is not None and screen() is not False
@@ -95,7 +99,7 @@ def parent(app: App, route: str) -> str:
 
         found = find(parts[1])
         return f"/learn/{found.game}" if found else "/learn"
-    if parts[:1] == ["replay"]:
+    if parts[:1] in (["replay"], ["review"]):
         return "/stats"
     return "/"
 

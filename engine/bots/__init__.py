@@ -73,6 +73,13 @@ def choose_action(rules: Any, state: Any, spec: dict[str, Any]) -> Any:
     return None if action is None else rules.action_to_json(action)
 
 
-def hint(game: str, observation: Mapping[str, Any], seed: int = 0) -> Any:
-    """The player's optional hint: what the Casual level would play here."""
-    return decide(game, observation, "casual", seed)
+HINT_LEVELS = ("casual", "skilled", "expert")
+
+
+def hint(game: str, observation: Mapping[str, Any], seed: int = 0, level: str = "casual",
+         should_stop: Callable[[], bool] | None = None) -> Any:
+    """The player's optional hint: what the chosen level (Casual unless the settings say
+    otherwise) would play here."""
+    if level not in HINT_LEVELS:
+        raise BadRequest(f"hint level must be one of {', '.join(HINT_LEVELS)}")
+    return decide(game, observation, level, seed, should_stop=should_stop)

@@ -95,6 +95,21 @@ def _ranked(s: LanesState, legal: list[LanesAction], p: int,
     return scored
 
 
+def line_value(world: LanesState, a: LanesAction, p: int, w: Weights) -> float:
+    """What move ``a`` is worth to ``p`` in one sampled world: the opponent answers with its own
+    best-looking reply (as a person would), then ``p`` makes its best follow-up (a move that sets
+    up a sale next turn counts); the end position is judged from ``p``'s side."""
+    t, _ = RULES.apply(world, a)
+    if t.over:
+        return evaluate(t, p, w)
+    opp = t.to_move
+    reply = max(RULES.legal_actions(t), key=lambda r: evaluate(RULES.apply(t, r)[0], opp, w))
+    u, _ = RULES.apply(t, reply)
+    if u.over:
+        return evaluate(u, p, w)
+    return max(evaluate(RULES.apply(u, m)[0], p, w) for m in RULES.legal_actions(u))
+
+
 def _two_ply(obs: LanesObservation, legal_seed: int, samples: int, top: int, w: Weights = HAND_WRITTEN,
              should_stop: Callable[[], bool] | None = None) -> LanesAction:
     """Look ahead over sampled worlds: our move, the opponent's best-looking reply, our best
@@ -109,23 +124,7 @@ def _two_ply(obs: LanesObservation, legal_seed: int, samples: int, top: int, w: 
     for _, _, a in ranked:
         if should_stop is not None and should_stop():
             break
-        total = 0.0
-        for world in worlds:
-            t, _ = RULES.apply(world, a)
-            if t.over:
-                total += evaluate(t, p, w)
-                continue
-            replies = RULES.legal_actions(t)
-            opp = t.to_move
-            # the opponent answers with its own best-looking reply (as a person would), and that
-            # reply is judged from our side
-            reply = max(replies, key=lambda r: evaluate(RULES.apply(t, r)[0], opp, w))
-            u, _ = RULES.apply(t, reply)
-            if u.over:
-                total += evaluate(u, p, w)
-                continue
-            # and our own best follow-up: a move that sets up a sale next turn counts
-            total += max(evaluate(RULES.apply(u, m)[0], p, w) for m in RULES.legal_actions(u))
+        total = sum(line_value(world, a, p, w) for world in worlds)
         if total / len(worlds) > best_v:
             best_v, best = total / len(worlds), a
     return best

@@ -15,6 +15,7 @@ from engine.bots.arena import match, wilson
 from engine.bots.spit_bots import PROFILES, SpitBot, reaction_time
 from engine.cards import Rng
 from engine.conformance import handle
+from engine.core import BadRequest
 from engine.lanes import RULES as LANES
 from engine.lanes import VARIANTS, LanesOptions
 from engine.lopti import RULES as LOPTI
@@ -171,6 +172,15 @@ def test_short_arena_expert_beats_random() -> None:
     assert l4["ci95_a"][0] <= l4["win_rate_a"] <= l4["ci95_a"][1] and l4["mean_length"] > 0
 
 
+def test_a_hint_comes_from_the_chosen_level_and_only_a_playing_level() -> None:
+    s = LANES.new_game(LanesOptions(), 3)
+    obs = LANES.observe(s, 0)
+    assert hint("lanes", obs, 1, "expert") == decide("lanes", obs, "expert", 1)
+    assert hint("lanes", obs, 1) == decide("lanes", obs, "casual", 1)
+    with pytest.raises(BadRequest):
+        hint("lanes", obs, 1, "random")
+
+
 def test_wilson_interval() -> None:
     lo, hi = wilson(60, 100)
     assert 0.50 < lo < 0.51 and 0.69 < hi < 0.70
@@ -185,3 +195,28 @@ def test_arena_cli_json() -> None:
     for key in ("games", "win_rate_a", "ci95_a", "mean_length", "decision_ms"):
         assert key in out
     assert out["games"] == 4 and set(out["decision_ms"]) == {"a", "b"}
+
+
+def test_arena_paired_baseline_plays_the_same_games() -> None:
+    """A level against itself as the baseline gains exactly nothing: the same deals, the same seats."""
+    r = match("lopti", "casual", "casual", games=6, seed=4, seats=4, baseline="casual")
+    assert r["baseline"]["gain"] == 0.0 and r["baseline"]["rate"] == r["win_rate_a"]
+    assert r["baseline"]["gain_ci95"] == 0.0
+
+
+def test_arena_split_over_processes_gives_the_same_figures() -> None:
+    one = match("lopti", "casual", "beginner", games=6, seed=9, seats=3, baseline="random")
+    two = match("lopti", "casual", "beginner", games=6, seed=9, seats=3, baseline="random", jobs=2)
+    assert (one["win_rate_a"], one["baseline"], one["mean_length"]) == \
+        (two["win_rate_a"], two["baseline"], two["mean_length"])
+
+
+def test_lopti_search_keeps_the_casual_move_unless_a_candidate_clearly_beats_it() -> None:
+    from engine.bots.lopti_bots import _paired_best
+
+    noisy = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]  # no real gain
+    assert _paired_best(noisy, base=0) == 0
+    clear = [[0.0, 1.0, 0.0]] * 6 + [[0.0, 1.0, 1.0]] * 4 + [[1.0, 1.0, 1.0]] * 2
+    assert _paired_best(clear, base=0) == 1  # the bigger gain wins among those past the margin
+    slight = [[0.0, 1.0]] * 2 + [[1.0, 0.0]] + [[1.0, 1.0]] * 37  # a net +1 in 40 worlds: within the noise
+    assert _paired_best(slight, base=0) == 0

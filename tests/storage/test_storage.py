@@ -265,8 +265,8 @@ def test_export_and_import_validate_through_the_engine(st) -> None:  # type: ign
 
 
 def test_session_export_import(st) -> None:  # type: ignore[no-untyped-def]
-    from engine.bots.lopti_bots import skilled_policy
     from engine.lopti import RULES as LOPTI
+    from engine.lopti.dryrun import simple_policy
     sess = LoptiSession(players=3, seed=4)
     sid = api.save_session(st, sess.to_json(), [{"kind": "bot"}] * 3)
     d = sess.start_deal()
@@ -274,7 +274,7 @@ def test_session_export_import(st) -> None:  # type: ignore[no-untyped-def]
     # store a deal through its record: replaying from (options, seed) must rebuild it
     s = LOPTI.new_game(LOPTI.parse_options({}), 0, 3)
     for i in range(25):
-        a = skilled_policy(s)
+        a = simple_policy(s)
         s, _ = LOPTI.apply(s, a)
         api.append_action(st, gid, i, LOPTI.action_to_json(a))
     text = api.export_session(st, sid)

@@ -106,3 +106,23 @@ def test_house_rule_firings_are_told_in_the_move_log_in_three_languages(st) -> N
     assert "“Ouch!”" in words
     for lang in LANGS:
         assert "{" not in m.explain(events, lang) and "lp_" not in m.explain(events, lang)
+
+
+def test_a_hint_or_a_review_shows_its_move_as_selected_cards_and_in_words(st) -> None:  # type: ignore[no-untyped-def]
+    """An abstract play ("7 × 2", P-1.1) selects that many cards of the rank from my hand; the
+    chosen level's move is legal; every language can say it."""
+    from engine.lopti.actions import Play, Take
+
+    m = LoptiMatch.new(st, ["casual"], seed=5)
+    while m.phase == "setup" or not m.my_turn:
+        person_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    for level in ("casual", "expert"):
+        a = m.suggest(level)
+        assert a is not None and (a in m.legal() or isinstance(a, Play) and m.cards_of(a))
+    rank = min(m.playable_ranks())  # this deal's seed leaves me a play
+    m.point_at(Play(rank=rank, count=1))
+    assert len(m.selected) == 1 and m.selected[0].rank == rank and m.can_play()
+    m.point_at(Take())
+    assert m.selected == [] and m.selected_up is None
+    for lang in LANGS:
+        assert m.describe_action(Play(rank=rank, count=1), lang) and m.describe_action(Take(), lang)

@@ -143,6 +143,8 @@ def test_settings_read_from_a_damaged_profile_fall_back_to_defaults() -> None:
     p = Prefs.from_settings({"theme": "dark", "card_style": "four_colour", "sound": False, "bot_speed": "fast"})
     assert (p.theme, p.card_style, p.sound, p.haptics, p.bot_speed) == ("dark", "four_colour", False, True, "fast")
     assert p.bot_delay(0.4) < Prefs().bot_delay(0.4) < Prefs(bot_speed="slow").bot_delay(0.4)
+    assert Prefs.from_settings({"hint_level": "expert"}).hint_level == "expert"
+    assert Prefs.from_settings({"hint_level": "random"}).hint_level == "casual"  # hints come from a real level
 
 
 def test_settings_are_stored_and_a_card_style_colours_the_suits(st) -> None:  # type: ignore[no-untyped-def]

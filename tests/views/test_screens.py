@@ -810,3 +810,105 @@ def test_the_profile_plots_the_rating_history(screen: Screen, tmp_path: Path) ->
         friend.close()
         lobby.kill()
         lobby.wait(timeout=10)
+
+
+def played_lanes_game(db: Path, moves: int) -> int:
+    """A Lanes game against the Beginner bot in which I made ``moves`` moves (the Casual level's
+    choices), then resigned (L-8.3a), stored in ``db``."""
+    from storage.db import open_storage
+    from views.lanes.controller import LanesMatch
+
+    st = open_storage(db)
+    m = LanesMatch.new(st, "beginner", 4)
+    for _ in range(moves):
+        while not m.my_turn:
+            m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+        m.mode.submit(m.suggest())
+    while not m.my_turn:
+        m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    m.resign()
+    game_id = m.mode.game_id
+    st.close()
+    assert game_id is not None
+    return game_id
+
+
+def test_a_review_runs_behind_its_progress_bar_is_stored_and_opens_at_once_the_second_time(tmp_path: Path) -> None:
+    from storage.db import open_storage
+
+    gid = played_lanes_game(tmp_path / "app.sqlite", 3)
+    s = open_at(tmp_path, "/stats")
+    try:
+        s.tap(ident="review-game-0")
+        s.wait_for(lambda: s.find(kind=ft.ProgressBar), what="the progress bar")
+        s.wait_for(lambda: s.find(ident="review-words"), timeout=60, what="the reviewed replay")
+        assert s.page.route == f"/review/{gid}" and s.shows("Expert review: 3 of your moves")
+        assert not s.conn.crashes
+    finally:
+        s.close()
+    st = open_storage(tmp_path / "app.sqlite")
+    stored = api.load_review(st, gid)
+    st.close()
+    assert stored is not None and len(stored.moves) == 3
+    again = open_at(tmp_path, f"/review/{gid}")
+    try:  # stored: the replay with its review comes up without the progress bar
+        assert again.find(ident="review-words") and not again.find(kind=ft.ProgressBar)
+        again.tap(ident="replay-next")
+        again.wait_for(lambda: again.find(ident="review-words"), what="the next step")
+    finally:
+        again.close()
+
+
+def test_a_review_can_be_cancelled_and_then_nothing_is_stored(tmp_path: Path) -> None:
+    from storage.db import open_storage
+
+    gid = played_lanes_game(tmp_path / "app.sqlite", 12)  # long enough to be under way when cancelled
+    s = open_at(tmp_path, f"/review/{gid}")
+    try:
+        s.wait_for(lambda: s.find(ident="review-cancel"), what="the progress screen")
+        s.tap(ident="review-cancel")
+        s.wait_for(lambda: s.page.route == "/stats", what="back to the stats")
+        time.sleep(1.0)  # the worker notices the cancel at its next decision
+        assert not s.find(ident="review-words") and not s.conn.crashes
+    finally:
+        s.close()
+    st = open_storage(tmp_path / "app.sqlite")
+    assert api.load_review(st, gid) is None
+    st.close()
+
+
+def test_a_spit_game_or_an_unfinished_game_is_not_reviewed(tmp_path: Path) -> None:
+    from storage.db import open_storage
+
+    st = open_storage(tmp_path / "app.sqlite")
+    gid = api.new_game(st, "lanes", {}, 3, 2, [{"kind": "person"}, {"kind": "bot", "level": "casual"}])
+    st.close()
+    s = open_at(tmp_path, f"/review/{gid}")
+    try:
+        s.wait_text(t("en", "review_unavailable"))
+        s.wait_for(lambda: s.page.route == "/stats", what="the stats")
+    finally:
+        s.close()
+
+
+def test_the_hint_asks_the_level_chosen_in_the_settings_and_thinks_visibly(tmp_path: Path) -> None:
+    from engine.bots import decide
+    from storage.db import open_storage
+    from views.lanes.table import LanesTable
+
+    st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, hint_level="expert", bot_speed="fast", sound=False)
+    st.close()
+    s = open_at(tmp_path, "/lanes/new")
+    try:
+        s.tap("Beginner")
+        table = s.wait_for(lambda: isinstance(s.app.screen, LanesTable) and s.app.screen, what="the table")
+        s.wait_for(lambda: table.match.my_turn and not table.busy, what="my turn")
+        m = table.match
+        expected = decide("lanes", m.observation, "expert", m.mode.seq)
+        s.tap("Hint")
+        s.wait_for(lambda: s.shows("Hint: "), timeout=30, what="the hint in words")
+        assert table.thinking is False and m.selected == expected.card  # the expert's card, selected
+        assert not s.conn.crashes
+    finally:
+        s.close()

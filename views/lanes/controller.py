@@ -174,15 +174,23 @@ class LanesMatch:
         self.selected, self.refusal = None, None
         return self.mode.resign()
 
+    def suggest(self, level: str = "casual") -> LanesAction | None:
+        """The hint's move from ``level`` without touching the selection (safe in a worker thread)."""
+        return self.mode.suggestion(level) if self.my_turn else None
+
     def hint(self) -> LanesAction | None:
         """The mode's suggestion (the Casual level's move from this player's observation, or the
         lesson's move); its card is selected so its target lights up."""
         if not self.my_turn:
             return None
         action = self.mode.suggestion()
-        if isinstance(action, (Play, Discard)):
-            self.selected = action.card
+        self.point_at(action)
         return action
+
+    def point_at(self, action: LanesAction | None) -> None:
+        """Show a suggested move on the table (a hint's, a review's): its card is selected, so its
+        target lights up where the mode allows play."""
+        self.selected = action.card if isinstance(action, (Play, Discard)) else None
 
     def describe_action(self, action: LanesAction | None, lang: str) -> str:
         from views.ui.i18n import card_label

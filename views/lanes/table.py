@@ -44,7 +44,6 @@ class LanesTable(TurnBasedTable):
     def __init__(self, app: App, match: LanesControls) -> None:
         super().__init__(app, match)
         self.match: LanesControls = match
-        self.status_override: str | None = None
         self.landed: set[tuple[int, int, int]] = set()
         self.result_shown = False
 
@@ -209,7 +208,7 @@ class LanesTable(TurnBasedTable):
             self._drop(ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
                        self.match.human, None, None),
             ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint,
-                          disabled=not m.my_turn or lesson or not powers.hint,
+                          disabled=not m.my_turn or lesson or not powers.hint or self.thinking,
                           style=ft.ButtonStyle(color=theme.LAST_MOVE)),
             *([ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                              disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT))]
@@ -257,15 +256,6 @@ class LanesTable(TurnBasedTable):
 
     def _lesson_retry(self) -> None:
         self.match.selected, self.match.refusal = None, None
-
-    def on_hint(self, e: Any) -> None:
-        if self.busy:
-            return
-        action = self.match.hint()
-        self.status_override = t(self.lang, "hint_text", text=self.match.describe_action(action, self.lang)) \
-            if action is not None else None
-        self.refresh()
-        self.status_override = None
 
     def on_lane(self, lane: int, owner: int | None = None) -> None:
         if self.busy or self.match.selected is None:
@@ -319,7 +309,8 @@ class LanesTable(TurnBasedTable):
             modal=True,
             title=text(self.lang, t(self.lang, "won") if won else t(self.lang, "lost"), 20, True),
             content=text(self.lang, reason, 14),
-            actions=[ft.TextButton(t(self.lang, "replay"), on_click=lambda e: self._replay()),
+            actions=[ft.TextButton(t(self.lang, "review"), on_click=lambda e: self._review()),
+                     ft.TextButton(t(self.lang, "replay"), on_click=lambda e: self._replay()),
                      ft.TextButton(t(self.lang, "new_game"), on_click=lambda e: self._again()),
                      ft.TextButton(t(self.lang, "home"), on_click=lambda e: self._home())]))
 
@@ -327,6 +318,11 @@ class LanesTable(TurnBasedTable):
         self.app.page.pop_dialog()
         if self.match.mode.game_id is not None:
             self.app.replay_screen(self.match.mode.game_id)
+
+    def _review(self) -> None:
+        self.app.page.pop_dialog()
+        if self.match.mode.game_id is not None:
+            self.app.review_screen(self.match.mode.game_id)
 
     def _again(self) -> None:
         self.app.page.pop_dialog()

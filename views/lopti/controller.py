@@ -105,6 +105,35 @@ class LoptiMatch:
         return self.mode.coach.cards() if self.mode.coach is not None else set()
 
     # --- selection ------------------------------------------------------------------------------
+    def cards_of(self, action: LoptiAction) -> list[Card]:
+        """The hand cards a play means: its own cards, or for "rank × count" the first ones of that
+        rank in hand (suits carry no meaning, P-1.1)."""
+        if not isinstance(action, Play):
+            return []
+        if action.cards:
+            return list(action.cards)
+        hand = [parse_card(c) for c in self.observation["hand"]]
+        return [c for c in hand if c.rank == action.rank][: action.count or 0]
+
+    def suggest(self, level: str = "casual") -> LoptiAction | None:
+        """The hint's move from ``level`` without touching the selection (safe in a worker thread)."""
+        return self.mode.suggestion(level) if self.my_turn else None
+
+    def point_at(self, action: LoptiAction | None) -> None:
+        """Show a suggested move on the table (a review's, a hint's): its cards are selected."""
+        self.selected, self.selected_up = self.cards_of(action) if action is not None else [], None
+
+    def describe_action(self, action: LoptiAction, lang: str) -> str:
+        """A suggested move in words, as the move log would say it."""
+        if isinstance(action, Play):
+            return said(lang, "lp_play", True, who=t(lang, "you"),
+                        cards=" ".join(card_label(str(c)) for c in self.cards_of(action)))
+        if isinstance(action, Take):
+            return t(lang, "take")
+        if isinstance(action, Flip):
+            return t(lang, "flip")
+        return t(lang, "keep") if isinstance(action, Keep) else str(RULES.action_to_json(action))
+
     def tap_hand(self, card_text: str) -> None:
         self.refusal = None
         card = parse_card(card_text)

@@ -119,6 +119,8 @@ class LoptiTable(TurnBasedTable):
         caption = self.match.mode.caption(self.lang)
         if caption is not None:
             return caption
+        if self.status_override:
+            return self.status_override
         m = self.match
         if m.refusal is not None:
             return t(self.lang, "not_possible", why=why_text(self.lang, m.refusal))
@@ -209,16 +211,29 @@ class LoptiTable(TurnBasedTable):
                         ft.Button(t(self.lang, "take"), on_click=self.on_take, disabled=not m.can_take())]
             if m.can_flip():
                 buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
+            if m.mode.powers.hint and m.mode.coach is None:
+                buttons.append(ft.Semantics(identifier="lopti-hint", button=True, content=ft.TextButton(
+                    t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn or self.thinking,
+                    style=ft.ButtonStyle(color=theme.LAST_MOVE))))
         if m.mode.powers.read_only:
             buttons = []  # a replay has its own bar
         elif self.session is not None and m.status.over:
             buttons = [ft.Semantics(identifier="deal-done", button=True, content=ft.FilledButton(
                 t(self.lang, "sess_continue"), icon=ft.Icons.ARROW_FORWARD,
-                on_click=lambda e: self.app.lopti_deal_done(self)))]
+                on_click=lambda e: self.app.lopti_deal_done(self))), *self._review_button()]
         if m.can_undo():
             buttons.append(ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                                          disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT)))
         return buttons
+
+    def _review_button(self) -> list[ft.Control]:
+        """A finished deal can be reviewed by the expert (it is stored; the session waits)."""
+        gid = self.match.mode.game_id
+        if gid is None:
+            return []
+        return [ft.Semantics(identifier="deal-review", button=True, content=ft.TextButton(
+            t(self.lang, "review"), icon=ft.Icons.INSIGHTS, on_click=lambda e: self.app.review_screen(gid),
+            style=ft.ButtonStyle(color=theme.ON_FELT)))]
 
     def _header(self) -> ft.Control:
         m = self.match

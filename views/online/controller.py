@@ -208,7 +208,7 @@ class OnlineMode(NoBotNoUndo):
             self.connection = "lost"
         return []
 
-    def suggestion(self) -> LanesAction | None:
+    def suggestion(self, level: str = "casual") -> LanesAction | None:
         return None  # no help from the app in a game against a person
 
     # --- the opponent's moves -------------------------------------------------------------------

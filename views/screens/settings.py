@@ -1,5 +1,6 @@
-"""Settings: name, language, theme, card style (with a live preview), sounds, haptics and bot
-speed. Stored in the profile; a damaged stored value falls back to its default (views/ui/prefs.py)."""
+"""Settings: name, language, theme, card style (with a live preview), sounds, haptics, bot speed
+and the level hints come from. Stored in the profile; a damaged stored value falls back to its
+default (views/ui/prefs.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import flet as ft
 
 from storage import api
 from views.ui.i18n import LANGS, NAMES, t
-from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, THEMES
+from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.widgets import card_face, icon_button, text
 
 if TYPE_CHECKING:
@@ -30,6 +31,7 @@ def settings(app: App) -> None:
     theme_dd = choice("theme", prefs.theme, [(k, t(lang, f"theme_{k}")) for k in THEMES])
     style = choice("card_style", prefs.card_style, [(k, t(lang, f"style_{k}")) for k in CARD_STYLES])
     speed = choice("bot_speed", prefs.bot_speed, [(k, t(lang, f"speed_{k}")) for k in BOT_SPEEDS])
+    hints = choice("hint_level", prefs.hint_level, [(k, t(lang, k)) for k in HINT_LEVELS])
     sound = ft.Switch(label=t(lang, "sound"), value=prefs.sound)
     haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
     preview = ft.Row(spacing=4)
@@ -49,7 +51,8 @@ def settings(app: App) -> None:
             app.settings = api.update_profile(
                 app.storage, display_name=name.value or "Player", language=language.value or "en",
                 theme=theme_dd.value or "system", card_style=style.value or "classic", bot_speed=speed.value or
-                "normal", sound=bool(sound.value), haptics=bool(haptics.value))
+                "normal", sound=bool(sound.value), haptics=bool(haptics.value),
+                hint_level=hints.value or "casual")
             app.name = (name.value or "Player").strip()
         except ValueError as exc:
             app.tell(str(exc))
@@ -63,6 +66,7 @@ def settings(app: App) -> None:
         name, *(ft.Semantics(identifier=f"setting-{key}", content=ft.Row([dd]))
                 for key, dd in (("language", language), ("theme", theme_dd), ("card_style", style))),
         preview, ft.Semantics(identifier="setting-bot_speed", content=ft.Row([speed])),
+        ft.Semantics(identifier="setting-hint_level", content=ft.Row([hints])),
         sound, haptics,
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),

@@ -79,8 +79,9 @@ class TurnMode(Protocol):
         """The viewer resigns (a lesson starts over instead; a replay does nothing)."""
         ...
 
-    def suggestion(self) -> Any | None:
-        """The hint: the lesson's move, or what the Casual level would play."""
+    def suggestion(self, level: str = "casual") -> Any | None:
+        """The hint: the lesson's move, or what ``level`` would play (runs off the UI loop: the
+        expert thinks for a moment)."""
         ...
 
     def caption(self, lang: str) -> str | None:
@@ -247,12 +248,12 @@ class Local:
     def resign(self) -> list[Event]:
         return self.submit(self.rules.parse_action({"resign": True, "player": self.viewer()}))
 
-    def suggestion(self) -> Any | None:
+    def suggestion(self, level: str = "casual") -> Any | None:
         if not self.legal():
             return None
         from engine.bots import hint
 
-        return hint(self.game, self.observation(), self.seq)
+        return hint(self.game, self.observation(), self.seq, level)
 
     def caption(self, lang: str) -> str | None:
         return None
@@ -307,7 +308,7 @@ class LessonMode(NoBotNoUndo):
         self.lesson_coach.restart()  # "giving up" a lesson starts it over
         return []
 
-    def suggestion(self) -> Any | None:
+    def suggestion(self, level: str = "casual") -> Any | None:
         self.lesson_coach.hint_shown = True
         move = self.lesson_coach.run.suggestion()
         return None if move is None else self.lesson_coach.run.rules.parse_action(move, self.state)
@@ -351,7 +352,7 @@ class ReplayMode(NoBotNoUndo):
     def resign(self) -> list[Event]:
         return []
 
-    def suggestion(self) -> Any | None:
+    def suggestion(self, level: str = "casual") -> Any | None:
         return None
 
     def caption(self, lang: str) -> str | None:

@@ -33,6 +33,10 @@ class TurnBasedTable(TableScreen):
         self.stopped = False
         #: cards that landed with the last events grow into place (views/table/motion.py)
         self.motion = Arrivals()
+        #: a hint is being worked out (the expert thinks for a moment): the button waits
+        self.thinking = False
+        #: words the status line shows instead of the turn ("Thinking…", the hint)
+        self.status_override: str | None = None
 
     @property
     def lang(self) -> str:
@@ -71,6 +75,25 @@ class TurnBasedTable(TableScreen):
 
     def is_stopped(self) -> bool:
         return self.stopped
+
+    async def on_hint(self, e: Any) -> None:
+        """The hint button: the level chosen in the settings works in a worker thread behind
+        "Thinking…"; its move is then shown on the table (its cards selected) and in words."""
+        if self.busy or self.thinking or not self.match.my_turn:
+            return
+        self.thinking, self.status_override = True, t(self.lang, "thinking")
+        self.refresh()
+        try:
+            action = await asyncio.to_thread(self.match.suggest, self.app.prefs.hint_level)
+        finally:
+            self.thinking = False
+        if self.stopped:
+            return
+        self.match.point_at(action)
+        self.status_override = None if action is None else \
+            t(self.lang, "hint_text", text=self.match.describe_action(action, self.lang))
+        self.refresh()
+        self.status_override = None
 
     async def bot_turn(self) -> None:
         """Play every bot move until it is a person's turn or the game is over. Each decision runs

@@ -8,12 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.bots import HINT_LEVELS
+
 THEMES = ("system", "light", "dark")
 #: classic: red hearts/diamonds, black spades/clubs; four_colour: a colour per suit (diamonds blue,
 #: clubs green), easier to tell apart on a small screen and for red-green colour blindness
 CARD_STYLES = ("classic", "four_colour")
 #: a bot's pause before its move is shown, as a factor of the table's own pause
 BOT_SPEEDS = {"slow": 2.5, "normal": 1.0, "fast": 0.25}
+#: the level the hint button asks is one of ``HINT_LEVELS`` (casual answers at once, expert thinks)
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,7 @@ class Prefs:
     sound: bool = True
     haptics: bool = True
     bot_speed: str = "normal"
+    hint_level: str = "casual"
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> Prefs:
@@ -36,7 +40,8 @@ class Prefs:
 
         return cls(theme=pick("theme", THEMES, "system"), card_style=pick("card_style", CARD_STYLES, "classic"),
                    sound=flag("sound", True), haptics=flag("haptics", True),
-                   bot_speed=pick("bot_speed", BOT_SPEEDS, "normal"))
+                   bot_speed=pick("bot_speed", BOT_SPEEDS, "normal"),
+                   hint_level=pick("hint_level", HINT_LEVELS, "casual"))
 
     def bot_delay(self, base: float) -> float:
         """The pause before a bot's move is shown (the bot's thinking time is its own)."""
