@@ -109,6 +109,8 @@ def test_hint_is_a_legal_move_and_selects_its_card(st) -> None:  # type: ignore[
         assert m.selected == a.card
     for lang in LANGS:
         assert m.describe_action(a, lang)
+        for b in m.legal():  # a suggestion of any kind can be said, in the present ("10♣ on lane 1")
+            assert m.suggest_words(b, lang) and "{" not in m.suggest_words(b, lang)
 
 
 def _at(st, position):  # type: ignore[no-untyped-def]

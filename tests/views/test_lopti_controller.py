@@ -125,4 +125,4 @@ def test_a_hint_or_a_review_shows_its_move_as_selected_cards_and_in_words(st) ->
     m.point_at(Take())
     assert m.selected == [] and m.selected_up is None
     for lang in LANGS:
-        assert m.describe_action(Play(rank=rank, count=1), lang) and m.describe_action(Take(), lang)
+        assert m.suggest_words(Play(rank=rank, count=1), lang) and m.suggest_words(Take(), lang)

@@ -149,6 +149,12 @@ def test_a_finished_online_match_is_kept_in_the_local_history_once(pair, st) -> 
     [game] = api.history(st)
     assert game.id == gid and game.winner == online.seat and game.mode == "online"
     assert api.stats(st)["lanes/online"]["won"] == 1
+    # and the expert reviews it from my seat like any other game (my one move, judged)
+    from engine.bots.review import review_game
+
+    review = review_game(api.load_game(st, gid).record, online.seat, budget_ms=20)
+    assert review is not None and [m.ply for m in review.moves] == [
+        i for i, a in enumerate(record["actions"]) if "resign" not in a][-1:]
 
 
 class LostAnswers(httpx.BaseTransport):

@@ -192,6 +192,22 @@ class LanesMatch:
         target lights up where the mode allows play."""
         self.selected = action.card if isinstance(action, (Play, Discard)) else None
 
+    def suggest_words(self, action: LanesAction, lang: str) -> str:
+        """A suggested move (a hint's, the review's) in words: "10♣ on lane 1", "discard 4♠"."""
+        from views.ui.i18n import card_label
+
+        if isinstance(action, Play):
+            card = card_label(str(action.card))
+            if action.owner is None:
+                return t(lang, "sg_play_number", card=card, lane=action.lane + 1)
+            owner = t(lang, "your") if action.owner == self.human else t(lang, "their")
+            return t(lang, "sg_play_face", card=card, owner=owner, lane=action.lane + 1)
+        if isinstance(action, Discard):
+            return t(lang, "sg_discard", card=card_label(str(action.card)))
+        if isinstance(action, Disband):
+            return t(lang, "sg_disband", lane=action.lane + 1)
+        return self.describe_action(action, lang)
+
     def describe_action(self, action: LanesAction | None, lang: str) -> str:
         from views.ui.i18n import card_label
 

@@ -123,11 +123,10 @@ class LoptiMatch:
         """Show a suggested move on the table (a review's, a hint's): its cards are selected."""
         self.selected, self.selected_up = self.cards_of(action) if action is not None else [], None
 
-    def describe_action(self, action: LoptiAction, lang: str) -> str:
-        """A suggested move in words, as the move log would say it."""
+    def suggest_words(self, action: LoptiAction, lang: str) -> str:
+        """A suggested move (a hint's, the review's) in words: "play 7♥ 7♦", "Take the pile"."""
         if isinstance(action, Play):
-            return said(lang, "lp_play", True, who=t(lang, "you"),
-                        cards=" ".join(card_label(str(c)) for c in self.cards_of(action)))
+            return t(lang, "sg_play_cards", cards=" ".join(card_label(str(c)) for c in self.cards_of(action)))
         if isinstance(action, Take):
             return t(lang, "take")
         if isinstance(action, Flip):

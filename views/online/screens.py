@@ -461,8 +461,20 @@ class OnlineLanesTable(LanesTable):
             modal=True, title=text(lang, t(lang, "won") if won else t(lang, "lost") if v.get("winner") is not None
                                    else t(lang, "ol_aborted"), 20, True),
             content=text(lang, "\n".join(lines), 14),
-            actions=[ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
+            actions=[*([ft.TextButton(t(lang, "review"), on_click=self._review_match)] if v.get("winner") is not None
+                       else []),
+                     ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
                      ft.TextButton(t(lang, "home"), on_click=lambda e: self._home())]))
+
+    async def _review_match(self, e: Any) -> None:
+        """The expert's review of the match just played, from its copy in the local history."""
+        if self.online.game_id is None:
+            await self.keep()
+        self.app.page.pop_dialog()
+        if self.online.game_id is not None:
+            self.app.review_screen(self.online.game_id)
+        else:
+            self.app.tell(t(self.lang, "ol_not_kept"))
 
     async def keep(self) -> None:
         """The finished match into the local history (its published record, replayed by the
@@ -471,8 +483,8 @@ class OnlineLanesTable(LanesTable):
         names = [p["name"] if p else None for p in m.view.get("players", [None, None])]
         try:
             record = await asyncio.to_thread(m.client.record, m.match_id)
-            await asyncio.to_thread(api.keep_online_match, self.app.storage, record, m.seat,
-                                    names[1 - m.seat], m.match_id)
+            m.game_id = await asyncio.to_thread(api.keep_online_match, self.app.storage, record, m.seat,
+                                                names[1 - m.seat], m.match_id)
         except (LobbyUnavailable, LobbyRefused, api.ImportError_):
             LOG.warning("a finished online match could not be kept locally", exc_info=True)
 

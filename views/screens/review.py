@@ -116,7 +116,7 @@ class ReviewBar:
     def __init__(self, lang: str, result: GameReview, controller: LanesMatch | LoptiMatch, mode: Any) -> None:
         self.lang, self.result, self.controller, self.mode = lang, result, controller, mode
         self.words = text(lang, "", 13, color=theme.ON_FELT)
-        self.mark = ft.Row([], spacing=0)
+        self.mark = ft.Container(width=24, height=24)  # a fixed slot: a Row here would break the bar's line
 
     def first(self) -> int:
         """Where the review opens: the first mistake, else the deal."""
@@ -130,16 +130,19 @@ class ReviewBar:
         m = self.result.at(step)
         state = self.mode.state
         self.words.value = move_words(self.lang, self.controller, state, m, self.result.game)
-        self.mark.controls = [marker(self.lang, m)]
+        self.mark.content = marker(self.lang, m)
         best = rules_for(self.result.game).parse_action(m.best, state) if m and m.best != m.played else None
         self.controller.point_at(best)  # the parse above made it this game's action
 
     def controls(self, steps: list[ft.Control], jump: Any) -> list[ft.Control]:
+        """The summary, the words, and one line of buttons that fits a 360 px phone: the jumps
+        between mistakes take the places of "to the deal" and "to the end" (``steps`` is the
+        replay's first, back, counter, on, last)."""
         return [ft.Container(ft.Column([
             text(self.lang, summary(self.lang, self.result), 13, True, theme.ON_FELT),
             ft.Semantics(identifier="review-words", content=self.words),
         ], spacing=2), padding=ft.Padding.symmetric(horizontal=8)),
-            ft.Row([jump(False), *steps[:3], self.mark, *steps[3:], jump(True)],
+            ft.Row([jump(False), steps[1], steps[2], self.mark, steps[3], jump(True)],
                    alignment=ft.MainAxisAlignment.CENTER, wrap=True, spacing=0)]
 
 
@@ -156,7 +159,7 @@ def move_words(lang: str, controller: LanesMatch | LoptiMatch, state: Any, m: Mo
     if m.best == m.played:
         return f"{line} · {t(lang, 'review_same')}"
     best: Any = rules_for(game).parse_action(m.best, state)
-    move = controller.describe_action(best, lang)
+    move = controller.suggest_words(best, lang)
     key = "review_mistake" if m.marked else "review_other"
     return f"{line} · {t(lang, key, move=move, best=_pct(m.after_best), loss=_pct(m.loss))}"
 
@@ -165,9 +168,9 @@ def _pct(x: float) -> int:
     return round(100 * x)
 
 
-def marker(lang: str, m: MoveReview | None) -> ft.Control:
+def marker(lang: str, m: MoveReview | None) -> ft.Control | None:
     """A mistake's mark beside the step counter (an icon with its words for screen readers)."""
     if m is None or not m.marked:
-        return ft.Container(width=24)
+        return None
     return ft.Semantics(identifier="review-mark", label=t(lang, "review_marked"), content=ft.Icon(
         ft.Icons.ERROR_OUTLINE, color=theme.RESIGN, size=22))

@@ -91,7 +91,7 @@ class TurnBasedTable(TableScreen):
             return
         self.match.point_at(action)
         self.status_override = None if action is None else \
-            t(self.lang, "hint_text", text=self.match.describe_action(action, self.lang))
+            t(self.lang, "hint_text", text=self.match.suggest_words(action, self.lang))
         self.refresh()
         self.status_override = None
 
