@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
+from itertools import chain
 from typing import Any
 
 from engine.cards import Rng, derive_seed
@@ -64,6 +65,14 @@ class SessionRule:
 
 
 Thrower = Callable[[int], Iterator[str]]
+
+
+class _ThrowNeeded(Exception):
+    """A knockout reached a throw a person has not made yet."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.seat = seat
 
 
 @dataclass(frozen=True)
@@ -268,6 +277,53 @@ class LoptiSession:
         if not volunteers:
             return p.proposer, None
         return p.proposer, volunteers[0] if len(volunteers) == 1 else bracket(volunteers, self._thrower(throwers))
+
+    def leave(self, seat: int) -> LoptiSession:
+        """A person leaves the session. Their rules stay in force, so a tie on one of them is now
+        defended by its supporters (P-10.2); what plays the seat in later deals is the table's
+        business (the app seats a stand-in bot, so seat numbers keep their meaning)."""
+        if not 0 <= seat < self.players:
+            raise VoteError(f"there is no seat {seat + 1}")
+        if seat in self.absent:
+            raise VoteError(f"seat {seat + 1} has already left the session")
+        if self.players - len(self.absent) <= 2:
+            raise VoteError("a session needs at least two players present")
+        return replace(self, absent=self.absent | {seat})
+
+    def defender_choices(self, p: Proposal, votes: dict[int, bool]) -> list[int]:
+        """P-10.2: who may step forward to defend a rule in a tied vote — its supporters (present
+        seats that voted against the change, never the proposer) — when its author cannot: the
+        author left, or is the proposer. Empty when the count is not a tie, when the author
+        defends the rule themself, or for a base-rule change (the first objector faces the
+        proposer). Several volunteers play the knockout of P-10.4."""
+        if p.kind == "param" or tally(votes, self.players) != "tie":
+            return []
+        r = self._rule(p.rule_id or "")
+        if r.author is not None and r.author not in self.absent and r.author != p.proposer:
+            return []
+        return [i for i in range(self.players) if not votes.get(i, True) and i != p.proposer and i not in self.absent]
+
+    def bracket_throwers(self, hands: dict[int, list[str]]) -> Thrower:
+        """The throwers of one P-10.4 knockout: a seat that threw by hand throws its throws in the
+        order made, on through the rounds; any other seat throws its seeded ones (as every seat
+        did before people could throw in a knockout, so older records replay the same)."""
+        going = {seat: iter(list(throws)) for seat, throws in hands.items()}
+        return lambda seat: going[seat] if seat in going else self.default_thrower(seat)
+
+    def knockout(self, volunteers: list[int], hands: dict[int, list[str]],
+                 by_hand: set[int]) -> tuple[int | None, int | None]:
+        """The P-10.4 knockout between ``volunteers`` as far as the throws made so far decide it:
+        (the representative, None) once decided, else (None, the seat of ``by_hand`` whose throw
+        is needed next). Seats not thrown by hand throw their seeded throws."""
+        def need(seat: int) -> Iterator[str]:
+            raise _ThrowNeeded(seat)
+            yield ""  # pragma: no cover - makes this a generator
+
+        going = {seat: chain(list(hands.get(seat, [])), need(seat)) for seat in by_hand}
+        try:
+            return bracket(volunteers, lambda seat: going[seat] if seat in going else self.default_thrower(seat)), None
+        except _ThrowNeeded as wanted:
+            return None, wanted.seat
 
     def _settle_tie(self, p: Proposal, votes: dict[int, bool], throwers: Thrower | None,
                     defenders: list[int] | None, bracket_throwers: Thrower | None) -> tuple[bool, dict[str, Any]]:

@@ -64,3 +64,70 @@ def test_descriptions_of_the_rules_in_three_languages(st: Any) -> None:
     for lang in ("en", "ar", "vi"):
         texts = [text for _, text in flow.rule_choices(lang)]
         assert len(texts) >= 5 and len(set(texts)) == len(texts)
+
+
+def session_won_by_seat_1(st: Any, levels: list[str], seed: int) -> SessionFlow:
+    """A session whose deals are played until seat 1 (a person) wins one and adds a rule (P-8.1)."""
+    flow = SessionFlow(st, levels, seed=seed)
+    for _ in range(6):
+        m = flow.start_deal()
+        play_out(m)
+        flow.deal_over(m)
+        if flow.rule_pending():
+            winner = flow.winner
+            flow.add_rule(flow.rule_choices("en")[0][0])
+            if winner == 1:
+                return flow
+    raise AssertionError("seat 1 never won")
+
+
+def test_P_10_2_a_person_who_left_is_replaced_and_their_rule_is_defended_by_a_supporter(st: Any) -> None:
+    flow = session_won_by_seat_1(st, ["person", "person", "casual"], seed=13)
+    assert flow.can_leave() == [1, 2]
+    flow.leave(1)
+    assert flow.levels[1] == "casual" and 1 in flow.session.absent and flow.can_leave() == [2]
+    with pytest.raises(VoteError):
+        flow.leave(1)  # gone already
+    rule = next(r for r in flow.session.rules if r.author == 1)
+    proposal = next(p for p in flow.proposals(0) if p.rule_id == rule.id and p.kind == "remove")
+    people = {0: True, 2: True}  # the stand-in (seat index 1) and the bot (index 3) keep the rule: a tie
+    assert flow.ballots(proposal, people) == {0: True, 1: False, 2: True, 3: False}
+    assert flow.defender_choices(proposal, people) == [3]  # the author is gone; the bot stepped forward
+    from views.lopti.session import Tie
+
+    assert flow.throwers_by_hand(proposal, people, Tie([3])) == (0, 3)  # I throw against the bot
+    record = flow.vote(proposal, people, tie=Tie([3]))
+    assert record.tally == "tie" and record.rps is not None and record.rps["defender"] == 3
+    # the next deal seats the stand-in, and the stored session replays to the same state
+    m = flow.start_deal()
+    assert m.levels[1] == "casual"
+    again = SessionFlow.resume(st, flow.session_id)  # type: ignore[arg-type]
+    assert again.session.to_json() == flow.session.to_json() and again.levels == flow.levels
+
+
+def test_P_10_4_volunteers_play_a_knockout_thrown_by_hand_and_its_throws_replay(st: Any) -> None:
+    """The author asks to remove their own rule, so its two supporters volunteer to defend it:
+    one decisive throw a match, each person throwing by hand."""
+    flow = session_won_by_seat_1(st, ["person", "person", "person"], seed=2)
+    rule = next(r for r in flow.session.rules if r.author == 1)
+    proposal = next(p for p in flow.proposals(1) if p.rule_id == rule.id and p.kind == "remove")
+    people = {0: True, 1: True, 2: False, 3: False}
+    assert flow.defender_choices(proposal, people) == [2, 3]
+    throws: dict[int, list[str]] = {2: [], 3: []}
+    asked = []
+    for k in range(20):
+        winner, seat = flow.knockout([2, 3], throws)
+        if winner is not None:
+            break
+        assert seat is not None
+        asked.append(seat)
+        throws[seat].append(["rock", "paper", "scissors"][(k * (seat + 1)) % 3])
+    assert winner in (2, 3) and asked[:2] == [2, 3]
+    from views.lopti.session import Tie
+
+    tie = Tie([2, 3], throws)
+    assert flow.throwers_by_hand(proposal, people, tie) == (1, winner)
+    record = flow.vote(proposal, people, tie=tie)
+    assert record.rps is not None and record.rps["defender"] == winner
+    again = SessionFlow.resume(st, flow.session_id)  # type: ignore[arg-type]
+    assert again.session.to_json() == flow.session.to_json()

@@ -912,3 +912,97 @@ def test_the_hint_asks_the_level_chosen_in_the_settings_and_thinks_visibly(tmp_p
         assert not s.conn.crashes
     finally:
         s.close()
+
+
+def switch_in(s: Screen, ident: str) -> ft.Switch:
+    """The switch inside the control with semantics identifier ``ident``."""
+    from tests.views.screen import walk
+
+    return next(c for c in walk(s.one(ident=ident)) if isinstance(c, ft.Switch))
+
+
+def test_a_person_leaves_the_table_and_a_supporter_defends_their_rule_on_screen(tmp_path: Path) -> None:
+    """P-10.2 on screen: seat 2's person leaves (a bot stands in); in the tied vote on their rule
+    the author cannot defend it, the bot that kept it steps forward, and I throw against it."""
+    from storage.db import open_storage
+    from tests.views.test_lopti_session import session_won_by_seat_1
+
+    st = open_storage(tmp_path / "app.sqlite")
+    flow = session_won_by_seat_1(st, ["person", "person", "casual"], seed=13)
+    sid = flow.session_id
+    rule = next(r for r in flow.session.rules if r.author == 1)
+    index = next(i for i, p in enumerate(flow.proposals(0)) if p.rule_id == rule.id and p.kind == "remove")
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    try:
+        s.tap(ident="sess-leave-1")
+        s.wait_for(lambda: s.find(ident="leave-confirm-1"), what="the confirmation")
+        s.tap(ident="leave-confirm-1")
+        s.wait_for(lambda: s.shows("Player 2 has left the session"), what="the seat left")
+        assert s.shows("Seat 2 (Casual, standing in)")
+        s.tap(ident="sess-vote")
+        s.wait_for(lambda: s.find(ident=f"prop-{index}"), what="the proposals")
+        s.tap(ident=f"prop-{index}")
+        s.wait_for(lambda: s.find(ident="vote-count"), what="the vote")
+        for seat in (0, 2):
+            s.toggle(switch_in(s, f"vote-{seat}"), True)
+        s.tap(ident="vote-count")
+        s.wait_for(lambda: s.find(ident="defend-go"), what="who defends the rule")
+        assert s.shows("Seat 4 (Casual) steps forward to defend it.") and not s.find(ident="defend-1")
+        s.tap(ident="defend-go")
+        s.wait_for(lambda: s.find(ident="rps-auto"), what="my series against the defender")
+        s.tap(ident="rps-auto")
+        s.wait_for(lambda: s.find(ident="sess-next"), what="back between deals")
+        assert not s.conn.crashes
+    finally:
+        s.close()
+    st = open_storage(tmp_path / "app.sqlite")
+    from views.lopti.session import SessionFlow
+
+    again = SessionFlow.resume(st, sid)  # type: ignore[arg-type]
+    assert again.session.absent == {1} and again.session.votes[-1].rps["defender"] == 3  # type: ignore[index]
+    st.close()
+
+
+def test_two_people_play_the_defenders_knockout_by_hand_on_screen(tmp_path: Path) -> None:
+    """P-10.4 on screen: the author asks to remove their own rule; seats 3 and 4 both volunteer to
+    defend it and throw one decisive throw each (again on a tie) until one is chosen."""
+    from storage.db import open_storage
+    from tests.views.test_lopti_session import session_won_by_seat_1
+    from views.lopti import session_screen as ss
+    from views.lopti.session import SessionFlow
+
+    st = open_storage(tmp_path / "app.sqlite")
+    flow = session_won_by_seat_1(st, ["person", "person", "person"], seed=2)
+    rule = next(r for r in flow.session.rules if r.author == 1)
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{flow.session_id}")
+    try:
+        s.wait_for(lambda: s.find(ident="sess-vote"), what="the session")
+        flow = SessionFlow.resume(s.app.storage, flow.session_id)  # type: ignore[arg-type]  # the app's storage
+        proposal = next(p for p in flow.proposals(1) if p.rule_id == rule.id and p.kind == "remove")
+        votes = {0: True, 1: True, 2: False, 3: False}
+        s.call(lambda: ss.vote_screen(s.app, flow, proposal))
+        s.wait_for(lambda: s.find(ident="vote-count"), what="the vote")
+        for seat in (0, 1):
+            s.toggle(switch_in(s, f"vote-{seat}"), True)
+        s.tap(ident="vote-count")
+        s.wait_for(lambda: s.find(ident="defend-2") and s.find(ident="defend-3"), what="the volunteers")
+        for seat in (2, 3):
+            s.toggle(switch_in(s, f"defend-{seat}"), True)
+        s.tap(ident="defend-go")
+        s.wait_for(lambda: s.find(ident="ko-rock"), what="the knockout")
+        throws = ["rock", "paper", "scissors", "rock", "rock", "paper"]
+        for k in range(30):
+            if not s.find(ident="ko-rock"):
+                break
+            s.tap(ident=f"ko-{throws[k % len(throws)]}")
+        s.wait_for(lambda: s.find(ident="rps-auto"), what="the series between the proposer and the defender")
+        s.tap(ident="rps-auto")
+        s.wait_for(lambda: s.find(ident="sess-next"), what="back between deals")
+        record = flow.session.votes[-1]
+        assert record.rps is not None and record.rps["defender"] in (2, 3) and votes == record.votes
+        assert s.shows("defends the rule.") and not s.conn.crashes
+    finally:
+        s.close()
+

@@ -10,6 +10,7 @@ exact). Bots write their rule (``bot_rule``) and vote (``bot_vote``) through the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any
 
@@ -22,6 +23,23 @@ from views.lopti.contract import LoptiControls
 from views.lopti.controller import LoptiMatch
 from views.lopti.rule_draft import RuleDraft
 
+STAND_IN = "casual"  # the bot that takes the seat of a person who left the session
+
+
+@dataclass(frozen=True)
+class Tie:
+    """Who stepped forward to defend a rule in a tied vote (P-10.2; None: the engine's default,
+    every supporter), and the throws people made in the knockout between them (P-10.4)."""
+
+    defenders: list[int] | None = None
+    knockout: dict[int, list[str]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"knockout": {str(k): list(v) for k, v in self.knockout.items()}}
+        if self.defenders is not None:
+            out["defenders"] = list(self.defenders)
+        return out
+
 
 class SessionFlow:
     def __init__(self, storage: Any, levels: list[str], seed: int, session_id: int | None = None,
@@ -31,6 +49,9 @@ class SessionFlow:
         self.api = api
         self.storage = storage
         self.levels = ["person", *levels]
+        #: the seats as the session began (a person who leaves is replaced by a stand-in bot, and
+        #: that is a step of the session, replayed on resume)
+        self.start_levels = list(levels)
         self.seed = seed
         self.session = LoptiSession(len(self.levels), seed)
         self.steps: list[list[Any]] = []
@@ -60,7 +81,7 @@ class SessionFlow:
             self.coach.record(self.session)
             return
         seats = [{"kind": "person"} if lv == "person" else {"kind": "bot", "level": lv} for lv in self.levels]
-        data = {"players": len(self.levels), "seed": self.seed, "levels": self.levels[1:], "steps": self.steps,
+        data = {"players": len(self.levels), "seed": self.seed, "levels": self.start_levels, "steps": self.steps,
                 "session": self.session.to_json()}
         self.session_id = self.api.save_session(self.storage, data, seats, session_id=self.session_id,
                                                 status=status, current_game_id=self.current_game_id)
@@ -89,12 +110,16 @@ class SessionFlow:
             self.session = self.session.add_winner_rule(step[1], int(step[2]))
         elif kind == "vote":
             hands = {int(k): list(v) for k, v in (step[3] if len(step) > 3 else {}).items()}
-            # throws made by hand play the series only; a bracket (P-10.4) is thrown by the app,
-            # as throwers_by_hand assumed when it named the sides
+            # throws made by hand in the series; the defenders who stepped forward and the throws
+            # people made in their knockout (P-10.4; a vote stored before people threw there has
+            # none, and its knockout is the app's seeded one, as it was)
+            tie = step[4] if len(step) > 4 else {}
+            defenders = [int(s) for s in tie["defenders"]] if "defenders" in tie else None
+            knockout = {int(k): list(v) for k, v in tie.get("knockout", {}).items()}
             self.session = self.session.hold_vote(Proposal.from_json(step[1]),
                                                   {int(k): bool(v) for k, v in step[2].items()},
-                                                  throwers=self._throwers(hands),
-                                                  bracket_throwers=self.session.default_thrower)
+                                                  throwers=self._throwers(hands), defenders=defenders,
+                                                  bracket_throwers=self.session.bracket_throwers(knockout))
         elif kind == "carry":  # P-11.2: the first step of a session that follows another at this table
             if self.session.results or self.session.rules:
                 raise ValueError("rules are carried over only when a session starts")
@@ -103,6 +128,9 @@ class SessionFlow:
             self.session = earlier.new_session(self.seed, keep)
         elif kind == "delete":
             self.session = self.session.delete_own_rule(str(step[1]), int(step[2]))
+        elif kind == "leave":
+            self.session = self.session.leave(int(step[1]))
+            self.levels[int(step[1])] = STAND_IN
         else:
             raise ValueError(f"unknown session step {kind!r}")
 
@@ -208,16 +236,48 @@ class SessionFlow:
         return {seat: people.get(seat, False) if lv == "person" else bot_vote(self.session, proposal, seat)
                 for seat, lv in enumerate(self.levels)}
 
-    def throwers_by_hand(self, proposal: Proposal, people: dict[int, bool]) -> tuple[int, int] | None:
+    def throwers_by_hand(self, proposal: Proposal, people: dict[int, bool],
+                         tie: Tie | None = None) -> tuple[int, int] | None:
         """When the count is a tie and a person is one of the two sides, the sides (proposer,
         defender) of the rock-paper-scissors series a person may throw by hand; else None."""
         votes = self.ballots(proposal, people)
         if tally(votes, self.session.players) != "tie":
             return None
-        proposer, defender = self.session.tie_sides(proposal, votes)
+        tie = tie or Tie()
+        proposer, defender = self.session.tie_sides(proposal, votes, self.session.bracket_throwers(tie.knockout),
+                                                    tie.defenders)
         if defender is None or "person" not in (self.levels[proposer], self.levels[defender]):
             return None
         return proposer, defender
+
+    # --- defenders (P-10.2, P-10.4) -------------------------------------------------------------------
+    def can_leave(self) -> list[int]:
+        """The people who may leave the table now (not the device's owner at seat 1, nobody gone)."""
+        if len(self.levels) - len(self.session.absent) <= 2:
+            return []
+        return [s for s, lv in enumerate(self.levels) if lv == "person" and s != 0 and s not in self.session.absent]
+
+    def leave(self, seat: int) -> None:
+        """``seat``'s person leaves the session: a Casual bot plays the seat from the next deal;
+        their rules stay in force, defended in a tie by their supporters (P-10.2)."""
+        if seat not in self.can_leave():
+            raise VoteError(f"seat {seat + 1} cannot leave the table now")
+        self._step(["leave", seat])
+
+    def defender_choices(self, proposal: Proposal, people: dict[int, bool]) -> list[int]:
+        """Who may step forward to defend the rule in this tie (the engine's list; empty when its
+        author defends it, when there is no tie, or for a base-rule change)."""
+        return self.session.defender_choices(proposal, self.ballots(proposal, people))
+
+    def bot_defends(self, seat: int) -> bool:
+        """A bot that voted to keep a rule steps forward to defend it."""
+        return self.levels[seat] != "person"
+
+    def knockout(self, volunteers: list[int], throws: dict[int, list[str]]) -> tuple[int | None, int | None]:
+        """The P-10.4 knockout as far as people's throws decide it: (representative, None), or
+        (None, the person to throw next). Bots throw the engine's seeded throws."""
+        people = {s for s in volunteers if self.levels[s] == "person"}
+        return self.session.knockout(volunteers, throws, people)
 
     def bot_throws(self, seat: int) -> Iterator[str]:
         """The throws the app makes for ``seat`` in this deal's vote (the engine's seeded ones)."""
@@ -229,13 +289,16 @@ class SessionFlow:
         return lambda seat: chain(hands.get(seat, []), session.default_thrower(seat))
 
     def vote(self, proposal: Proposal, people: dict[int, bool],
-             hands: dict[int, list[str]] | None = None) -> VoteRecord:
+             hands: dict[int, list[str]] | None = None, tie: Tie | None = None) -> VoteRecord:
         """People's votes as given; every bot votes by ``bot_vote``. A tie goes to rock-paper-scissors:
-        ``hands`` are the throws people made by hand (the app throws the rest)."""
+        ``hands`` are the throws people made by hand (the app throws the rest); ``tie`` says who
+        stepped forward to defend a rule whose author cannot, and the knockout's throws."""
         votes = self.ballots(proposal, people)
         step: list[Any] = ["vote", proposal.to_json(), {str(k): v for k, v in votes.items()}]
-        if hands:
-            step.append({str(k): list(v) for k, v in hands.items()})
+        if hands or tie:
+            step.append({str(k): list(v) for k, v in (hands or {}).items()})
+        if tie:
+            step.append(tie.to_json())
         self._step(step)  # a proposal the engine refuses raises VoteError before anything is stored
         return self.session.votes[-1]
 

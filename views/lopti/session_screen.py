@@ -18,7 +18,7 @@ from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.votes import Proposal, VoteError, VoteRecord
 from views.lopti.rule_builder import draft_editor
 from views.lopti.rule_draft import RuleDraft
-from views.lopti.session import SessionFlow
+from views.lopti.session import SessionFlow, Tie
 from views.table.lessons import Coach, next_lesson
 from views.ui import theme
 from views.ui.i18n import t
@@ -32,6 +32,8 @@ def seat_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
         return t(lang, "you")
     if flow.levels[seat] == "person":
         return t(lang, "player_n", n=seat + 1)
+    if seat in flow.session.absent:
+        return t(lang, "seat_stand_in", n=seat + 1, level=t(lang, flow.levels[seat]))
     return t(lang, "seat_name", n=seat + 1, level=t(lang, flow.levels[seat]))
 
 
@@ -140,6 +142,7 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
         flow.end()
         app.home()
 
+    controls += leave_buttons(app, flow)
     if flow.session.results:
         controls.append(ft.Semantics(identifier="sess-again", button=True, content=ft.OutlinedButton(
             t(lang, "sess_again"), icon=ft.Icons.REPLAY, on_click=lambda e: carry_screen(app, flow))))
@@ -148,6 +151,32 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
         t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
     _page(app, t(lang, "sess_title", n=flow.deal_number) if flow.deal_number else t(lang, "sess_title_new"), controls,
           flow)
+
+
+def leave_buttons(app: Any, flow: SessionFlow) -> list[ft.Control]:
+    """A person (not the device's owner) may leave the table between deals: after a confirmation
+    a Casual bot takes the seat, and the rules they wrote stay (defended by their supporters)."""
+    lang = app.lang
+
+    def ask(seat: int) -> None:
+        def leave(e: Any) -> None:
+            app.page.pop_dialog()
+            try:
+                flow.leave(seat)
+            except VoteError as exc:
+                app.tell(str(exc))
+                return
+            session_screen(app, flow, t(lang, "sess_left", who=t(lang, "player_n", n=seat + 1)))
+        app.page.show_dialog(ft.AlertDialog(
+            title=text(lang, t(lang, "sess_leave_confirm", who=seat_label(flow, seat, lang)), 16, True),
+            content=text(lang, t(lang, "sess_leave_means"), 14),
+            actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda e: app.page.pop_dialog()),
+                     ft.Semantics(identifier=f"leave-confirm-{seat}", button=True, content=ft.TextButton(
+                         t(lang, "sess_leave", who=seat_label(flow, seat, lang)), on_click=leave))]))
+
+    return [ft.Semantics(identifier=f"sess-leave-{s}", button=True, content=ft.TextButton(
+        t(lang, "sess_leave", who=seat_label(flow, s, lang)), icon=ft.Icons.LOGOUT,
+        on_click=lambda e, s=s: ask(s))) for s in flow.can_leave()]
 
 
 def rule_cards(app: Any, flow: SessionFlow) -> list[ft.Control]:
@@ -416,6 +445,10 @@ def vote_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
         final = replace(proposal, when=chosen["when"])
         try:
             flow.check(final)
+            choices = flow.defender_choices(final, votes)
+            if choices:
+                defender_screen(app, flow, final, dict(votes), choices)
+                return
             sides = flow.throwers_by_hand(final, votes)
             if sides is not None:
                 rps_screen(app, flow, final, dict(votes), sides)
@@ -471,7 +504,7 @@ class RpsSeries:
 
 
 def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
-               sides: tuple[int, int]) -> None:
+               sides: tuple[int, int], tie: Tie | None = None, notice: str = "") -> None:
     """P-10: the tie is settled by 30 decisive throws between the proposer and the defender. A
     person throws by hand (on a shared device the second person throws without seeing the first
     throw) or lets the app throw; a bot's throws are the engine's seeded ones, so the series
@@ -483,8 +516,8 @@ def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int,
 
     def finish(e: Any = None) -> None:
         # the pairs thrown so far are kept; the app throws the rest of the series for the people
-        record = flow.vote(proposal, votes, hands=series.hands)
-        session_screen(app, flow, outcome(flow, record, lang))
+        record = flow.vote(proposal, votes, hands=series.hands, tie=tie)
+        session_screen(app, flow, " ".join(x for x in (notice, outcome(flow, record, lang)) if x))
 
     def show() -> None:
         (sa, sb), _ = progress(series.pairs)
@@ -518,6 +551,92 @@ def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int,
         score, status, prompt, buttons,
         ft.Semantics(identifier="rps-auto", button=True, content=ft.TextButton(
             t(lang, "rps_auto"), icon=ft.Icons.CASINO, on_click=finish))], flow)
+
+
+def defender_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
+                    choices: list[int]) -> None:
+    """P-10.2: the rule's author cannot defend it (they left, or they ask for the change), so its
+    supporters may step forward; each person says whether they will, bots that kept the rule do.
+    Nobody: the change passes. One: they face the proposer. Several: a knockout (P-10.4)."""
+    lang = app.lang
+    people = [s for s in choices if not flow.bot_defends(s)]
+    bots = [s for s in choices if flow.bot_defends(s)]
+    steps: dict[int, bool] = {s: False for s in people}
+
+    def toggle(e: Any, seat: int) -> None:
+        steps[seat] = bool(e.control.value)
+
+    def go(e: Any) -> None:
+        volunteers = [s for s in choices if s in bots or steps.get(s)]
+        if len(volunteers) > 1:
+            knockout_screen(app, flow, proposal, votes, volunteers)
+            return
+        settle(app, flow, proposal, votes, Tie(volunteers))
+
+    rule = next((r for r in flow.session.rules if r.id == proposal.rule_id), None)
+    author = seat_label(flow, rule.author if rule else None, lang)
+    _page(app, t(lang, "def_title"), [
+        text(lang, proposal_words(flow, proposal, lang), 14, True),
+        text(lang, t(lang, "def_intro", author=author), 14),
+        *(ft.Semantics(identifier=f"defend-{s}", content=ft.Switch(
+            label=t(lang, "def_volunteer", who=seat_label(flow, s, lang)), value=False,
+            on_change=lambda e, s=s: toggle(e, s))) for s in people),
+        *(text(lang, t(lang, "def_bot", who=seat_label(flow, s, lang)), 14) for s in bots),
+        text(lang, t(lang, "def_none"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
+        ft.Semantics(identifier="defend-go", button=True, content=ft.FilledButton(
+            t(lang, "def_go"), on_click=go))], flow)
+
+
+def knockout_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
+                    volunteers: list[int]) -> None:
+    """P-10.4: several volunteers — a single-elimination knockout, one decisive throw a match. A
+    person throws by hand (the others' throws stay hidden until the knockout is decided); a bot
+    throws the engine's seeded throws. The engine plays the knockout from the throws made."""
+    lang = app.lang
+    throws: dict[int, list[str]] = {s: [] for s in volunteers if not flow.bot_defends(s)}
+    prompt = text(lang, "", 16, True)
+    made = text(lang, "", 13, color=ft.Colors.ON_SURFACE_VARIANT)
+
+    def advance() -> None:
+        winner, seat = flow.knockout(volunteers, throws)
+        if winner is not None:
+            settle(app, flow, proposal, votes, Tie(list(volunteers), throws), notice=t(
+                lang, "ko_chosen", who=seat_label(flow, winner, lang)))
+            return
+        prompt.value = t(lang, "ko_throw", who=seat_label(flow, seat, lang))
+        made.value = t(lang, "ko_made", n=sum(len(v) for v in throws.values()))
+        app.page.update()
+
+    def throw(choice: str) -> None:
+        _, seat = flow.knockout(volunteers, throws)
+        if seat is not None:
+            throws[seat].append(choice)
+        advance()
+
+    buttons = ft.Row([ft.Semantics(identifier=f"ko-{c}", button=True, content=ft.FilledTonalButton(
+        t(lang, f"rps_{c}"), icon=THROW_ICONS[c], on_click=lambda e, c=c: throw(c))) for c in THROW_ICONS],
+        wrap=True, alignment=ft.MainAxisAlignment.CENTER)
+    _page(app, t(lang, "ko_title"), [
+        text(lang, t(lang, "ko_who", who=t(lang, "list_sep").join(seat_label(flow, s, lang) for s in volunteers)), 14),
+        prompt, made, buttons], flow)
+    advance()
+
+
+def settle(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool], tie: Tie,
+           notice: str = "") -> None:
+    """The defender is known: a person on either side throws the series by hand, else the vote
+    is counted at once (no defender: the change passes)."""
+    lang = app.lang
+    try:
+        sides = flow.throwers_by_hand(proposal, votes, tie)
+        if sides is not None:
+            rps_screen(app, flow, proposal, votes, sides, tie, notice)
+            return
+        record = flow.vote(proposal, votes, tie=tie)
+    except VoteError as exc:
+        app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+        return
+    session_screen(app, flow, " ".join(x for x in (notice, outcome(flow, record, lang)) if x))
 
 
 def outcome(flow: SessionFlow, record: VoteRecord, lang: str) -> str:
