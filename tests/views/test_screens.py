@@ -523,6 +523,10 @@ def test_the_house_rule_lesson_on_the_real_session_screens(screen: Screen) -> No
     screen.wait_for(lambda: screen.find(ident="vote-count"), what="the vote")
     screen.toggle(screen.one(ident="vote-0").content, True)  # yes for me, no for Player 2: a tie
     screen.tap(ident="vote-count")
+    # my own rule: its author (me) cannot defend it, so Player 2, who keeps it, steps forward (P-10.2)
+    screen.wait_for(lambda: screen.find(ident="defend-1"), what="who defends the rule")
+    screen.toggle(switch_in(screen, "defend-1"), True)
+    screen.tap(ident="defend-go")
     screen.wait_for(lambda: screen.find(ident="rps-auto"), what="rock-paper-scissors")
     screen.tap(ident="rps-rock")
     screen.tap(ident="rps-paper")  # Player 2 throws without seeing mine
