@@ -136,6 +136,15 @@ class App:
         self._place(self.route, content, bg)
 
     def _place(self, route: str, content: ft.Control, bg: str | None) -> None:
+        top = self.page.views[-1] if self.page.views else None
+        if top is not None and top.route == route:
+            # the next screen of a flow on the same route (a session's vote after its confirmation)
+            # goes into the view already shown: a dialog closing on it closes for good (a new view
+            # in the same update kept the closing dialog on screen in the browser)
+            top.controls = [ft.SafeArea(content=content, expand=True)]
+            top.bgcolor = bg
+            self.page.update()
+            return
         view = ft.View(route=route, controls=[ft.SafeArea(content=content, expand=True)], padding=0, bgcolor=bg,
                        spacing=0)
         if route == "/":

@@ -943,6 +943,7 @@ def test_a_person_leaves_the_table_and_a_supporter_defends_their_rule_on_screen(
         s.wait_for(lambda: s.find(ident="leave-confirm-1"), what="the confirmation")
         s.tap(ident="leave-confirm-1")
         s.wait_for(lambda: s.shows("Player 2 has left the session"), what="the seat left")
+        s.wait_for(lambda: not s.dialog_shown(), what="the confirmation closed")
         assert s.shows("Seat 2 (Casual, standing in)")
         s.tap(ident="sess-vote")
         s.wait_for(lambda: s.find(ident=f"prop-{index}"), what="the proposals")

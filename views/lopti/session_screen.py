@@ -37,6 +37,13 @@ def seat_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
     return t(lang, "seat_name", n=seat + 1, level=t(lang, flow.levels[seat]))
 
 
+def author_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
+    """Who wrote a rule: a person who left the table is named as such, not by the bot in their seat."""
+    if seat is not None and seat in flow.session.absent:
+        return t(lang, "author_left", n=seat + 1)
+    return seat_label(flow, seat, lang)
+
+
 def _page(app: Any, title: str, controls: list[ft.Control], flow: SessionFlow | None = None) -> ft.Column:
     """Show a session screen: a header, a lesson's coach when ``flow`` is a practice session, then
     ``controls`` in a scrolling column (returned, so a screen can redraw its controls in place and
@@ -196,7 +203,7 @@ def rule_cards(app: Any, flow: SessionFlow) -> list[ft.Control]:
     for rid, words, author, in_force in flow.rules_in_force(lang):
         lines: list[ft.Control] = [
             text(lang, words, 14, color=None if in_force else ft.Colors.ON_SURFACE_VARIANT),
-            text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)) +
+            text(lang, t(lang, "sess_rule_by", who=author_label(flow, author, lang)) +
                  ("" if in_force else " · " + t(lang, "sess_removed")), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
         if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
             lines.append(ft.Semantics(identifier=f"sess-delete-{rid}", button=True, content=ft.TextButton(
@@ -574,7 +581,7 @@ def defender_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict
         settle(app, flow, proposal, votes, Tie(volunteers))
 
     rule = next((r for r in flow.session.rules if r.id == proposal.rule_id), None)
-    author = seat_label(flow, rule.author if rule else None, lang)
+    author = author_label(flow, rule.author if rule else None, lang)
     _page(app, t(lang, "def_title"), [
         text(lang, proposal_words(flow, proposal, lang), 14, True),
         text(lang, t(lang, "def_intro", author=author), 14),
