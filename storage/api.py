@@ -436,34 +436,74 @@ def import_game(st: Storage, text: str) -> int:
 
 
 def export_session(st: Storage, session_id: int) -> str:
+    return json.dumps(_session_file(st, session_id), indent=1, sort_keys=True)
+
+
+def _session_file(st: Storage, session_id: int) -> dict[str, Any]:
+    """A session in the session-file form. A session that began by carrying rules over from an
+    earlier one (P-11.2: its first step names that session) carries the earlier session's file
+    with it (``carried_from``), so the file is whole on any device."""
     sess = load_session(st, session_id)
     with st.session() as s:
         ids = s.exec(select(SavedGame.id).where(SavedGame.session_id == session_id).order_by(col(SavedGame.id))).all()
     games = [json.loads(export_game(st, i)) for i in ids if i is not None]
-    return json.dumps({"format": SESSION_FORMAT, "version": 1, "name": sess["name"], "seats": sess["seats"],
-                       "session": sess["data"], "deals": games}, indent=1, sort_keys=True)
+    out = {"format": SESSION_FORMAT, "version": 1, "id": session_id, "name": sess["name"], "seats": sess["seats"],
+           "session": sess["data"], "deals": games}
+    earlier = _carried_from(sess["data"])
+    if earlier is not None:
+        out["carried_from"] = _session_file(st, earlier)
+    return out
 
 
-def import_session(st: Storage, text: str) -> int:
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ImportError_(f"the file is not valid JSON ({exc.msg}, line {exc.lineno})") from None
+def _carried_from(data: Any) -> int | None:
+    """The earlier session a session's first step carries rules from, if it does."""
+    steps = data.get("steps") if isinstance(data, dict) else None
+    first = steps[0] if isinstance(steps, list) and steps else None
+    if isinstance(first, list) and first[:1] == ["carry"] and len(first) > 1 and isinstance(first[1], int):
+        return first[1]
+    return None
+
+
+def _check_session_file(obj: Any, known: set[int]) -> None:
+    """Refuse a session file (and any earlier session it carries) that cannot be imported whole:
+    its deals are replayed here, and a session carrying rules from one that is neither in the
+    file nor ``known`` (imported from the same archive) is refused."""
     if not isinstance(obj, dict) or obj.get("format") != SESSION_FORMAT:
         raise ImportError_("this is not a Card Table Lopti session file")
     deals = obj.get("deals")
     if not isinstance(deals, list) or not isinstance(obj.get("session"), dict):
         raise ImportError_("the session file has no deals or session data")
-    records = [_validate_game(d) for d in deals]
-    if any(r.game != "lopti" for r in records):
+    if any(_validate_game(d).game != "lopti" for d in deals):
         raise ImportError_("a Lopti session holds only Lopti deals")
-    game_ids = [import_game(st, json.dumps(d)) for d in deals]
+    earlier = _carried_from(obj["session"])
+    if earlier is not None and earlier not in known:
+        if not isinstance(obj.get("carried_from"), dict):
+            raise ImportError_("this session carried rules from an earlier session that is not in the file")
+        _check_session_file(obj["carried_from"], known)
+
+
+def import_session(st: Storage, text: str, imported: dict[int, int] | None = None) -> int:
+    """A session file: its deals are replayed and stored, then the session. ``imported`` maps the
+    ids of sessions already brought in from the same archive to their new ids (an earlier
+    session a session carried rules from is not imported twice)."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportError_(f"the file is not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    imported = {} if imported is None else imported
+    _check_session_file(obj, set(imported))  # the whole file, before anything is stored
+    game_ids = [import_game(st, json.dumps(d)) for d in obj["deals"]]
     data = dict(obj["session"])
     # the session's steps name its deals by their stored ids: the nth deal step is the nth deal of
     # the file (exported in the order they were played), now under its new id here
     new_ids = iter(game_ids)
     data["steps"] = [["deal", next(new_ids, step[1])] if isinstance(step, list) and step[:1] == ["deal"] else step
                      for step in data.get("steps", [])]
+    earlier = _carried_from(data)
+    if earlier is not None:  # the session it carried rules from, under its id here
+        if earlier not in imported:
+            import_session(st, json.dumps(obj["carried_from"]), imported)
+        data["steps"][0] = ["carry", imported[earlier], *data["steps"][0][2:]]
     sid = save_session(st, data, obj.get("seats") or [], str(obj.get("name", "Imported session")), status="paused")
     for gid in game_ids:
         with st.session() as s:
@@ -471,6 +511,8 @@ def import_session(st: Storage, text: str) -> int:
             assert row is not None
             row.session_id = sid
             s.add(row)
+    if isinstance(obj.get("id"), int):
+        imported[obj["id"]] = sid
     return sid
 
 
@@ -507,16 +549,13 @@ def import_all(st: Storage, text: str) -> tuple[int, int]:
     for g in games:
         _validate_game(g)
     for sess in sessions_:
-        if (not isinstance(sess, dict) or sess.get("format") != SESSION_FORMAT
-                or not isinstance(sess.get("deals"), list)):
-            raise ImportError_("a session in the export file is damaged")
-        for d in sess["deals"]:
-            if _validate_game(d).game != "lopti":
-                raise ImportError_("a Lopti session holds only Lopti deals")
+        _check_session_file(sess, set())
     for g in games:
         _finish_imported(st, import_game(st, json.dumps(g)))
+    imported: dict[int, int] = {}
     for sess in sessions_:
-        import_session(st, json.dumps(sess))
+        if sess.get("id") not in imported:  # one carried by a later session may be in already
+            import_session(st, json.dumps(sess), imported)
     return len(games), len(sessions_)
 
 

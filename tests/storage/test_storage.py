@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -346,4 +347,49 @@ def test_an_imported_session_resumes_with_its_deals_under_their_new_ids(tmp_path
     sid = api.import_session(dst, text)
     again = SessionFlow.resume(dst, sid)
     assert again.session.to_json() == flow.session.to_json()
+    dst.close()
+
+
+def carried_session(st: Any) -> tuple[Any, Any]:
+    """A session in which seat 2 (a person) won a deal and added a rule, and the next session at
+    that table, which kept the rule: three people of four vote for it at setup (P-11.2)."""
+    from tests.views.test_lopti_session import session_won_by_seat_1
+
+    first = session_won_by_seat_1(st, ["person", "person", "casual"], seed=13)
+    rule = next(r.id for r in first.session.rules if r.author == 1)
+    second = first.next_session(77, {rule: {0: True, 1: True, 2: True}})
+    assert rule in [r.id for r in second.session.rules]
+    return first, second
+
+
+def test_P_11_2_a_session_that_carried_rules_is_exported_whole_and_imports_anywhere(tmp_path: Path) -> None:
+    from views.lopti.session import SessionFlow
+
+    src = open_storage(tmp_path / "src.sqlite")
+    first, second = carried_session(src)
+    alone = api.export_session(src, second.session_id)
+    archive = api.export_all(src)
+    src.close()
+    for text, importer in ((alone, api.import_session), (archive, api.import_all)):
+        dst = open_storage(tmp_path / f"dst-{importer.__name__}.sqlite")
+        for _ in range(3):  # other sessions here first: the ids differ from the file's
+            SessionFlow(dst, ["beginner"], seed=5).save()
+        importer(dst, text)
+        found = [SessionFlow.resume(dst, int(x["id"])) for x in api.sessions(dst)]
+        carried = [f for f in found if f.steps and f.steps[0][0] == "carry"]
+        assert len(carried) == 1 and carried[0].session.to_json() == second.session.to_json()
+        assert sum(f.session.to_json() == first.session.to_json() for f in found) == 1  # brought along once
+        dst.close()
+
+
+def test_a_session_file_whose_earlier_session_is_missing_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    src = open_storage(tmp_path / "src.sqlite")
+    _, second = carried_session(src)
+    obj = json.loads(api.export_session(src, second.session_id))
+    src.close()
+    del obj["carried_from"]
+    dst = open_storage(tmp_path / "dst.sqlite")
+    with pytest.raises(api.ImportError_, match="earlier session"):
+        api.import_session(dst, json.dumps(obj))
+    assert api.sessions(dst) == [] and api.history(dst) == []
     dst.close()

@@ -48,13 +48,15 @@ class TurnBasedTable(TableScreen):
     def show_privacy(self, n: int, ready: Any, update: bool = True) -> None:
         """Pass-and-play: nobody's cards are on screen until player ``n`` says they hold the device."""
         lang = self.lang
-        show(self.root, [ft.Container(expand=True), ft.Column([
+        show(self.root, [ft.Container(expand=True), ft.Container(ft.Column([
             ft.Icon(ft.Icons.SWAP_HORIZ, size=64, color=theme.ON_FELT),
             text(lang, t(lang, "pass_to", n=n), 22, True, theme.ON_FELT, align=ft.TextAlign.CENTER),
             text(lang, t(lang, "pass_hint", n=n), 14, color=theme.ON_FELT_MUTED, align=ft.TextAlign.CENTER),
             ft.Semantics(identifier="privacy-ready", button=True, content=ft.FilledButton(
                 t(lang, "ready", n=n), on_click=lambda e: ready())),
-        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16), ft.Container(expand=True)], update)
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16),
+            padding=ft.Padding.symmetric(horizontal=theme.PAD)),  # a long line wraps inside the screen
+            ft.Container(expand=True)], update)
 
     def leave(self) -> None:
         """Back (the header's arrow): the route's parent — the lessons from a lesson, the stats from
