@@ -159,8 +159,7 @@ class LoptiTable(TurnBasedTable):
                           on_accept=lambda e: self.on_drop(str(e.src.data))),
             self._status_rows(obs),
             ft.Container(expand=True),
-            ft.Row([*self._ups(me, setup), ft.Container(width=8), *self._downs(me)], spacing=4, wrap=True,
-                   alignment=ft.MainAxisAlignment.CENTER),
+            ft.Row(self._slots(me, setup), spacing=6, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
             ft.Container(ft.Row(hand, spacing=3, wrap=True, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER),
                          alignment=ft.Alignment.CENTER, height=min(200, 68 * (1 + len(hand) // 9))),
             ft.Row(self._buttons(setup), spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
@@ -187,6 +186,19 @@ class LoptiTable(TurnBasedTable):
                           target=c in coached, ident=f"up-{i}",
                           on_click=handler(self.on_up, c) if setup and m.my_turn else None)
                 for i, c in enumerate(me["up"])]
+
+    def _slots(self, me: dict[str, Any], setup: bool) -> list[ft.Control]:
+        """My table cards as they lie: each face-up card on its face-down card (P-2.1), offset so the
+        back shows; once the face-up cards are played, the face-down ones lie alone."""
+        ups, downs = self._ups(me, setup), self._downs(me)
+        slots: list[ft.Control] = []
+        for i in range(max(len(ups), len(downs))):
+            if i < len(ups) and i < len(downs):
+                slots.append(ft.Stack([ft.Container(downs[i], left=0, top=0), ft.Container(ups[i], left=5, top=9)],
+                                      width=36 + 5 + 4, height=50 + 9 + 4))
+            else:
+                slots.append(ups[i] if i < len(ups) else downs[i])
+        return slots
 
     def _downs(self, me: dict[str, Any]) -> list[ft.Control]:
         """My face-down cards, lit when one may be flipped."""
