@@ -1011,3 +1011,28 @@ def test_two_people_play_the_defenders_knockout_by_hand_on_screen(tmp_path: Path
     finally:
         s.close()
 
+
+
+def test_a_damaged_record_is_not_reviewed_and_the_app_says_why(tmp_path: Path) -> None:
+    from sqlmodel import select
+
+    from storage.db import open_storage
+    from storage.models import GameAction
+
+    gid = played_lanes_game(tmp_path / "app.sqlite", 2)
+    st = open_storage(tmp_path / "app.sqlite")
+    with st.session() as sess:  # a move that the position does not allow
+        row = sess.exec(select(GameAction).where(GameAction.game_id == gid, GameAction.seq == 0)).one()
+        row.action = '{"play": "QS", "lane": 9}'
+        sess.add(row)
+    st.close()
+    s = open_at(tmp_path, f"/review/{gid}")
+    try:
+        s.wait_for(lambda: s.page.route == "/stats", timeout=30, what="back to the stats")
+        s.wait_for(lambda: s.shows("This game cannot be replayed"), what="the reason")
+        assert not s.conn.crashes
+    finally:
+        s.close()
+    st = open_storage(tmp_path / "app.sqlite")
+    assert api.load_review(st, gid) is None
+    st.close()

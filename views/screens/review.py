@@ -88,7 +88,12 @@ def _work(app: App, game_id: int, info: api.GameInfo) -> None:
             count.value = t(lang, "review_working", done=work.done, of=work.of or "…")
             bar.update()
             count.update()
-        result = await job
+        try:
+            result = await job
+        except Exception as exc:  # noqa: BLE001 - a damaged stored record: say so, store nothing
+            if not work.cancelled:
+                app.turn_back(t(lang, "replay_broken", why=str(exc)), "/stats")
+            return
         if result is None or work.cancelled:
             return
         api.save_review(app.storage, game_id, result)
