@@ -166,18 +166,7 @@ def test_settings_save_the_language_and_the_app_comes_back_in_arabic(screen: Scr
 
 def finished_lanes_game(db: Path) -> int:
     """A Lanes game against the Beginner bot that ended by resignation (L-8.3), stored in ``db``."""
-    from storage.db import open_storage
-    from views.lanes.controller import LanesMatch
-
-    st = open_storage(db)
-    m = LanesMatch.new(st, "beginner", 4)
-    while not m.my_turn:
-        m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-    m.resign()
-    game_id = m.mode.game_id
-    st.close()
-    assert game_id is not None
-    return game_id
+    return played_lanes_game(db, 0)
 
 
 def test_stats_list_a_finished_game_whose_replay_steps_and_goes_back_to_the_stats(tmp_path: Path) -> None:
