@@ -34,7 +34,7 @@ from storage.models import (
 
 DEFAULT_SETTINGS: dict[str, Any] = {"language": "en", "theme": "system", "sound": True, "haptics": True,
                                     "bot_speed": "normal", "default_variants": [], "card_style": "classic",
-                                    "hint_level": "casual"}
+                                    "hint_level": "casual", "reduce_motion": False}
 EXPORT_FORMAT = "cardtable-game"
 SESSION_FORMAT = "cardtable-lopti-session"
 

@@ -77,7 +77,8 @@ class App:
                                         page_transitions=theme.TRANSITIONS)
         self.page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
             prefs.theme, ft.ThemeMode.SYSTEM)
-        theme.set_card_style(self.page, prefs.card_style)
+        theme.set_look(self.page, theme.Look(card_style=prefs.card_style, lang=self.lang,
+                                             reduce_motion=prefs.reduce_motion))
         self.page.title = t(self.lang, "app_title")
 
     # --- navigation -----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.tutorial import Lesson, LessonRun
-from views.ui.i18n import t
+from views.ui.i18n import card_name, t
 
 
 def tap_id(page: Any, ident: str, dy: float | None = None, wait: float = 10.0) -> bool:
@@ -32,10 +32,11 @@ def tap_id(page: Any, ident: str, dy: float | None = None, wait: float = 10.0) -
     return True
 
 
-def tap_labelled(page: Any, prefix: str, card: str) -> bool:
-    """Tap the element with identifier ``prefix-N`` whose label is ``card``."""
+def tap_labelled(page: Any, prefix: str, card: str, lang: str) -> bool:
+    """Tap the element with identifier ``prefix-N`` whose label is ``card``'s spoken name."""
+    name = card_name(lang, card)
     for el in page.locator(f'[flt-semantics-identifier^="{prefix}-"]').all():
-        if el.inner_text().split()[:1] == [card]:
+        if el.inner_text().strip().startswith(name):
             return tap_id(page, str(el.get_attribute("flt-semantics-identifier")))
     return False
 
@@ -60,27 +61,27 @@ def concrete(run: LessonRun, move: Any) -> dict[str, Any]:
 def play_move(page: Any, game: str, move: dict[str, Any], learner: int, lang: str) -> None:
     if game == "lanes":
         if "play" in move:
-            assert tap_labelled(page, "hand", move["play"]), move
+            assert tap_labelled(page, "hand", move["play"], lang), move
             owner = move.get("owner", learner)
             ident = f"lane-{owner}-{move['lane']}" + (f"-{move['stack']}" if "stack" in move else "")
             # a stack is covered by the next one 20 px below its top: tap its visible strip
             assert tap_id(page, ident, 10 if "stack" in move else 8), ident
         elif "discard" in move:
-            assert tap_labelled(page, "hand", move["discard"])
+            assert tap_labelled(page, "hand", move["discard"], lang)
             press(page, t(lang, "discard"))
         else:
             assert tap_id(page, f"disband-{move['disband']}"), move
     elif game == "lopti":
         if "play" in move:
             for card in move["play"]:
-                assert tap_labelled(page, "hand", card), card
+                assert tap_labelled(page, "hand", card, lang), card
             press(page, t(lang, "play"))
         elif "take" in move:
             press(page, t(lang, "take"))
         elif "flip" in move:
             assert tap_id(page, f"down-{move['flip']}")
         elif "swap" in move:
-            assert tap_labelled(page, "hand", move["swap"][0]) and tap_labelled(page, "up", move["swap"][1])
+            assert tap_labelled(page, "hand", move["swap"][0], lang) and tap_labelled(page, "up", move["swap"][1], lang)
             press(page, t(lang, "swap"))
         else:
             press(page, t(lang, "keep"))

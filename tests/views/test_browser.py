@@ -18,6 +18,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.helpers import free_port
+from views.ui.i18n import card_name
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -214,10 +215,11 @@ def start_lanes_against_the_beginner(page) -> None:  # type: ignore[no-untyped-d
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
 
 
-def tap_card(page, card: str) -> bool:  # type: ignore[no-untyped-def]
-    """Tap the hand card ``card`` (its semantics label is the card code)."""
+def tap_card(page, card: str, lang: str = "en") -> bool:  # type: ignore[no-untyped-def]
+    """Tap the hand card ``card`` (its semantics label is its spoken name, "Queen of hearts")."""
+    name = card_name(lang, card)
     for el in page.locator('[flt-semantics-identifier^="hand-"]').all():
-        if el.inner_text().split()[:1] == [card]:
+        if el.inner_text().strip().startswith(name):
             return tap(page, f'[flt-semantics-identifier="{el.get_attribute("flt-semantics-identifier")}"]')
     return False
 

@@ -11,20 +11,29 @@ import flet as ft
 
 from views.lanes.contract import LanesControls
 from views.table.coach import coach_for
-from views.table.motion import lanes_landed
+from views.table.motion import (
+    DURATION_MS,
+    TOWARD_ME,
+    TOWARD_THEM,
+    drawn,
+    lanes_landed,
+    lanes_removed,
+    lanes_sold,
+)
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
+from views.ui.fan import Fan, hand_fan, hand_room, lay_out
 from views.ui.i18n import RTL, t, why_text
 from views.ui.reconcile import anew_when, show
 from views.ui.widgets import (
     FELT_DARK,
     HIGHLIGHT,
     SUIT_GLYPH,
-    card_back,
     card_face,
     drag_ghost,
     handler,
     mini_card,
+    seat_plate,
     status_box,
     table_header,
     text,
@@ -45,6 +54,8 @@ class LanesTable(TurnBasedTable):
         super().__init__(app, match)
         self.match: LanesControls = match
         self.landed: set[tuple[int, int, int]] = set()
+        self.removed: dict[tuple[int, int], tuple[int | None, list[str]]] = {}
+        self.sold: set[int] = set()
         self.result_shown = False
 
     # --- building blocks ------------------------------------------------------------------------
@@ -89,12 +100,20 @@ class LanesTable(TurnBasedTable):
             children.append(ft.Container(row, top=si * STEP, left=None if rtl else 0, right=0 if rtl else None))
         height = 54 + STEP * max(0, len(stacks) - 1) + 4
         me = owner == self.match.human
+        if (owner, lane) in self.removed:  # what a jack, a joker or a disband took flies off and fades
+            stack, cards = self.removed[(owner, lane)]
+            ghost = ft.Row([card_face(cards[0], 40, 54), ft.Column([mini_card(c) for c in cards[1:4]], spacing=1)],
+                           spacing=2, vertical_alignment=ft.CrossAxisAlignment.START)
+            children.append(ft.Container(self.motion.ghost(ghost, TOWARD_ME if me else TOWARD_THEM),
+                                         top=(len(stacks) if stack is None else stack) * STEP, left=0))
+            height = max(height, 54 + STEP * (len(stacks) if stack is None else stack) + 4)
         lane_target = me and lane in targets.lanes
         pile = ft.Stack(children, height=max(height, 58))
         body = ft.Container(
             content=ft.Column([self._lane_header(obs, owner, lane), pile], spacing=4, tight=True,
                               horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
+            shadow=self.motion.glow() if lane in self.sold else None, animate=ft.Animation(DURATION_MS * 2),
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
             on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
         # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
@@ -110,13 +129,16 @@ class LanesTable(TurnBasedTable):
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
 
-    def _draggable(self, card: str, face: ft.Control) -> ft.Control:
-        """A hand card can be dragged onto a lane, a card or the Discard button (when it is my turn)."""
+    def _draggable(self, card: str, face: ft.Control, fan: Fan, arrived: bool = False) -> ft.Control:
+        """A hand card can be dragged onto a lane, a card or the Discard button (when it is my turn);
+        the card just drawn slides in."""
+        if arrived:
+            face = self.motion.wrap(face, slide=True)
         if not self.match.my_turn:
             return face
         return ft.Draggable(group="lanes-card", data=card, content=face,
-                            content_feedback=card_face(card, 46, 66),
-                            content_when_dragging=drag_ghost(41, 60))
+                            content_feedback=card_face(card, 52, 74, selected=True),
+                            content_when_dragging=drag_ghost(fan.card_width, fan.card_height))
 
     def _drop(self, target: ft.Control, owner: int, lane: int | None, stack: int | None) -> ft.Control:
         if not self.match.my_turn:
@@ -172,13 +194,21 @@ class LanesTable(TurnBasedTable):
         me, opp = m.human, 1 - m.human
         playable = m.playable_cards()
         coached = m.coach_cards()
-        hand = [self._draggable(c, card_face(c, 41, 60, selected=m.selected is not None and str(m.selected) == c,
+        fresh = self.motion.fresh(m.last_events)
+        self.landed = lanes_landed(m.last_events) if fresh else set()
+        self.removed = lanes_removed(m.last_events) if fresh else {}
+        self.sold = lanes_sold(m.last_events) if fresh else set()
+        arrived = set(drawn(m.last_events, me)) if fresh else set()
+        room = hand_room(self.app.page.width)
+        fan = lay_out(len(obs["hand"]), room)
+        hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
+                                             selected=m.selected is not None and str(m.selected) == c,
                                              target=c in coached, dim=m.my_turn and c not in {str(x) for x in playable},
                                              ident=f"hand-{i}",
-                                             on_click=handler(self.on_card, c) if m.my_turn else None))
+                                             on_click=handler(self.on_card, c) if m.my_turn else None),
+                                fan, c in arrived)
                 for i, c in enumerate(obs["hand"])]
         targets = m.targets()
-        self.landed = lanes_landed(m.last_events) if self.motion.fresh(m.last_events) else set()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         opp_info = obs["players"][opp]
         my_info = obs["players"][me]
@@ -194,10 +224,10 @@ class LanesTable(TurnBasedTable):
                                                     disabled=obs["over"],
                                                     style=ft.ButtonStyle(color=theme.RESIGN))],
                                      spacing=0, tight=True))
-        opp_row = ft.Row([card_back(22, 30, str(opp_info["hand_size"])),
-                          text(self.lang, t(self.lang, "hand", n=opp_info["hand_size"]) + " · " +
-                               t(self.lang, "deck", n=opp_info["deck_size"]), 12, color=theme.ON_FELT_MUTED)],
-                         spacing=6)
+        opp_name = t(self.lang, "player_n", n=opp + 1) if m.pass_and_play else t(self.lang, m.level)
+        held = t(self.lang, "hand", n=opp_info["hand_size"]) + " · " + t(self.lang, "deck", n=opp_info["deck_size"])
+        opp_row = ft.Row([seat_plate(self.lang, opp_name, text(self.lang, held, 12, color=theme.ON_FELT_MUTED),
+                                     count=opp_info["hand_size"], turn=obs["to_move"] == opp and not obs["over"])])
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
         if coach is not None:
             status = ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
@@ -218,8 +248,7 @@ class LanesTable(TurnBasedTable):
         rows = [
             header, *self.top_rows(), opp_row, self._side(obs, opp), status, self._side(obs, me),
             ft.Container(expand=True),
-            ft.Container(ft.Row(hand, spacing=3, wrap=True, alignment=ft.MainAxisAlignment.CENTER,
-                                run_spacing=4), padding=ft.Padding.only(top=4), alignment=ft.Alignment.CENTER),
+            hand_fan(hand, fan, room, self.lang in RTL),
             *([] if powers.read_only else [actions]),  # a replay has its own bar
         ]
         show(self.root, rows, update)

@@ -16,10 +16,19 @@ from engine.lopti.votes import VoteError
 from views.lopti.contract import LoptiControls
 from views.lopti.session import SessionFlow
 from views.table.coach import coach_for
-from views.table.motion import lopti_landed
+from views.table.motion import (
+    SWEPT,
+    TOWARD_ME,
+    TOWARD_THEM,
+    drawn,
+    lopti_departed,
+    lopti_flipped,
+    lopti_landed,
+)
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
-from views.ui.i18n import t, why_text
+from views.ui.fan import Fan, hand_fan, hand_room, lay_out
+from views.ui.i18n import RTL, t, why_text
 from views.ui.reconcile import show
 from views.ui.widgets import (
     FELT_DARK,
@@ -37,6 +46,12 @@ from views.ui.widgets import (
 
 if TYPE_CHECKING:
     from views.app import App
+
+
+def _fanned(cards: list[str], width: float, height: float, step: float = 18) -> ft.Control:
+    """One play's cards overlapping, as they are put down together."""
+    return ft.Stack([ft.Container(card_face(c, width, height), left=i * step) for i, c in enumerate(cards)],
+                    width=width + step * max(0, len(cards) - 1), height=height)
 
 
 class LoptiTable(TurnBasedTable):
@@ -67,14 +82,31 @@ class LoptiTable(TurnBasedTable):
                             border=ft.Border.all(2, HIGHLIGHT) if turn else ft.Border.all(1, theme.SUCCESS))
 
     def _pile(self, obs: dict[str, Any]) -> ft.Control:
-        plays = obs["pile"][-3:]
-        landed = lopti_landed(self.match.last_events) if self.motion.fresh(self.match.last_events) else False
+        """The pile, the centre of the table: its last three plays, the newest largest and on top;
+        the play that just landed grows (or turns, when it was flipped); a pile that was cleared or
+        taken sweeps away or slides to its taker."""
+        events = self.match.last_events
+        fresh = self.motion.fresh(events)
+        plays = [list(p) for p in obs["pile"][-3:]]
+        before = self.motion.remember("pile", plays)
+        landed = lopti_landed(events) if fresh else False
         cards: list[ft.Control] = []
         for k, play in enumerate(plays):
-            row: ft.Control = ft.Row([card_face(c, 34, 48) for c in play], spacing=2)
-            cards.append(self.motion.wrap(row) if landed and k == len(plays) - 1 else row)
+            top = k == len(plays) - 1
+            row = _fanned(play, 50 if top else 38, 70 if top else 54)
+            cards.append(self.motion.wrap(row, turn=lopti_flipped(events)) if landed and top else row)
         if not cards:
             cards = [text(self.lang, t(self.lang, "empty_pile"), 13, color=theme.ON_FELT_MUTED)]
+        departed = lopti_departed(events) if fresh else None
+        gone = [c for p in (before or [])[-2:] for c in p] + [c for e in events if e.get("type") == "play"
+                                                               for c in e.get("cards", [])]
+        row_of_cards: ft.Control = ft.Row(cards, spacing=8, alignment=ft.MainAxisAlignment.CENTER,
+                                          vertical_alignment=ft.CrossAxisAlignment.END)
+        if departed and gone:
+            kind, who = departed
+            toward = SWEPT if kind == "clear" else TOWARD_ME if who == self.match.human else TOWARD_THEM
+            row_of_cards = ft.Stack([row_of_cards, self.motion.ghost(_fanned(gone[-6:], 50, 70), toward)],
+                                    alignment=ft.Alignment.CENTER, clip_behavior=ft.ClipBehavior.NONE)
         badges: list[ft.Control] = [ft.Container(
             text(self.lang, t(self.lang, "draw_pile", n=obs["draw_size"]), 12, color=theme.ON_FELT_MUTED),
             on_click=lambda e: self.app.rules_dialog("lopti", "P-3.5"))]
@@ -84,18 +116,22 @@ class LoptiTable(TurnBasedTable):
             badges.append(self._badge(t(self.lang, "lp_low"), theme.LOW, "P-4.4"))
         if obs["obligation"]:
             badges.append(self._badge(t(self.lang, "lp_obligation"), theme.OBLIGATION, "P-4.6"))
-        return ft.Container(ft.Column([ft.Row(cards, spacing=8, alignment=ft.MainAxisAlignment.CENTER),
+        return ft.Container(ft.Column([row_of_cards,
                                        ft.Row(badges, spacing=6, wrap=True,
                                               alignment=ft.MainAxisAlignment.CENTER)],
                                       horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6, tight=True),
                             padding=ft.Padding.all(8), bgcolor=theme.SHADE_LIGHT, border_radius=ft.BorderRadius.all(10))
 
-    def _draggable(self, card: str, face: ft.Control, setup: bool) -> ft.Control:
-        """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play."""
+    def _draggable(self, card: str, face: ft.Control, setup: bool, fan: Fan, arrived: bool = False) -> ft.Control:
+        """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play;
+        the card just drawn slides in."""
+        if arrived:
+            face = self.motion.wrap(face, slide=True)
         if not self.match.my_turn or setup:
             return face
-        return ft.Draggable(group="lopti-card", data=card, content=face, content_feedback=card_face(card, 46, 66),
-                            content_when_dragging=drag_ghost(41, 60))
+        return ft.Draggable(group="lopti-card", data=card, content=face,
+                            content_feedback=card_face(card, 52, 74, selected=True),
+                            content_when_dragging=drag_ghost(fan.card_width, fan.card_height))
 
     def on_drop(self, card: str) -> None:
         """A card dropped on the pile plays it together with any cards of its rank already selected
@@ -150,7 +186,9 @@ class LoptiTable(TurnBasedTable):
         obs = m.observation
         me = obs["players"][m.human]
         setup = obs["phase"] == "setup"
-        hand = self._hand(setup)
+        room = hand_room(self.app.page.width)
+        fan = lay_out(len(m.sorted_hand()), room)
+        hand = self._hand(setup, fan)
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
         rows = [
             self._header(),
@@ -160,22 +198,24 @@ class LoptiTable(TurnBasedTable):
             self._status_rows(obs),
             ft.Container(expand=True),
             ft.Row(self._slots(me, setup), spacing=6, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
-            ft.Container(ft.Row(hand, spacing=3, wrap=True, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER),
-                         alignment=ft.Alignment.CENTER, height=min(200, 68 * (1 + len(hand) // 9))),
+            hand_fan(hand, fan, room, self.lang in RTL),
             ft.Row(self._buttons(setup), spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
         ]
         show(self.root, rows, update)
         self.motion.settle(self.app.page, self.refresh)
 
-    def _hand(self, setup: bool) -> list[ft.Control]:
+    def _hand(self, setup: bool, fan: Fan) -> list[ft.Control]:
         """My hand, sorted; the ranks I cannot play now are dimmed (from the legal actions)."""
         m = self.match
         playable = m.playable_ranks()
         sel = {str(c) for c in m.selected}
         coached = m.coach_cards()
-        return [self._draggable(c, card_face(c, 41, 60, selected=c in sel, ident=f"hand-{i}", target=c in coached,
+        arrived = set(drawn(m.last_events, m.human)) if self.motion.fresh(m.last_events) else set()
+        return [self._draggable(c, card_face(c, fan.card_width, fan.card_height, selected=c in sel, ident=f"hand-{i}",
+                                             target=c in coached,
                                              dim=m.my_turn and not setup and parse_card(c).rank not in playable,
-                                             on_click=handler(self.on_hand, c) if m.my_turn else None), setup)
+                                             on_click=handler(self.on_hand, c) if m.my_turn else None), setup, fan,
+                                c in arrived)
                 for i, c in enumerate(m.sorted_hand())]
 
     def _ups(self, me: dict[str, Any], setup: bool) -> list[ft.Control]:

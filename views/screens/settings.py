@@ -34,6 +34,7 @@ def settings(app: App) -> None:
     hints = choice("hint_level", prefs.hint_level, [(k, t(lang, k)) for k in HINT_LEVELS])
     sound = ft.Switch(label=t(lang, "sound"), value=prefs.sound)
     haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
+    motion = ft.Switch(label=t(lang, "reduce_motion"), value=prefs.reduce_motion)
     preview = ft.Row(spacing=4)
 
     def show_preview() -> None:
@@ -52,7 +53,7 @@ def settings(app: App) -> None:
                 app.storage, display_name=name.value or "Player", language=language.value or "en",
                 theme=theme_dd.value or "system", card_style=style.value or "classic", bot_speed=speed.value or
                 "normal", sound=bool(sound.value), haptics=bool(haptics.value),
-                hint_level=hints.value or "casual")
+                hint_level=hints.value or "casual", reduce_motion=bool(motion.value))
             app.name = (name.value or "Player").strip()
         except ValueError as exc:
             app.tell(str(exc))
@@ -67,7 +68,7 @@ def settings(app: App) -> None:
                 for key, dd in (("language", language), ("theme", theme_dd), ("card_style", style))),
         preview, ft.Semantics(identifier="setting-bot_speed", content=ft.Row([speed])),
         ft.Semantics(identifier="setting-hint_level", content=ft.Row([hints])),
-        sound, haptics,
+        sound, haptics, ft.Semantics(identifier="setting-reduce_motion", content=motion),
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
     ], spacing=12, scroll=ft.ScrollMode.AUTO)

@@ -15,12 +15,22 @@ import flet as ft
 from engine.spit.notation import SpitObservation
 from views.spit.contract import SpitControls
 from views.table.coach import coach_for
-from views.table.motion import Arrivals, spit_landed
+from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, spit_taken
 from views.table.screen import TableScreen
 from views.ui import theme
 from views.ui.i18n import t, why_text
 from views.ui.reconcile import anew_when, show
-from views.ui.widgets import FELT_DARK, HIGHLIGHT, SELECTED, card_back, card_face, drag_ghost, table_header, text
+from views.ui.widgets import (
+    FELT_DARK,
+    HIGHLIGHT,
+    SELECTED,
+    card_back,
+    card_face,
+    drag_ghost,
+    seat_plate,
+    table_header,
+    text,
+)
 
 if TYPE_CHECKING:
     from views.app import App
@@ -39,6 +49,7 @@ class SpitTable(TableScreen):
         self.stale = False
         #: the last events (a play grows onto its pile: views/table/motion.py)
         self.motion = Arrivals()
+        self.taken: dict[int, int] = {}  # pile → who took it, in the batch being drawn
         self.events: list[Any] = []
         self.landed: set[int] = set()
         #: one long-lived status line: the ticker changes its text in place (the countdown)
@@ -72,6 +83,8 @@ class SpitTable(TableScreen):
         target = mine and slot in self.game.target_slots(player)
         if top:
             face = card_face(top, 56, 78, selected=selected, target=target)
+            if size > 1:  # the stock's other cards lie face down beneath its top card
+                face = ft.Stack([ft.Container(card_back(56, 78), left=3, top=3), face], width=59, height=81)
         else:
             face = ft.Container(width=56, height=78, border=ft.Border.all(2, HIGHLIGHT if target else theme.SUCCESS),
                                 border_radius=ft.BorderRadius.all(6))
@@ -100,6 +113,11 @@ class SpitTable(TableScreen):
             width=84, height=118, border=ft.Border.all(2, theme.SUCCESS), border_radius=ft.BorderRadius.all(8))
         if top and i in self.landed:
             face = self.motion.wrap(face)
+        before = self.motion.remember(f"pile-{i}", top)
+        if i in self.taken and before:  # the slap: the pile goes to the one who took it (S-5)
+            toward = TOWARD_ME if self.taken[i] == 0 else TOWARD_THEM
+            face = ft.Stack([face, self.motion.ghost(card_face(before, 84, 118), toward)],
+                            clip_behavior=ft.ClipBehavior.NONE)
         body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), 12, color=theme.ON_FELT_MUTED)],
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
@@ -136,9 +154,10 @@ class SpitTable(TableScreen):
         return self.root
 
     def refresh(self, update: bool = True) -> None:
-        self.landed = spit_landed(self.events) if self.motion.fresh(self.events) else set()
+        fresh = self.motion.fresh(self.events)
+        self.landed = spit_landed(self.events) if fresh else set()
+        self.taken = spit_taken(self.events) if fresh else {}
         obs = self.game.observation
-        me, bot = obs["players"][0], obs["players"][1]
         coach = self.game.mode.coach
         lesson = coach is not None
         title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'spit')} · " \
@@ -154,16 +173,16 @@ class SpitTable(TableScreen):
             return words
 
         def info(p: int) -> ft.Control:
-            return ft.Row([card_back(22, 30, str(obs["players"][p]["spit_count"])), text(
-                self.lang, t(self.lang, "player_n", n=p + 1) + " · " + counts(p), 12, color=theme.ON_FELT_MUTED)],
-                spacing=6, alignment=ft.MainAxisAlignment.CENTER)
+            return ft.Row([seat_plate(self.lang, t(self.lang, "player_n", n=p + 1),
+                                      text(self.lang, counts(p), 12, color=theme.ON_FELT_MUTED),
+                                      count=obs["players"][p]["spit_count"])], alignment=ft.MainAxisAlignment.CENTER)
 
-        bot_info = ft.Row([card_back(22, 30, str(bot["spit_count"])),
-                           ft.Semantics(identifier="spit-counts-1", content=text(
-                               self.lang, counts(1), 12, color=theme.ON_FELT_MUTED))], spacing=6)
-        my_info = ft.Row([card_back(22, 30, str(me["spit_count"])),
-                          ft.Semantics(identifier="spit-counts-0", content=text(
-                              self.lang, counts(0), 12, color=theme.ON_FELT_MUTED))], spacing=6)
+        def plate(p: int, name: str) -> ft.Control:
+            return ft.Row([seat_plate(self.lang, name, ft.Semantics(identifier=f"spit-counts-{p}", content=text(
+                self.lang, counts(p), 12, color=theme.ON_FELT_MUTED)), count=obs["players"][p]["spit_count"])])
+
+        bot_info = plate(1, t(self.lang, self.game.level))
+        my_info = plate(0, t(self.lang, "you"))
         self.status.value = self._status(obs)
         spit_button = ft.FilledButton(
             t(self.lang, "spit_call"), on_click=self.on_spit, disabled=not self.game.can_spit(),

@@ -1,10 +1,15 @@
-"""Moves animated from the engine's events: a card that just landed grows into place.
+"""Moves animated from the engine's events: a card that just landed grows into place (or turns over,
+when it was flipped), a drawn card slides into the hand, cards that left the table — a cleared or
+taken pile, a jack's or joker's removals, a disbanded lane, a slapped Spit pile — fly off toward
+where they went and fade, a lane that sells glows.
 
 Tables rebuild their controls on every change, so an implicit Flet animation has no "before" to
 animate from. :class:`Arrivals` gives each landed card a first frame (small, faded) and, right after
 the page shows it, its resting frame; Flutter animates between the two. Which cards landed is read
 from the events alone (the functions below, tested without Flet), so what moves on screen is
-exactly what the engine says happened — including a bot's move and an undo's replay."""
+exactly what the engine says happened — including a bot's move and an undo's replay. Every motion
+is one short implicit animation (``DURATION_MS``), never waits for anything, and is left out when
+the player's settings reduce motion (``theme.look().reduce_motion``)."""
 
 from __future__ import annotations
 
@@ -15,7 +20,12 @@ from typing import Any
 
 import flet as ft
 
+from views.ui import theme
+
 DURATION_MS = 240
+#: where a departing card flies, as a share of its own size: down toward me, up toward the others,
+#: sideways off the table (a cleared pile)
+TOWARD_ME, TOWARD_THEM, SWEPT = (0.0, 2.5), (0.0, -2.5), (2.5, 0.0)
 
 
 def lanes_landed(events: Iterable[Any]) -> set[tuple[int, int, int]]:
@@ -34,6 +44,56 @@ def spit_landed(events: Iterable[Any]) -> set[int]:
     return {int(e["pile"]) for e in events if e.get("type") == "play"}
 
 
+def lanes_removed(events: Iterable[Any]) -> dict[tuple[int, int], tuple[int | None, list[str]]]:
+    """(owner, lane) → (the stack a jack was played on, if one was; the cards that left the lane):
+    a jack's or joker's removals and a disbanded lane (L-6, L-7.5)."""
+    events = list(events)
+    jacked = {(int(e["owner"]), int(e["lane"])): int(e["stack"]) for e in events
+              if e.get("type") == "play" and str(e.get("card", ""))[:-1] == "J"}
+    gone: dict[tuple[int, int], tuple[int | None, list[str]]] = {}
+    for e in events:
+        if e.get("type") in ("remove", "disband"):
+            key = (int(e.get("owner", e.get("player", 0))), int(e["lane"]))
+            stack, cards = gone.get(key, (jacked.get(key), []))
+            gone[key] = (stack, cards + [str(c) for c in e.get("cards", [])])
+    return gone
+
+
+def lanes_sold(events: Iterable[Any]) -> set[int]:
+    """The lane pairs whose sale was settled by this move (L-7.2: the pair glows)."""
+    return {int(e["pair"]) for e in events if e.get("type") == "sold"}
+
+
+def drawn(events: Iterable[Any], player: int) -> list[str]:
+    """The cards ``player`` drew (they slide into the hand)."""
+    return [str(e["card"]) for e in events if e.get("type") == "draw" and e.get("player") == player and e.get("card")]
+
+
+def lopti_flipped(events: Iterable[Any]) -> bool:
+    """A face-down card was turned over onto the pile (it turns as it lands)."""
+    return any(e.get("type") == "flip" and e.get("legal", True) for e in events)
+
+
+def lopti_departed(events: Iterable[Any]) -> tuple[str, int] | None:
+    """("clear", by whom) or ("take", the taker) when the pile left the table in this batch."""
+    for e in events:
+        if e.get("type") in ("clear", "take"):
+            return str(e["type"]), int(e.get("player", 0))
+    return None
+
+
+def spit_taken(events: Iterable[Any]) -> dict[int, int]:
+    """pile → the player who took it at the end of a round (S-5: the slap)."""
+    for e in events:
+        if e.get("type") == "taken":
+            return {int(pile): player for player, pile in enumerate(e.get("taken", [])) if pile is not None}
+    return {}
+
+
+def _curve(curve: ft.AnimationCurve) -> ft.Animation:
+    return ft.Animation(DURATION_MS, curve)
+
+
 class Arrivals:
     """The arrival of the cards in the last batch of events, as two frames of one description.
 
@@ -47,6 +107,8 @@ class Arrivals:
         self.seen: object = None
         self.arriving = False
         self.wrapped = False
+        self.shown: dict[str, Any] = {}  # what the table showed for the batch on screen
+        self.before: dict[str, Any] = {}  # ... and for the batch before it (where departing cards lay)
 
     def fresh(self, events: list[Any]) -> bool:
         """Whether the cards of ``events`` are drawn as arrivals (a new batch starts a motion)."""
@@ -55,13 +117,45 @@ class Arrivals:
         if events is not self.seen:
             self.seen = events
             self.arriving = True
+            self.before, self.shown = self.shown, {}
         return True
 
-    def wrap(self, control: ft.Control) -> ft.Control:
+    def remember(self, key: str, value: Any) -> Any:
+        """Note what the table shows now under ``key``; returns what it showed before this batch."""
+        self.shown[key] = value
+        return self.before.get(key)
+
+    def wrap(self, control: ft.Control, *, turn: bool = False, slide: bool = False) -> ft.Control:
+        """``control`` arriving: growing into place, or turning over (``turn``: a flipped card), or
+        sliding down into the hand (``slide``: a drawn card)."""
+        if theme.look().reduce_motion:
+            return control
         self.wrapped = self.wrapped or self.arriving
-        return ft.Container(control, scale=0.55 if self.arriving else 1.0, opacity=0.25 if self.arriving else 1.0,
-                            animate_scale=ft.Animation(DURATION_MS, ft.AnimationCurve.EASE_OUT_BACK),
-                            animate_opacity=ft.Animation(DURATION_MS, ft.AnimationCurve.EASE_OUT))
+        start = ft.Scale(scale_x=0.05, scale_y=1.0) if turn else 1.0 if slide else 0.55
+        grow = ft.AnimationCurve.EASE_OUT if turn else ft.AnimationCurve.EASE_OUT_BACK
+        return ft.Container(control, scale=start if self.arriving else 1.0, opacity=0.25 if self.arriving else 1.0,
+                            offset=ft.Offset(0, -1.2 if self.arriving and slide else 0),
+                            animate_scale=_curve(grow),
+                            animate_opacity=_curve(ft.AnimationCurve.EASE_OUT),
+                            animate_offset=_curve(ft.AnimationCurve.EASE_OUT))
+
+    def ghost(self, control: ft.Control, toward: tuple[float, float]) -> ft.Control:
+        """Cards that left the table, drawn where they lay in the first frame, flown ``toward`` (a
+        share of their size) and faded in the next; invisible, untappable and silent after."""
+        if theme.look().reduce_motion:
+            return ft.Container()
+        self.wrapped = self.wrapped or self.arriving
+        return ft.Semantics(exclude_semantics=True, content=ft.Container(
+            control, ignore_interactions=True, opacity=1.0 if self.arriving else 0.0,
+            offset=ft.Offset(0, 0) if self.arriving else ft.Offset(*toward),
+            animate_offset=_curve(ft.AnimationCurve.EASE_IN), animate_opacity=_curve(ft.AnimationCurve.EASE_IN)))
+
+    def glow(self) -> list[ft.BoxShadow] | None:
+        """The light of a lane that just sold: on in the first frame, fading in the next."""
+        if theme.look().reduce_motion or not self.arriving:
+            return None
+        self.wrapped = True
+        return [ft.BoxShadow(spread_radius=4, blur_radius=16, color=theme.GLOW)]
 
     def settle(self, page: Any, redraw: Callable[[], None]) -> None:
         """After the first frame went out: ``redraw`` the table at rest (the client animates)."""

@@ -56,3 +56,14 @@ def why_text(lang: str, why: object) -> str:
     if "card" in params:
         params["card"] = " ".join(card_label(c) for c in str(params["card"]).split())
     return t(lang, f"why_{key}", **params)
+
+
+def card_name(lang: str, card: str) -> str:
+    """What a screen reader says for a card, in the player's language: "Queen of hearts",
+    "بنت كبة", "Đầm Cơ"; number ranks stay digits (every reader speaks them in its language)."""
+    if card == "JK":
+        return t(lang, "card_JK")
+    rank, suit = card[:-1], card[-1]
+    if rank not in ("A", "J", "Q", "K") and not rank.isdigit() or suit not in SUIT_GLYPH:
+        return card  # not a card name: said as it is rather than guessed
+    return t(lang, "card_of", rank=t(lang, f"rank_{rank}") if rank in "AJQK" else rank, suit=t(lang, f"suit_{suit}"))

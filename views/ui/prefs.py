@@ -1,4 +1,5 @@
-"""The player's settings as the views use them: theme, card style, sound, haptics and bot speed.
+"""The player's settings as the views use them: theme, card style, sound, haptics, bot speed, hint
+level and reduced motion.
 
 Stored values come from a file the player (or a crash) may have damaged, so every value is checked
 here once and an unknown one falls back to its default instead of reaching a view."""
@@ -27,6 +28,8 @@ class Prefs:
     haptics: bool = True
     bot_speed: str = "normal"
     hint_level: str = "casual"
+    #: cards appear where they land instead of moving there (also when the platform asks for less motion)
+    reduce_motion: bool = False
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> Prefs:
@@ -41,7 +44,8 @@ class Prefs:
         return cls(theme=pick("theme", THEMES, "system"), card_style=pick("card_style", CARD_STYLES, "classic"),
                    sound=flag("sound", True), haptics=flag("haptics", True),
                    bot_speed=pick("bot_speed", BOT_SPEEDS, "normal"),
-                   hint_level=pick("hint_level", HINT_LEVELS, "casual"))
+                   hint_level=pick("hint_level", HINT_LEVELS, "casual"),
+                   reduce_motion=flag("reduce_motion", False))
 
     def bot_delay(self, base: float) -> float:
         """The pause before a bot's move is shown (the bot's thinking time is its own)."""

@@ -3,11 +3,15 @@ job (``ON_FELT``, ``SELLING``); nothing else in ``views/`` writes a colour liter
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import flet as ft
 
 # --- the felt and what sits on it ---------------------------------------------------------------
 FELT = "#0B5D3B"  # the table's cloth (also the seed of the app's Material colour scheme)
-FELT_DARK = "#08462C"  # a lane's bed on the cloth
+FELT_DARK = "#08462C"  # a lane's bed on the cloth, a seat's plate
+FELT_LIGHT = "#137A4F"  # the cloth under the lamp, in the middle of the table
+SEAT_EDGE = "#2E7D32"  # a seat plate's rim when it is not that player's turn
 ON_FELT = "#FFFFFF"  # text and icons on the cloth
 ON_FELT_MUTED = "#C8E6C9"  # secondary text on the cloth (counts, hints)
 LAST_MOVE = "#FFE082"  # the last move in words, and hint buttons
@@ -43,25 +47,47 @@ HINT = "#0D47A1"
 # --- sizes ---------------------------------------------------------------------------------------
 MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
 PAD = 16  # around a screen's content
+FELT_PAD = 4  # the cloth's side margin around a table (a 360 px phone's hand needs every pixel)
 
 #: screens change at once, on every platform: a card table should answer a tap now, and the
 #: platforms' page animations (~300 ms) made every step from home to a table wait for them
 TRANSITIONS = ft.PageTransitionsTheme(**{p: ft.PageTransitionTheme.NONE
                                          for p in ("android", "ios", "linux", "macos", "windows")})
 
-#: the card style of each running session's page (settings); read by the card widgets
-_CARD_STYLES: dict[str, str] = {}
+CARD_RADIUS = 0.05  # a card's corner, as a share of its width (the bundled faces' own corner)
+LIFT = -0.12  # the selected card rises by this share of its height
+GLOW = "#FFD54F"  # the light around a legal target
+CARD_SHADOW = "#66000000"  # the shadow under a card on the cloth
+MIN_TARGET = 44  # the least width and height of anything a finger taps on a phone (px)
 
 
-def set_card_style(page: ft.Page, style: str) -> None:
-    _CARD_STYLES[page.session.id] = style
+@dataclass(frozen=True)
+class Look:
+    """What every card and motion on one page is drawn with: the settings' card style, the player's
+    language (for the names a screen reader speaks) and whether motion is reduced."""
+
+    card_style: str = "classic"
+    lang: str = "en"
+    reduce_motion: bool = False
 
 
-def card_style() -> str:
-    """The card style chosen in the settings of the page being drawn; classic outside a running
-    app (unit tests build controls without a page)."""
+#: the look of each running session's page (settings); read by the card widgets and the motion
+_LOOKS: dict[str, Look] = {}
+
+
+def set_look(page: ft.Page, look: Look) -> None:
+    _LOOKS[page.session.id] = look
+
+
+def look() -> Look:
+    """The look chosen in the settings of the page being drawn; the defaults outside a running app
+    (unit tests build controls without a page)."""
     try:
         page = ft.context.page
     except RuntimeError:
-        return "classic"
-    return _CARD_STYLES.get(page.session.id, "classic") if page is not None else "classic"
+        return Look()
+    return _LOOKS.get(page.session.id, Look()) if page is not None else Look()
+
+
+def card_style() -> str:
+    return look().card_style

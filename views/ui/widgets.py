@@ -1,5 +1,5 @@
-"""Small shared pieces: text in the right font, playing cards drawn from containers (no images,
-no SVG text: the suits come from the bundled DejaVu Sans font)."""
+"""Small shared pieces: text in the right font, playing cards (the bundled vector faces; small cards
+as chips whose suits come from the bundled DejaVu Sans font), the table's bars and panels."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 import flet as ft
 
 from views.ui import theme
+from views.ui.i18n import card_name, t
 from views.ui.reconcile import anew_when
 from views.ui.theme import card_style
 
@@ -88,40 +89,85 @@ def text(lang: str, value: str, size: float = 14, bold: bool = False, color: str
                    style=font(fam, tuple(fallback)))
 
 
+#: the faces bundled in assets/cards (docs/app.md: where they come from, their licence): one folder
+#: per card style, one file per card under the engine's name (10H.svg, JK.svg)
+FACE_NAMES = frozenset([*(r + s for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+                          for s in "SHDC"), "JK"])
+BACK_SRC = "cards/back.svg"
+SMALL = 45  # below this height a card is a chip: rank and suit in text (a face's index would not read)
+
+
+def face_src(card: str, style: str | None = None) -> str:
+    return f"cards/{style or card_style()}/{card}.svg"
+
+
+@cache
+def _edge(selected: bool, target: bool, r: float) -> ft.BoxDecoration | None:
+    """The selection or target ring, drawn over the face (a border would shrink the face inside it)."""
+    if not (selected or target):
+        return None
+    return ft.BoxDecoration(border=border(3, SELECTED if selected else HIGHLIGHT), border_radius=radius(r))
+
+
+@cache
+def _shadow(selected: bool, target: bool) -> list[ft.BoxShadow]:
+    if target:  # a legal target glows
+        return [ft.BoxShadow(spread_radius=2, blur_radius=10, color=theme.GLOW)]
+    if selected:  # a lifted card casts a longer shadow
+        return [ft.BoxShadow(blur_radius=8, offset=ft.Offset(0, 5), color=theme.CARD_SHADOW)]
+    return [ft.BoxShadow(blur_radius=2, offset=ft.Offset(0, 1), color=theme.CARD_SHADOW)]
+
+
+@cache
+def _lift(reduce_motion: bool) -> ft.Animation | None:
+    return None if reduce_motion else ft.Animation(120, ft.AnimationCurve.EASE_OUT)
+
+
 def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
               dim: bool = False, on_click: Callable[[Any], Any] | None = None, ident: str | None = None,
               style: str | None = None) -> ft.Control:
-    """A card face: rank and suit in the corner and large in the middle (``style``: a card style other
-    than the page's, for the settings' preview)."""
-    if card == "JK":
-        rank, glyph, color = "JK", "★", theme.JOKER
-    else:
-        rank, suit = card[:-1], card[-1]
-        glyph, color = SUIT_GLYPH[suit], suit_color(suit, style)
-    edge = border(3, SELECTED) if selected else border(3, HIGHLIGHT) if target else border(1, theme.CARD_EDGE)
-    if height < 45:  # a small card: rank and suit on one line
-        small = ft.Container(
-            width=width, height=height, bgcolor=theme.CARD_FACE, border=edge, border_radius=radius(4),
-            alignment=ft.Alignment.CENTER, on_click=on_click,
-            content=ft.Text(rank + glyph if rank != "JK" else "★", size=11 if len(rank) == 1 else 9.5, no_wrap=True,
-                            weight=ft.FontWeight.BOLD, color=color, style=font(CARD_FONT)))
-        return anew_when(ft.Semantics(identifier=ident, label=card, content=small), card) if ident else small
+    """A card as it is printed (the bundled vector faces; ``style``: a card style other than the
+    page's, for the settings' preview). The selected card lifts, a legal target glows, a card that
+    cannot be played now is greyed. A screen reader says its name in the player's language."""
+    if height < SMALL or card not in FACE_NAMES:
+        return _card_chip(card, width, height, selected=selected, target=target, on_click=on_click, ident=ident,
+                          style=style)
+    look = theme.look()
+    name = card_name(look.lang, card)
+    r = max(3.0, width * theme.CARD_RADIUS)
+    face = ft.Image(src=face_src(card, style), width=width, height=height, fit=ft.BoxFit.FILL, gapless_playback=True,
+                    semantics_label=None if ident else name, exclude_from_semantics=bool(ident),
+                    color=theme.CARD_DIM if dim else None, color_blend_mode=ft.BlendMode.MODULATE if dim else None)
     body = ft.Container(
-        width=width, height=height, bgcolor=theme.CARD_FACE if not dim else theme.CARD_DIM, border=edge,
-        border_radius=radius(6), padding=pad(2), on_click=on_click, ink=on_click is not None,
-        content=ft.Column([
-            ft.Text(rank, size=13, weight=ft.FontWeight.BOLD, color=color,
-                    style=font(CARD_FONT)),
-            ft.Container(ft.Text(glyph, size=20 if height >= 56 else 14, color=color,
-                                 style=font(CARD_FONT)), alignment=ft.Alignment.CENTER,
-                         expand=True),
-        ], spacing=0, tight=True),
-    )
+        width=width, height=height, bgcolor=theme.CARD_FACE, border_radius=radius(r), content=face,
+        foreground_decoration=_edge(selected, target, r), shadow=_shadow(selected, target),
+        offset=ft.Offset(0, theme.LIFT) if selected else ft.Offset(0, 0), animate_offset=_lift(look.reduce_motion),
+        on_click=on_click, ink=on_click is not None)
     if not ident:
         return body
     # a card at this place that is another card is a new node (views/ui/reconcile.py): Flutter's
     # web semantics drops the identifier of a node whose contents are patched in place
-    return anew_when(ft.Semantics(identifier=ident, label=card, button=on_click is not None, content=body), card)
+    return anew_when(ft.Semantics(identifier=ident, label=name, button=on_click is not None, selected=selected,
+                                  content=body), card)
+
+
+def _card_chip(card: str, width: float, height: float, *, selected: bool, target: bool,
+               on_click: Callable[[Any], Any] | None, ident: str | None, style: str | None) -> ft.Control:
+    """A small card: its rank and suit on one line, as on a face's corner."""
+    if card == "JK":
+        rank, glyph, color = "JK", "★", theme.JOKER
+    else:
+        rank, suit = card[:-1], card[-1]
+        glyph, color = SUIT_GLYPH.get(suit, "?"), suit_color(suit, style) if suit in SUIT_GLYPH else BLACK
+    name = card_name(theme.look().lang, card)
+    edge = border(3, SELECTED) if selected else border(3, HIGHLIGHT) if target else border(1, theme.CARD_EDGE)
+    chip = ft.Container(
+        width=width, height=height, bgcolor=theme.CARD_FACE, border=edge, border_radius=radius(4),
+        alignment=ft.Alignment.CENTER, on_click=on_click, shadow=_shadow(False, target),
+        content=ft.Text(rank + glyph if rank != "JK" else "★", size=11 if len(rank) == 1 else 9.5, no_wrap=True,
+                        weight=ft.FontWeight.BOLD, color=color, style=font(CARD_FONT),
+                        semantics_label=None if ident else name))
+    return anew_when(ft.Semantics(identifier=ident, label=name, content=chip), card) if ident else chip
 
 
 def drag_ghost(width: float, height: float) -> ft.Control:
@@ -131,10 +177,18 @@ def drag_ghost(width: float, height: float) -> ft.Control:
 
 
 def card_back(width: float = 46, height: float = 64, label: str | None = None) -> ft.Control:
-    return ft.Container(width=width, height=height, bgcolor=theme.CARD_BACK, border=border(2, theme.ON_FELT),
-                        border_radius=radius(6), alignment=ft.Alignment.CENTER,
-                        content=ft.Text(label or "", size=12, color=theme.ON_FELT,
-                                        style=font(CARD_FONT)))
+    """A face-down card (``label``: a count printed on it, as a pile's size)."""
+    lang = theme.look().lang
+    spoken = t(lang, "card_down_n", n=label) if label else t(lang, "card_down")
+    back = ft.Image(src=BACK_SRC, width=width, height=height, fit=ft.BoxFit.FILL, exclude_from_semantics=True)
+    count: list[ft.Control] = [] if not label else [ft.Container(
+        ft.Text(label, size=11 if height < SMALL else 13, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
+                style=font(CARD_FONT)),
+        bgcolor=theme.CARD_BACK, border_radius=radius(4), padding=pad2(3, 0), alignment=ft.Alignment.CENTER)]
+    return ft.Semantics(label=spoken, content=ft.Container(
+        ft.Stack([back, *count], alignment=ft.Alignment.CENTER), width=width, height=height,
+        border_radius=radius(max(3.0, width * theme.CARD_RADIUS)), bgcolor=theme.CARD_BACK,
+        shadow=_shadow(False, False)))
 
 
 def mini_card(card: str) -> ft.Control:
@@ -146,7 +200,7 @@ def mini_card(card: str) -> ft.Control:
     return ft.Container(bgcolor=theme.CARD_FACE, border_radius=radius(4), padding=pad2(3, 1),
                         border=border(1, theme.CARD_EDGE),
         content=ft.Text(label, size=11, color=color, weight=ft.FontWeight.BOLD,
-                        style=font(CARD_FONT)))
+                        style=font(CARD_FONT), semantics_label=card_name(theme.look().lang, card)))
 
 
 def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_label: str,
@@ -159,6 +213,20 @@ def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_labe
     if extra is not None:
         row.append(extra)
     return ft.Row(row)
+
+
+def seat_plate(lang: str, name: str, detail: ft.Control, *, count: int | None = None, turn: bool = False) -> ft.Control:
+    """A player's place at the table: a face-down card with what they hold, their name (and bot
+    level) and ``detail``; lit, with a dot before the name, while it is their turn."""
+    head: list[ft.Control] = [text(lang, name, 12, True, theme.ON_FELT)]
+    if turn:
+        head.insert(0, ft.Container(width=8, height=8, bgcolor=HIGHLIGHT, border_radius=radius(4)))
+    row: list[ft.Control] = [ft.Column([ft.Row(head, spacing=4, tight=True), detail], spacing=1, tight=True)]
+    if count is not None:
+        row.insert(0, card_back(22, 30, str(count)))
+    return ft.Container(ft.Row(row, spacing=6, tight=True), bgcolor=FELT_DARK, border_radius=radius(10),
+                        padding=pad2(8, 4), border=border(2, HIGHLIGHT) if turn else border(1, theme.SEAT_EDGE),
+                        shadow=_shadow(False, True) if turn else None)
 
 
 def status_box(lang: str, status: str, last: str) -> ft.Control:
@@ -182,10 +250,14 @@ MAX_WIDTH = theme.MAX_WIDTH
 
 def felt(content: ft.Control, page_width: float | None) -> ft.Control:
     width = None if not page_width or page_width <= MAX_WIDTH else MAX_WIDTH
-    inner = ft.Container(content, width=width, expand=width is None, padding=pad(6))
+    inner = ft.Container(content, width=width, expand=width is None, padding=pad2(theme.FELT_PAD, 6))
     row = ft.Row([inner], alignment=ft.MainAxisAlignment.CENTER, expand=True,
                  vertical_alignment=ft.CrossAxisAlignment.STRETCH)
-    return ft.Container(row, bgcolor=FELT, expand=True)
+    return ft.Container(row, bgcolor=FELT, expand=True, gradient=_CLOTH)
+
+
+#: the cloth, lit from above the middle of the table
+_CLOTH = ft.RadialGradient(colors=[theme.FELT_LIGHT, FELT, theme.FELT_DARK], center=ft.Alignment(0, -0.3), radius=1.3)
 
 
 def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retry: Callable[[Any], Any],
@@ -193,8 +265,6 @@ def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retr
                 next_label: str, on_learn: Callable[[Any], Any]) -> ft.Control:
     """The lesson coach above the learner's side of the table: step counter, the step's words, why
     the last move was wrong, the hint once asked for, and Continue / Retry / Next lesson."""
-    from views.ui.i18n import t
-
     head = t(lang, "coach_done") if coach.done else t(lang, "coach_step", i=coach.step, n=coach.steps)
     lines: list[ft.Control] = [
         ft.Row([ft.Icon(ft.Icons.SCHOOL, size=18, color=theme.FELT),

@@ -1,0 +1,115 @@
+"""The screenshot set, for people to look at: ``python tests/screenshots.py [--out DIR]``.
+
+Every table (Lanes with a card selected, Lopti at three seats, Spit), the Lanes result after a
+resignation, home and settings — on a 360×640 and a 390×844 phone and a desktop, light and dark, in
+English, Arabic and Vietnamese — from the real app in web mode, driven by Debian's headless
+Chromium. Files are named ``{lang}-{theme}-{viewport}-{screen}.png``; nothing is compared (the
+tests check what can be checked: tests/views). ``--langs``, ``--themes``, ``--viewports`` pick a
+subset. Needs the app's own dependencies and ``chromium`` (tests/run.py installs both)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.views.test_browser import launch, open_app, serve, wait_until  # noqa: E402
+from views.ui.i18n import t  # noqa: E402
+
+VIEWPORTS = {"phone360": (360, 640), "phone390": (390, 844), "desktop": (1280, 800)}
+
+
+def shoot(page: Any, out: Path, name: str, settle: float = 1.2) -> None:
+    time.sleep(settle)  # the arrival motion and the faces' first load
+    page.screenshot(path=str(out / f"{name}.png"))
+
+
+def button(page: Any, name: str, nth: int = 0) -> Any:
+    return page.get_by_role("button", name=name).nth(nth)
+
+
+def back(page: Any, lang: str) -> None:
+    button(page, t(lang, "back")).click(timeout=20_000)
+    time.sleep(0.8)
+
+
+def tables(page: Any, lang: str, out: Path, prefix: str) -> None:
+    """From home: each table, then back home (games stay saved; the next run continues them)."""
+    shoot(page, out, f"{prefix}-home")
+    button(page, t(lang, "play_vs_bot")).click(timeout=20_000)
+    button(page, t(lang, "beginner")).click(timeout=20_000)
+    page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=20_000)
+    wait_until(lambda: page.locator('[flt-semantics-identifier="hand-0"][role="button"]').count() > 0, 20)
+    shoot(page, out, f"{prefix}-lanes")
+    page.locator('[flt-semantics-identifier="hand-0"]').first.click(timeout=10_000)
+    shoot(page, out, f"{prefix}-lanes-selected", 0.6)
+    button(page, t(lang, "resign")).click(timeout=20_000)
+    time.sleep(0.6)
+    page.get_by_role("button", name=t(lang, "resign")).last.click(timeout=20_000)  # the dialog's own
+    page.get_by_role("button", name=t(lang, "home")).last.wait_for(timeout=20_000)
+    shoot(page, out, f"{prefix}-lanes-result")
+    page.get_by_role("button", name=t(lang, "home")).last.click(timeout=20_000)
+    time.sleep(0.8)
+    button(page, t(lang, "players_n", n=3)).click(timeout=20_000)
+    page.wait_for_selector('[flt-semantics-identifier^="hand-"]', timeout=20_000)
+    shoot(page, out, f"{prefix}-lopti", 2.0)
+    back(page, lang)
+    button(page, t(lang, "play_vs_bot"), 1).click(timeout=20_000)
+    button(page, t(lang, "beginner")).click(timeout=20_000)
+    page.wait_for_selector('[flt-semantics-identifier^="stock-0-"]', timeout=20_000)
+    shoot(page, out, f"{prefix}-spit", 1.5)
+    back(page, lang)
+    button(page, t(lang, "settings")).click(timeout=20_000)
+    shoot(page, out, f"{prefix}-settings")
+    back(page, lang)
+
+
+def run(out: Path, langs: list[str], themes: list[str], viewports: list[str]) -> int:
+    from playwright.sync_api import sync_playwright
+
+    from storage import api
+    from storage.db import open_storage
+
+    out.mkdir(parents=True, exist_ok=True)
+    shots = 0
+    for lang in langs:
+        for theme in themes:
+            with tempfile.TemporaryDirectory() as tmp:
+                db = Path(tmp) / "app.sqlite"
+                st = open_storage(db)
+                api.update_profile(st, display_name="Tester", language=lang, theme=theme)
+                st.close()
+                with serve(db) as url, sync_playwright() as p:
+                    for view in viewports:
+                        w, h = VIEWPORTS[view]
+                        browser, page = launch(p, w, h)
+                        open_app(page, url)
+                        button(page, t(lang, "play_vs_bot")).wait_for(timeout=30_000)
+                        before = len(list(out.glob("*.png")))
+                        tables(page, lang, out, f"{lang}-{theme}-{view}")
+                        shots += len(list(out.glob("*.png"))) - before
+                        browser.close()
+                        print(f"{lang} {theme} {view}: done", flush=True)
+    return shots
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "cardtable-screenshots"))
+    ap.add_argument("--langs", default="en,ar,vi")
+    ap.add_argument("--themes", default="light,dark")
+    ap.add_argument("--viewports", default=",".join(VIEWPORTS))
+    args = ap.parse_args()
+    out = Path(args.out)
+    n = run(out, args.langs.split(","), args.themes.split(","), args.viewports.split(","))
+    print(f"{n} screenshots in {out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""Where each card of a hand lies, so every card stays tappable on the narrowest phone.
+
+A hand is laid in one row while each card shows at least ``MIN_TARGET`` px of itself (a finger's
+width); a hand too long for that shrinks its cards down to that size, then overlaps them, then
+goes on in further rows (at most ``MAX_ROWS``, then the hand scrolls sideways), each row sliding
+under the one below by all but a strip ``MIN_TARGET`` tall (the strip that holds a face's corner
+index). So a card's visible part is never smaller than ``MIN_TARGET`` × ``MIN_TARGET``. Pure
+arithmetic, tested without Flet; ``hand_fan`` places the controls."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import flet as ft
+
+from views.ui import theme
+
+MAX_ROWS = 3  # a longer hand scrolls sideways (with its scroll bar shown) rather than fill the table
+GAP = 4  # between cards that do not need to overlap
+LIFT_ROOM = 10  # above the first row: a selected card rises into it
+GLOW_ROOM = 6  # below the hand: a glowing card's light (at the sides it may spill onto the cloth)
+
+
+@dataclass(frozen=True)
+class Fan:
+    card_width: float
+    card_height: float
+    spots: tuple[tuple[float, float], ...]  # each card's (start, top) in the hand's box, in order
+    width: float
+    height: float
+
+
+def lay_out(n: int, room: float, width: float = 48, height: float = 68,
+            sliver: float = theme.MIN_TARGET) -> Fan:
+    """``n`` cards of ``width`` × ``height`` (at most) in a box ``room`` px wide."""
+    room = max(room, sliver)
+    w = width
+    if n > 1 and sliver <= room - sliver * (n - 1) < w:  # one row of smaller cards, never below a finger
+        w = room - sliver * (n - 1)
+    h = height * w / width
+    per_row = max(1, math.floor((room - w) / sliver + 1e-9) + 1) if n > 1 else 1
+    rows = min(MAX_ROWS, max(1, math.ceil(n / per_row)))
+    per = math.ceil(n / rows)  # rows of equal length, the last one shorter
+    box = max(room, w + sliver * (per - 1))  # wider than the room only past MAX_ROWS: then it scrolls
+    down = h + GAP if rows == 1 else sliver + 2
+    spots: list[tuple[float, float]] = []
+    for r in range(rows):
+        k = min(per, n - r * per)
+        step = w + GAP if k <= 1 else min(w + GAP, (box - w) / (k - 1))
+        start = (box - (w + step * (k - 1))) / 2
+        spots.extend((start + i * step, LIFT_ROOM + r * down) for i in range(k))
+    return Fan(w, h, tuple(spots), box, LIFT_ROOM + (rows - 1) * down + h + GLOW_ROOM)
+
+
+def hand_room(page_width: float | None) -> float:
+    """The width a hand may take: the page's (a phone's width when unknown, as in screen tests),
+    at most the table's column, less the cloth's margins."""
+    return min(page_width or 390, theme.MAX_WIDTH) - 2 * theme.FELT_PAD
+
+
+def hand_fan(cards: list[ft.Control], fan: Fan, room: float, rtl: bool) -> ft.Control:
+    """``cards`` (built at the fan's card size) at their spots; right-to-left hands start at the
+    right (a Stack places absolutely, so the mirroring is done here)."""
+    placed: list[ft.Control] = [ft.Container(c, top=top, left=None if rtl else start, right=start if rtl else None)
+              for c, (start, top) in zip(cards, fan.spots, strict=True)]
+    stack = ft.Stack(placed, width=fan.width, height=fan.height, clip_behavior=ft.ClipBehavior.NONE)
+    if fan.width > room:  # past MAX_ROWS: a sideways scroll, its bar always shown
+        return ft.Row([stack], scroll=ft.ScrollMode.ALWAYS)
+    return ft.Container(stack, alignment=ft.Alignment.CENTER)
