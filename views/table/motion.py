@@ -29,8 +29,12 @@ TOWARD_ME, TOWARD_THEM, SWEPT = (0.0, 2.5), (0.0, -2.5), (2.5, 0.0)
 
 
 def lanes_landed(events: Iterable[Any]) -> set[tuple[int, int, int]]:
-    """(owner, lane, stack) of every card played onto a lane (a jack's stack is gone: nothing)."""
-    return {(int(e["owner"]), int(e["lane"]), int(e["stack"])) for e in events if e.get("type") == "play"}
+    """(owner, lane, stack) of every card played onto a lane that is still there (a jack went away
+    with the stack it took: that place may now hold the next stack, which did not move)."""
+    events = list(events)
+    gone = {str(c) for e in events if e.get("type") in ("remove", "disband") for c in e.get("cards", [])}
+    return {(int(e["owner"]), int(e["lane"]), int(e["stack"])) for e in events
+            if e.get("type") == "play" and str(e.get("card")) not in gone}
 
 
 def lopti_landed(events: Iterable[Any]) -> bool:

@@ -1,0 +1,242 @@
+"""How the tables look and answer a finger: the bundled faces, the hand's fan, spoken card names,
+touch targets, contrast, motion from the events and the reduce-motion setting (issue: a table that
+looks and feels like a real card game)."""
+
+from __future__ import annotations
+
+import itertools
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import flet as ft
+import pytest
+
+from engine.cards import RANKS, SUITS
+from engine.lanes import RULES as LANES
+from engine.lopti import RULES as LOPTI
+from storage import api
+from storage.db import open_storage
+from tests.views.screen import Screen, walk
+from views.app import start
+from views.table import motion
+from views.ui import theme
+from views.ui.fan import MAX_ROWS, hand_room, lay_out
+from views.ui.i18n import card_name, t
+from views.ui.prefs import CARD_STYLES
+
+CARDS = Path(__file__).resolve().parents[2] / "assets" / "cards"
+EVERY_CARD = [r + s for r in RANKS for s in SUITS] + ["JK"]
+
+
+# --- the faces --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("style", CARD_STYLES)
+def test_every_card_has_a_face_flutter_can_draw(style: str) -> None:
+    """A face per card in each card style, as plain SVG: no <use>/<symbol>, which Flutter's renderer
+    draws as a block of colour (assets/cards/flatten.py)."""
+    for card in EVERY_CARD:
+        root = ET.parse(CARDS / style / f"{card}.svg").getroot()
+        tags = {el.tag.split("}")[-1] for el in root.iter()}
+        assert tags and not tags & {"use", "symbol"}, (style, card, tags)
+        assert root.get("viewBox") == "-120 -168 240 336"
+    assert (CARDS / "back.svg").exists() and (CARDS / "LICENSE.md").exists()
+
+
+def test_the_two_card_styles_differ_only_where_four_colours_recolour() -> None:
+    """Spades and hearts look the same in both styles; diamonds and clubs change colour."""
+    for card in ("QS", "7H"):
+        assert (CARDS / "classic" / f"{card}.svg").read_text() == (CARDS / "four_colour" / f"{card}.svg").read_text()
+    for card in ("7D", "7C"):
+        assert (CARDS / "classic" / f"{card}.svg").read_text() != (CARDS / "four_colour" / f"{card}.svg").read_text()
+
+
+# --- the hand's fan -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("page_width", [320, 360, 390, 412, 768, 1280])
+def test_every_card_of_any_hand_shows_a_finger_width(page_width: int) -> None:
+    """Whatever the hand's length, each card shows at least MIN_TARGET × MIN_TARGET of itself, no
+    card leaves the hand's box, and the hand scrolls sideways only past MAX_ROWS rows."""
+    room = hand_room(page_width)
+    finger = theme.MIN_TARGET
+    for n in range(1, 41):
+        fan = lay_out(n, room)
+        assert len(fan.spots) == n and fan.card_width >= finger and fan.card_height >= finger
+        rows = sorted({top for _, top in fan.spots})
+        assert len(rows) <= MAX_ROWS
+        assert all(b - a >= finger for a, b in itertools.pairwise(rows))
+        for top in rows:
+            starts = [x for x, y in fan.spots if y == top]
+            assert all(b - a >= finger - 1e-9 for a, b in itertools.pairwise(starts)), (n, starts)
+            assert min(starts) >= -1e-9 and max(starts) + fan.card_width <= fan.width + 1e-9
+        assert (fan.width > room) == (len(rows) == MAX_ROWS and n > len(rows) * ((room - fan.card_width) // finger + 1))
+
+
+def test_a_lanes_opening_hand_fits_one_row_on_a_360_phone() -> None:
+    fan = lay_out(8, hand_room(360))
+    assert len({top for _, top in fan.spots}) == 1 and fan.width <= hand_room(360)
+
+
+# --- on screen: names, sizes, the setting -------------------------------------------------------------
+
+def open_app(tmp_path: Path, lang: str = "en", size: tuple[int, int] = (390, 844), **settings: Any) -> Screen:
+    st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, language=lang, **settings)
+    st.close()
+    return Screen(tmp_path / "app.sqlite", start, size=size)
+
+
+@pytest.fixture
+def phone(tmp_path: Path) -> Iterator[Screen]:
+    s = open_app(tmp_path, size=(360, 640))
+    yield s
+    s.close()
+
+
+def lanes_table(s: Screen, lang: str = "en") -> Any:
+    s.fire(s.find(t(lang, "play_vs_bot"))[0])
+    s.tap(t(lang, "beginner"))
+    s.wait_for(lambda: s.find(ident="hand-0"), what="the Lanes table")
+    return s.app.screen
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_each_hand_card_says_its_name_in_the_players_language(tmp_path: Path, lang: str) -> None:
+    s = open_app(tmp_path, lang)
+    try:
+        table = lanes_table(s, lang)
+        hand = list(table.match.observation["hand"])
+        labels = [s.one(ident=f"hand-{i}").label for i in range(len(hand))]
+        assert labels == [card_name(lang, c) for c in hand]
+        assert all(label != card for label, card in zip(labels, hand, strict=True))  # a name, not a code
+        backs = [c.label for c in s.find(kind=ft.Semantics) if c.label and c.label.startswith(
+            t(lang, "card_down_n", n="").rstrip())]
+        assert backs, "the opponent's hand is a face-down card that says how many it holds"
+    finally:
+        s.close()
+
+
+def test_card_names_in_three_languages() -> None:
+    assert card_name("en", "QH") == "Queen of hearts" and card_name("en", "10D") == "10 of diamonds"
+    assert card_name("ar", "KS") == "شايب بستوني" and card_name("vi", "AC") == "Át Chuồn"
+    assert card_name("en", "JK") == "Joker" and card_name("en", "ZZ") == "ZZ"  # not a card: said as it is
+
+
+def sized(control: Any) -> list[tuple[float, float]]:
+    return [(c.width, c.height) for c in walk(control) if isinstance(c, ft.Container) and c.width and c.height]
+
+
+def test_hand_cards_and_table_controls_are_finger_sized_on_a_360_phone(phone: Screen) -> None:
+    lanes_table(phone)
+    phone.wait_text(t("en", "opening"))
+    for i in range(len(phone.app.screen.match.observation["hand"])):
+        w, h = sized(phone.one(ident=f"hand-{i}"))[0]
+        assert w >= theme.MIN_TARGET and h >= theme.MIN_TARGET, (i, w, h)
+    for b in phone.find(kind=ft.IconButton):  # Material's icon buttons are 48 × 48 unless shrunk
+        assert b.width is None or b.width >= theme.MIN_TARGET
+
+
+def test_lopti_and_spit_hands_are_finger_sized_on_a_360_phone(phone: Screen) -> None:
+    phone.tap(t("en", "players_n", n=3))
+    phone.wait_for(lambda: phone.find(ident="hand-0"), what="the Lopti table")
+    hand = phone.app.screen.match.sorted_hand()
+    for i in range(len(hand)):
+        w, h = sized(phone.one(ident=f"hand-{i}"))[0]
+        assert min(w, h) >= theme.MIN_TARGET
+    phone.tap(t("en", "back"))
+    phone.fire(phone.find(t("en", "play_vs_bot"))[-1])
+    phone.tap(t("en", "beginner"))
+    phone.wait_for(lambda: phone.find(ident="stock-0-0"), what="the Spit table")
+    for slot in range(5):
+        assert all(min(w, h) >= theme.MIN_TARGET for w, h in sized(phone.one(ident=f"stock-0-{slot}"))[:1])
+
+
+def test_reduce_motion_is_a_setting_that_stills_the_tables(tmp_path: Path) -> None:
+    s = open_app(tmp_path)
+    try:
+        assert s.call(lambda: theme.look().reduce_motion) is False
+        arrivals = motion.Arrivals()
+        card = ft.Container()
+        arrivals.fresh([{"type": "play"}])
+        assert s.call(lambda: arrivals.wrap(card)) is not card  # moving by default
+        s.fire(next(c for c in s.find(kind=ft.Semantics) if c.label == t("en", "settings")))
+        s.wait_for(lambda: s.find(ident="setting-reduce_motion"), what="the settings")
+        switch = next(c for c in walk(s.one(ident="setting-reduce_motion")) if isinstance(c, ft.Switch))
+        s.call(lambda: setattr(switch, "value", True))  # read when Save is pressed
+        s.tap(t("en", "save"))
+        s.wait_for(lambda: s.find(t("en", "play_vs_bot")), what="home")
+        assert api.get_profile(s.app.storage)[1]["reduce_motion"] is True
+        assert s.call(lambda: theme.look().reduce_motion) is True
+        assert s.call(lambda: arrivals.wrap(card)) is card  # where it lands, at once
+        assert isinstance(s.call(lambda: arrivals.ghost(card, motion.SWEPT)), ft.Container)
+        assert s.call(lambda: arrivals.glow()) is None
+    finally:
+        s.close()
+
+
+# --- motion read from the engine's events -------------------------------------------------------------
+
+def cards_in_lane(obs: Any, owner: int, lane: int) -> list[str]:
+    return [c for stack in obs["players"][owner]["lanes"][lane] for c in stack]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_what_flies_off_a_lane_is_what_left_it(seed: int) -> None:
+    """Over whole seeded games: every lane the motion flies cards off lost exactly those cards
+    (with the jack that took them; L-6 jacks and jokers, L-7.5 disbanding), and no lane that lost
+    cards is left out."""
+    import random
+
+    rng = random.Random(seed)
+    state = LANES.new_game(LANES.parse_options({}), seed, 2)
+    seen_removal = False
+    while not LANES.is_over(state):
+        before = LANES.observe(state, 0)
+        state, events = LANES.apply(state, rng.choice(LANES.legal_actions(state)))
+        after = LANES.observe(state, 0)
+        gone = motion.lanes_removed(events)
+        for owner, lane in itertools.product(range(2), range(3)):
+            # a multiset: the two decks may hold the same card
+            lost = list((Counter(cards_in_lane(before, owner, lane))
+                         - Counter(cards_in_lane(after, owner, lane))).elements())
+            flown = gone.get((owner, lane), (None, []))[1]
+            played = {e["card"] for e in events if e.get("type") == "play" and (e["owner"], e["lane"]) == (owner, lane)}
+            # what flies off is what left the lane, plus the jack or joker that took it
+            assert sorted(c for c in flown if c not in played) == sorted(lost), (owner, lane, events)
+            seen_removal = seen_removal or bool(lost)
+        assert motion.lanes_landed(events) <= {(o, ln, s) for o in range(2) for ln in range(3)
+                                               for s in range(len(after["players"][o]["lanes"][ln]))}
+    assert seen_removal  # every seeded game here has a jack, a joker or a disband
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_lopti_pile_departs_exactly_when_it_leaves_the_table(seed: int) -> None:
+    """P-5 clears and P-6 takes: the departure is drawn when, and only when, the pile went away;
+    a take slides toward the taker, whose hand grew."""
+    import random
+
+    rng = random.Random(seed)
+    state = LOPTI.new_game(LOPTI.parse_options({}), seed, 3)
+    departures = 0
+    while not LOPTI.is_over(state):
+        before = LOPTI.observe(state, 0)
+        state, events = LOPTI.apply(state, rng.choice(LOPTI.legal_actions(state)))
+        after = LOPTI.observe(state, 0)
+        departed = motion.lopti_departed(events)
+        if departed is None:
+            continue
+        departures += 1
+        kind, who = departed
+        assert not after["pile"] or any(e.get("type") == "play" for e in events[events.index(
+            next(e for e in events if e.get("type") == kind)):])
+        if kind == "take":
+            assert after["players"][who]["hand_size"] > before["players"][who]["hand_size"]
+    assert departures > 0
+
+
+def test_the_spit_slap_names_the_pile_and_who_took_it() -> None:
+    assert motion.spit_taken([{"type": "taken", "taken": [1, 0]}]) == {1: 0, 0: 1}
+    assert motion.spit_taken([{"type": "taken", "taken": [None, 1]}]) == {1: 1}
+    assert motion.spit_taken([{"type": "play", "pile": 0}]) == {}
