@@ -240,3 +240,35 @@ def test_the_spit_slap_names_the_pile_and_who_took_it() -> None:
     assert motion.spit_taken([{"type": "taken", "taken": [1, 0]}]) == {1: 0, 0: 1}
     assert motion.spit_taken([{"type": "taken", "taken": [None, 1]}]) == {1: 1}
     assert motion.spit_taken([{"type": "play", "pile": 0}]) == {}
+
+
+# --- contrast ----------------------------------------------------------------------------------------
+
+def luminance(colour: str) -> float:
+    """WCAG 2.x relative luminance of an ``#RRGGBB`` colour."""
+    channels = [int(colour.lstrip("#")[i:i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+#: every fixed text colour on the surface it is drawn on (the cloth at its lightest, under the lamp,
+#: and at its darkest; chips; cards; the coach). Text on a screen's own background uses Material's
+#: roles (theme.PAGE_*), which hold AA in light and dark by design.
+TEXT_ON = [(fg, bg) for fg in (theme.ON_FELT, theme.ON_FELT_MUTED, theme.LAST_MOVE, theme.RESIGN)
+           for bg in (theme.FELT_LIGHT, theme.FELT, theme.FELT_DARK)] + [
+    (theme.SELLING, theme.FELT_DARK), (theme.INK, theme.SELLING), (theme.INK, theme.THREES),
+    (theme.INK, theme.LOW), (theme.INK, theme.OBLIGATION), (theme.ON_FELT, theme.CARD_BACK),
+    (theme.RED, theme.CARD_FACE), (theme.INK, theme.CARD_FACE), (theme.JOKER, theme.CARD_FACE),
+    (theme.DIAMONDS_4C, theme.CARD_FACE), (theme.CLUBS_4C, theme.CARD_FACE),
+    (theme.INK, theme.COACH_BG), (theme.DANGER, theme.COACH_BG), (theme.HINT, theme.COACH_BG),
+    (theme.FELT, theme.COACH_BG)]
+
+
+@pytest.mark.parametrize(("fg", "bg"), TEXT_ON)
+def test_text_on_the_table_meets_wcag_aa(fg: str, bg: str) -> None:
+    assert contrast(fg, bg) >= 4.5, (fg, bg, round(contrast(fg, bg), 2))

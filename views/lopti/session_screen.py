@@ -326,7 +326,7 @@ def dry_run_row(app: Any, draft: RuleDraft) -> ft.Control:
     async def run(e: Any) -> None:
         problems = draft.problems()
         if problems:
-            result.value, result.color = "\n".join(problems), theme.DANGER
+            result.value, result.color = "\n".join(problems), theme.PAGE_ERROR
             app.page.update()
             return
         result.value, result.color = t(lang, "rb_dry_running"), None
@@ -338,7 +338,7 @@ def dry_run_row(app: Any, draft: RuleDraft) -> ft.Control:
                   caps=report.cap_hits)
         if report.flagged:
             words += " " + t(lang, "rb_dry_flag", why=report.reason)
-        result.value, result.color = words, theme.DANGER if report.flagged else None
+        result.value, result.color = words, theme.PAGE_ERROR if report.flagged else None
         app.page.update()
 
     return ft.Column([ft.Semantics(identifier="rb-dry-run", button=True, content=ft.OutlinedButton(

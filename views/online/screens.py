@@ -73,7 +73,7 @@ async def _ask(app: Any, status: ft.Text, call: Any, *args: Any) -> Any:
 def online_home(app: Any, notice: str = "") -> None:
     """Sign in (guest) or, when signed in, the lobby: find a game, challenge, leaderboard, profile."""
     acc = api.get_account(app.storage)
-    status = text(app.lang, notice, 13, True, theme.DANGER)
+    status = text(app.lang, notice, 13, True, theme.PAGE_ERROR)
     if acc is None:
         sign_in_screen(app, status)
     else:

@@ -44,7 +44,7 @@ def learn(app: App, focus: str | None = None) -> None:
             finished = progress.get(lesson.id, (0, False))[1]
             rows.append(ft.Semantics(identifier=f"lesson-{lesson.id}", button=True, content=ft.ListTile(
                 leading=ft.Icon(ft.Icons.CHECK_CIRCLE if finished else ft.Icons.PLAY_CIRCLE_OUTLINE,
-                                color=theme.SUCCESS if finished else ft.Colors.PRIMARY),
+                                color=theme.PAGE_GOOD if finished else ft.Colors.PRIMARY),
                 title=text(lang, f"{i + 1}. {lesson.title[lang]}", 15),
                 on_click=lambda e, lid=lesson.id: app.open_lesson(lid))))
         column: list[ft.Control] = [
@@ -55,7 +55,7 @@ def learn(app: App, focus: str | None = None) -> None:
             *rows,
         ]
         if group and done == len(group):
-            column.append(ft.Row([text(lang, t(lang, "lessons_done", game=t(lang, game)), 13, True, theme.SUCCESS),
+            column.append(ft.Row([text(lang, t(lang, "lessons_done", game=t(lang, game)), 13, True, theme.PAGE_GOOD),
                                   ft.FilledButton(t(lang, "play_beginner"),
                                                   on_click=lambda e, g=game: app.start_game(g, "beginner"))],
                                  wrap=True))

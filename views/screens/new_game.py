@@ -78,7 +78,7 @@ def variant_picker(app: App) -> ft.Control:
     def update_badge() -> None:
         n = len(app.lanes_variants)
         badge.value = t(lang, "rated_rules") if n == 0 else t(lang, "friendly_rules", n=n)
-        badge.color = theme.SUCCESS if n == 0 else theme.FRIENDLY
+        badge.color = theme.PAGE_GOOD if n == 0 else theme.PAGE_FRIENDLY
 
     def remember() -> None:
         api.update_profile(app.storage, default_variants=sorted(app.lanes_variants))

@@ -21,7 +21,7 @@ def rules_column(app: App, game: str, only: str | None = None) -> list[ft.Contro
     try:
         rules = page(game)
     except RulesPageError as exc:
-        return [text(lang, str(exc), 14, color=theme.DANGER)]
+        return [text(lang, str(exc), 14, color=theme.PAGE_ERROR)]
     out: list[ft.Control] = [] if only else [text(lang, rules.intro[lang], 14)]
     for section in rules.sections:
         items = [it for it in section.items if only is None or it.rule == only]
@@ -31,7 +31,7 @@ def rules_column(app: App, game: str, only: str | None = None) -> list[ft.Contro
             out.append(ft.Container(text(lang, section.title[lang], 17, True, ft.Colors.PRIMARY),
                                     padding=ft.Padding.only(top=8)))
         for it in items:
-            row: list[ft.Control] = [ft.Container(text(lang, it.rule, 11, True, theme.RULE_ID), width=46),
+            row: list[ft.Control] = [ft.Container(text(lang, it.rule, 11, True, theme.PAGE_MUTED), width=46),
                                      ft.Container(text(lang, it.text[lang], 14), expand=True)]
             body: list[ft.Control] = [ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.START)]
             if it.cards:
@@ -39,7 +39,7 @@ def rules_column(app: App, game: str, only: str | None = None) -> list[ft.Contro
                                    spacing=3))
             if it.tag == "friendly":
                 body.append(ft.Row([ft.Container(width=46),
-                                    text(lang, t(lang, "friendly_badge"), 11, True, theme.FRIENDLY)]))
+                                    text(lang, t(lang, "friendly_badge"), 11, True, theme.PAGE_FRIENDLY)]))
             out.append(ft.Column(body, spacing=2))
     return out
 

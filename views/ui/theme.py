@@ -10,7 +10,7 @@ import flet as ft
 # --- the felt and what sits on it ---------------------------------------------------------------
 FELT = "#0B5D3B"  # the table's cloth (also the seed of the app's Material colour scheme)
 FELT_DARK = "#08462C"  # a lane's bed on the cloth, a seat's plate
-FELT_LIGHT = "#137A4F"  # the cloth under the lamp, in the middle of the table
+FELT_LIGHT = "#0E6842"  # the cloth under the lamp, in the middle of the table
 SEAT_EDGE = "#2E7D32"  # a seat plate's rim when it is not that player's turn
 ON_FELT = "#FFFFFF"  # text and icons on the cloth
 ON_FELT_MUTED = "#C8E6C9"  # secondary text on the cloth (counts, hints)
@@ -38,11 +38,17 @@ THREES = "#90CAF9"  # the Lopti 3-chain marker (P-4.2)
 LOW = "#FFCC80"  # the Lopti play-low marker (P-4.4)
 OBLIGATION = "#EF9A9A"  # the Lopti obligation marker (P-4.6)
 SUCCESS = "#2E7D32"  # done, won, the rated-rules badge
-FRIENDLY = "#E65100"  # house rules on: a friendly game
+FRIENDLY = "#BF360C"  # house rules on: a friendly game
 DANGER = "#B71C1C"  # an error, a refusal
-RULE_ID = "#616161"  # the rule number beside a rule's text
 COACH_BG = "#FFF8E1"
 HINT = "#0D47A1"
+
+# --- text on a screen's own background, light or dark: Material's colour roles, which keep their
+# contrast (WCAG AA) in both themes; the fixed colours above are for the cloth, cards and chips
+PAGE_ERROR = ft.Colors.ERROR
+PAGE_GOOD = ft.Colors.PRIMARY
+PAGE_FRIENDLY = ft.Colors.TERTIARY
+PAGE_MUTED = ft.Colors.ON_SURFACE_VARIANT
 
 # --- sizes ---------------------------------------------------------------------------------------
 MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
