@@ -272,3 +272,27 @@ TEXT_ON = [(fg, bg) for fg in (theme.ON_FELT, theme.ON_FELT_MUTED, theme.LAST_MO
 @pytest.mark.parametrize(("fg", "bg"), TEXT_ON)
 def test_text_on_the_table_meets_wcag_aa(fg: str, bg: str) -> None:
     assert contrast(fg, bg) >= 4.5, (fg, bg, round(contrast(fg, bg), 2))
+
+
+# --- the end of a game ---------------------------------------------------------------------------------
+
+def test_a_resigned_lanes_game_ends_in_its_result_and_rematch_starts_a_new_one(tmp_path: Path) -> None:
+    """L-8: resigning ends the game; the result says who won, why and the lanes sold, and offers
+    Rematch (a new game against the same level), Review, Replay and Home."""
+    s = open_app(tmp_path)
+    try:
+        table = lanes_table(s)
+        first = table.match.mode.game_id
+        s.tap(t("en", "resign"))
+        s.wait_for(lambda: len(s.find(t("en", "resign"))) > 1, what="the confirmation")
+        s.fire(s.find(t("en", "resign"))[-1])
+        s.wait_for(lambda: s.find(ident="result-rematch"), what="the result")
+        assert s.shows(t("en", "lost")) and s.shows(t("en", "reason_resigned"))
+        assert s.shows(t("en", "lanes_sold_score", me=0, them=t("en", "beginner"), other=0))
+        for action in ("review", "replay", "home"):
+            assert s.find(t("en", action)), action
+        s.tap(ident="result-rematch")
+        s.wait_for(lambda: s.app.screen is not table and s.find(ident="hand-0"), what="the rematch")
+        assert s.app.screen.match.mode.game_id != first and not s.app.screen.match.status.over
+    finally:
+        s.close()

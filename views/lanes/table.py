@@ -20,6 +20,7 @@ from views.table.motion import (
     lanes_removed,
     lanes_sold,
 )
+from views.table.result import Outcome, result_dialog
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
@@ -224,7 +225,7 @@ class LanesTable(TurnBasedTable):
                                                     disabled=obs["over"],
                                                     style=ft.ButtonStyle(color=theme.RESIGN))],
                                      spacing=0, tight=True))
-        opp_name = t(self.lang, "player_n", n=opp + 1) if m.pass_and_play else t(self.lang, m.level)
+        opp_name = self._opponent_name()
         held = t(self.lang, "hand", n=opp_info["hand_size"]) + " · " + t(self.lang, "deck", n=opp_info["deck_size"])
         opp_row = ft.Row([seat_plate(self.lang, opp_name, text(self.lang, held, 12, color=theme.ON_FELT_MUTED),
                                      count=opp_info["hand_size"], turn=obs["to_move"] == opp and not obs["over"])])
@@ -332,16 +333,18 @@ class LanesTable(TurnBasedTable):
         if self.result_shown:
             return
         self.result_shown = True
-        won = obs["winner"] == self.match.human
-        reason = t(self.lang, f"reason_{obs['reason']}")
-        self.app.page.show_dialog(ft.AlertDialog(
-            modal=True,
-            title=text(self.lang, t(self.lang, "won") if won else t(self.lang, "lost"), 20, True),
-            content=text(self.lang, reason, 14),
-            actions=[ft.TextButton(t(self.lang, "review"), on_click=lambda e: self._review()),
-                     ft.TextButton(t(self.lang, "replay"), on_click=lambda e: self._replay()),
-                     ft.TextButton(t(self.lang, "new_game"), on_click=lambda e: self._again()),
-                     ft.TextButton(t(self.lang, "home"), on_click=lambda e: self._home())]))
+        me = self.match.human
+        sold = [s for s in obs["selling"] if s is not None]
+        won = None if obs["winner"] is None else obs["winner"] == me
+        outcome = Outcome(won, t(self.lang, f"reason_{obs['reason']}"),
+                          t(self.lang, "lanes_sold_score", me=sold.count(me), them=self._opponent_name(),
+                            other=sold.count(1 - me)))
+        self.app.page.show_dialog(result_dialog(self.lang, outcome, on_rematch=self._again, on_home=self._home,
+                                                on_review=self._review, on_replay=self._replay))
+
+    def _opponent_name(self) -> str:
+        m = self.match
+        return t(self.lang, "player_n", n=2 - m.human) if m.pass_and_play else t(self.lang, m.level)
 
     def _replay(self) -> None:
         self.app.page.pop_dialog()

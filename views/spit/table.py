@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import math
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -16,6 +17,7 @@ from engine.spit.notation import SpitObservation
 from views.spit.contract import SpitControls
 from views.table.coach import coach_for
 from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, spit_taken
+from views.table.result import Outcome, result_dialog
 from views.table.screen import TableScreen
 from views.ui import theme
 from views.ui.i18n import t, why_text
@@ -231,6 +233,7 @@ class SpitTable(TableScreen):
                 last_status = status
             last_phase = phase
             if self.game.state.over:
+                self.show_result(self.game.observation)
                 break
             await asyncio.sleep(0.05)
 
@@ -321,6 +324,28 @@ class SpitTable(TableScreen):
 
     def _unpick(self) -> None:
         self.game.picked, self.game.refusal = {0: None, 1: None}, None
+
+    def show_result(self, obs: SpitObservation) -> None:
+        """The game's end (not a lesson's: the coach says it): who won, why, the cards or points."""
+        if self.game.mode.coach is not None or not self.active:
+            return
+        key = "sp_result_points" if obs["scoring"] == "points" else "sp_result_cards"
+        me, other = (obs["scores"] if obs["scoring"] == "points" else [p["total"] for p in obs["players"]])[:2]
+        them = t(self.lang, "player_n", n=2) if self.game.split else t(self.lang, self.game.level)
+        won = None if obs["winner"] is None else obs["winner"] == 0
+        reason = t(self.lang, "sp_reason_points" if obs["scoring"] == "points" else "sp_reason_cards")
+        game_id = self.game.mode.game_id
+
+        def close(then: Callable[[], None]) -> Callable[[], None]:
+            def run() -> None:
+                self.app.page.pop_dialog()
+                then()
+            return run
+
+        self.app.page.show_dialog(result_dialog(
+            self.lang, Outcome(won, reason, t(self.lang, key, me=me, them=them, other=other)),
+            on_rematch=close(lambda: self.app.start_game("spit", self.game.level)), on_home=close(self.app.home),
+            on_replay=close(lambda: self.app.replay_screen(game_id)) if game_id is not None else None))
 
     def leave(self) -> None:
         """Back (the header's arrow): the route's parent (the lessons from a lesson, else home)."""
