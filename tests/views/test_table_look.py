@@ -296,3 +296,30 @@ def test_a_resigned_lanes_game_ends_in_its_result_and_rematch_starts_a_new_one(t
         assert s.app.screen.match.mode.game_id != first and not s.app.screen.match.status.over
     finally:
         s.close()
+
+
+def test_each_lane_says_its_value_direction_and_sale(tmp_path: Path) -> None:
+    """L-5: a lane is read out as its value, direction and suit, "selling" when it sells (L-7.2)."""
+    s = open_app(tmp_path)
+    try:
+        from engine.lanes.actions import Play
+
+        table = lanes_table(s)
+        s.wait_text(t("en", "opening"))
+        me = table.match.human
+        move = next(a for a in table.match.legal() if isinstance(a, Play) and a.owner is None)
+        s.tap(ident=f"hand-{table.match.observation['hand'].index(str(move.card))}")
+        s.tap(ident=f"lane-{me}-{move.lane}")
+        s.wait_for(lambda: table.match.observation["players"][me]["value"][move.lane], what="the card on its lane")
+        s.wait_for(lambda: str(table.match.observation["players"][me]["value"][move.lane])
+                   in s.one(ident=f"lane-{me}-{move.lane}").label, what="the lane's new label")
+        obs = table.match.observation
+        for lane in range(3):
+            label = s.one(ident=f"lane-{me}-{lane}").label
+            value = obs["players"][me]["value"][lane]
+            assert label.startswith(t("en", "lane_said", n=lane + 1, value="")), label
+            assert (str(value) in label) if value else label.endswith(t("en", "lane_empty"))
+            theirs = s.one(ident=f"lane-{1 - me}-{lane}").label
+            assert theirs.startswith(t("en", "lane_said_of", who=t("en", "beginner"), n=lane + 1, value=""))
+    finally:
+        s.close()

@@ -61,6 +61,19 @@ class LanesTable(TurnBasedTable):
 
     # --- building blocks ------------------------------------------------------------------------
 
+    def _lane_said(self, obs: dict[str, Any], owner: int, lane: int) -> str:
+        """What a screen reader says for a lane: "Lane 2: 23, descending, hearts, selling" (the
+        opponent's: "Beginner's lane 2: …")."""
+        p = obs["players"][owner]
+        v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
+        parts = [str(v)] + ([t(self.lang, f"dir_{d}")] if d else []) + ([t(self.lang, f"suit_{s}")] if s else [])
+        if obs["selling"][lane] == owner:
+            parts.append(t(self.lang, "selling"))
+        value = ", ".join(parts) if v else t(self.lang, "lane_empty")
+        if owner == self.match.human:
+            return t(self.lang, "lane_said", n=lane + 1, value=value)
+        return t(self.lang, "lane_said_of", who=self._opponent_name(), n=lane + 1, value=value)
+
     def _lane_header(self, obs: dict[str, Any], owner: int, lane: int) -> ft.Control:
         p = obs["players"][owner]
         v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
@@ -120,6 +133,7 @@ class LanesTable(TurnBasedTable):
         # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
         # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
         column: list[ft.Control] = [anew_when(ft.Semantics(identifier=f"lane-{owner}-{lane}", container=True,
+                                                           label=self._lane_said(obs, owner, lane),
                                                            content=self._drop(body, owner, lane, None)),
                                               tuple(tuple(stack) for stack in stacks))]
         if me and lane in disbandable and self.match.selected is None:
