@@ -23,7 +23,7 @@ from tests.views.screen import Screen, walk
 from views.app import start
 from views.table import motion
 from views.ui import theme
-from views.ui.fan import MAX_ROWS, hand_room, lay_out
+from views.ui.fan import MAX_ROWS, hand_card, hand_room, lay_out
 from views.ui.i18n import card_name, t
 from views.ui.prefs import CARD_STYLES
 
@@ -62,7 +62,7 @@ def test_every_card_of_any_hand_shows_a_finger_width(page_width: int) -> None:
     room = hand_room(page_width)
     finger = theme.MIN_TARGET
     for n in range(1, 41):
-        fan = lay_out(n, room)
+        fan = lay_out(n, room, *hand_card(room))
         assert len(fan.spots) == n and fan.card_width >= finger and fan.card_height >= finger
         rows = sorted({top for _, top in fan.spots})
         assert len(rows) <= MAX_ROWS

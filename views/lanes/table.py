@@ -23,7 +23,7 @@ from views.table.motion import (
 from views.table.result import Outcome, result_dialog
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
-from views.ui.fan import Fan, hand_fan, hand_room, lay_out
+from views.ui.fan import WIDE, Fan, hand_card, hand_fan, hand_room, lay_out
 from views.ui.i18n import RTL, t, why_text
 from views.ui.reconcile import anew_when, show
 from views.ui.widgets import (
@@ -44,7 +44,9 @@ if TYPE_CHECKING:
     from views.app import App
 
 ARROW = {"up": "↑", "down": "↓", None: "·"}
-STEP = 20  # vertical offset between overlapping stacks
+STEP = 20  # vertical offset between overlapping stacks (on a phone; a wide table uses WIDE_LANE_CARD)
+LANE_CARD = (40, 54, STEP)  # a lane's card width, height and the step between its stacks, on a phone
+WIDE_LANE_CARD = (52, 72, 26)  # ... where the table is wider than WIDE
 
 
 class LanesTable(TurnBasedTable):
@@ -58,6 +60,7 @@ class LanesTable(TurnBasedTable):
         self.removed: dict[tuple[int, int], tuple[int | None, list[str]]] = {}
         self.sold: set[int] = set()
         self.result_shown = False
+        self.lane_card = LANE_CARD
 
     # --- building blocks ------------------------------------------------------------------------
 
@@ -95,13 +98,14 @@ class LanesTable(TurnBasedTable):
 
     def _lane(self, obs: dict[str, Any], owner: int, lane: int, targets: Any, disbandable: set[int]) -> ft.Control:
         stacks = obs["players"][owner]["lanes"][lane]
+        cw, ch, step = self.lane_card
         children: list[ft.Control] = []
         # with a card selected every lane and card answers a tap: lit ones play, the others say why not
         armed = self.match.my_turn and self.match.selected is not None
         for si, stack in enumerate(stacks):
             card, attached = stack[0], stack[1:]
             is_target = (owner, lane, si) in targets.stacks
-            face = self._drop(card_face(card, 40, 54, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
+            face = self._drop(card_face(card, cw, ch, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
                                         on_click=handler(self.on_stack, owner, lane, si) if armed else None),
                               owner, lane, si)
             row: ft.Control = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)],
@@ -111,18 +115,18 @@ class LanesTable(TurnBasedTable):
             # a Stack positions absolutely: in right-to-left layouts the cards hang from the right edge
             # (the row of card + attachments is mirrored), so that number cards stay in one column
             rtl = self.lang in RTL
-            children.append(ft.Container(row, top=si * STEP, left=None if rtl else 0, right=0 if rtl else None))
-        height = 54 + STEP * max(0, len(stacks) - 1) + 4
+            children.append(ft.Container(row, top=si * step, left=None if rtl else 0, right=0 if rtl else None))
+        height = ch + step * max(0, len(stacks) - 1) + 4
         me = owner == self.match.human
         if (owner, lane) in self.removed:  # what a jack, a joker or a disband took flies off and fades
             stack, cards = self.removed[(owner, lane)]
-            ghost = ft.Row([card_face(cards[0], 40, 54), ft.Column([mini_card(c) for c in cards[1:4]], spacing=1)],
+            ghost = ft.Row([card_face(cards[0], cw, ch), ft.Column([mini_card(c) for c in cards[1:4]], spacing=1)],
                            spacing=2, vertical_alignment=ft.CrossAxisAlignment.START)
             children.append(ft.Container(self.motion.ghost(ghost, TOWARD_ME if me else TOWARD_THEM),
-                                         top=(len(stacks) if stack is None else stack) * STEP, left=0))
-            height = max(height, 54 + STEP * (len(stacks) if stack is None else stack) + 4)
+                                         top=(len(stacks) if stack is None else stack) * step, left=0))
+            height = max(height, ch + step * (len(stacks) if stack is None else stack) + 4)
         lane_target = me and lane in targets.lanes
-        pile = ft.Stack(children, height=max(height, 58))
+        pile = ft.Stack(children, height=max(height, ch + 4))
         body = ft.Container(
             content=ft.Column([self._lane_header(obs, owner, lane), pile], spacing=4, tight=True,
                               horizontal_alignment=ft.CrossAxisAlignment.CENTER),
@@ -215,7 +219,8 @@ class LanesTable(TurnBasedTable):
         self.sold = lanes_sold(m.last_events) if fresh else set()
         arrived = set(drawn(m.last_events, me)) if fresh else set()
         room = hand_room(self.app.page.width)
-        fan = lay_out(len(obs["hand"]), room)
+        self.lane_card = WIDE_LANE_CARD if room >= WIDE else LANE_CARD
+        fan = lay_out(len(obs["hand"]), room, *hand_card(room))
         hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
                                              selected=m.selected is not None and str(m.selected) == c,
                                              target=c in coached, dim=m.my_turn and c not in {str(x) for x in playable},

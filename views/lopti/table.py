@@ -27,7 +27,7 @@ from views.table.motion import (
 )
 from views.table.turn_table import TurnBasedTable
 from views.ui import theme
-from views.ui.fan import Fan, hand_fan, hand_room, lay_out
+from views.ui.fan import Fan, hand_card, hand_fan, hand_room, lay_out
 from views.ui.i18n import RTL, t, why_text
 from views.ui.reconcile import show
 from views.ui.widgets import (
@@ -187,7 +187,7 @@ class LoptiTable(TurnBasedTable):
         me = obs["players"][m.human]
         setup = obs["phase"] == "setup"
         room = hand_room(self.app.page.width)
-        fan = lay_out(len(m.sorted_hand()), room)
+        fan = lay_out(len(m.sorted_hand()), room, *hand_card(room))
         hand = self._hand(setup, fan)
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
         rows = [
