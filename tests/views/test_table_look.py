@@ -323,3 +323,19 @@ def test_each_lane_says_its_value_direction_and_sale(tmp_path: Path) -> None:
             assert theirs.startswith(t("en", "lane_said_of", who=t("en", "beginner"), n=lane + 1, value=""))
     finally:
         s.close()
+
+
+def test_a_new_deal_arrives_from_the_deck_until_the_first_move() -> None:
+    """A deal nobody has moved in comes in card after card; once a move's events arrive the hand
+    is drawn plainly again (and a move's own motions take over)."""
+    arrivals = motion.Arrivals()
+    card = ft.Container()
+    arrivals.deal()
+    first = [arrivals.dealt(card, i, 8) for i in range(8)]
+    assert all(isinstance(c, ft.Container) and c is not card and c.opacity == 0.0 for c in first)
+    durations = [c.animate_offset.duration for c in first]  # type: ignore[union-attr]
+    assert durations == sorted(durations) and max(durations) <= motion.DURATION_MS + 60
+    arrivals.arriving = False  # what settle() does after the first frame went out
+    assert all(arrivals.dealt(card, i, 8).opacity == 1.0 for i in range(8))
+    arrivals.fresh([{"type": "play"}])
+    assert arrivals.dealt(card, 0, 8) is card

@@ -61,6 +61,8 @@ class LanesTable(TurnBasedTable):
         self.sold: set[int] = set()
         self.result_shown = False
         self.lane_card = LANE_CARD
+        if match.observation["ply"] == 0 and not match.mode.powers.read_only:
+            self.motion.deal()
 
     # --- building blocks ------------------------------------------------------------------------
 
@@ -228,6 +230,7 @@ class LanesTable(TurnBasedTable):
                                              on_click=handler(self.on_card, c) if m.my_turn else None),
                                 fan, c in arrived)
                 for i, c in enumerate(obs["hand"])]
+        hand = [self.motion.dealt(c, i, len(hand)) for i, c in enumerate(hand)]
         targets = m.targets()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         opp_info = obs["players"][opp]

@@ -63,6 +63,8 @@ class LoptiTable(TurnBasedTable):
         self.match: LoptiControls = match
         #: the session this deal belongs to (views/lopti/session.py); None in a lesson or a replay
         self.session = session
+        if match.observation["ply"] == 0 and not match.mode.powers.read_only:
+            self.motion.deal()
 
     def _opponent(self, obs: dict[str, Any], seat: int) -> ft.Control:
         p = obs["players"][seat]
@@ -211,12 +213,13 @@ class LoptiTable(TurnBasedTable):
         sel = {str(c) for c in m.selected}
         coached = m.coach_cards()
         arrived = set(drawn(m.last_events, m.human)) if self.motion.fresh(m.last_events) else set()
-        return [self._draggable(c, card_face(c, fan.card_width, fan.card_height, selected=c in sel, ident=f"hand-{i}",
+        hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height, selected=c in sel, ident=f"hand-{i}",
                                              target=c in coached,
                                              dim=m.my_turn and not setup and parse_card(c).rank not in playable,
                                              on_click=handler(self.on_hand, c) if m.my_turn else None), setup, fan,
                                 c in arrived)
                 for i, c in enumerate(m.sorted_hand())]
+        return [self.motion.dealt(c, i, len(hand)) for i, c in enumerate(hand)]
 
     def _ups(self, me: dict[str, Any], setup: bool) -> list[ft.Control]:
         """My face-up cards (tappable during the setup swap)."""

@@ -111,6 +111,7 @@ class Arrivals:
         self.seen: object = None
         self.arriving = False
         self.wrapped = False
+        self.dealing = False  # a new deal's hand is arriving from the deck (until the first move)
         self.shown: dict[str, Any] = {}  # what the table showed for the batch on screen
         self.before: dict[str, Any] = {}  # ... and for the batch before it (where departing cards lay)
 
@@ -121,8 +122,23 @@ class Arrivals:
         if events is not self.seen:
             self.seen = events
             self.arriving = True
+            self.dealing = False
             self.before, self.shown = self.shown, {}
         return True
+
+    def deal(self) -> None:
+        """A deal nobody has moved in yet is on the table: its hand comes in from the deck, card
+        after card (each a little later, all within DURATION_MS + 180 ms)."""
+        self.dealing = self.arriving = True
+
+    def dealt(self, control: ft.Control, i: int, n: int) -> ft.Control:
+        """Hand card ``i`` of ``n`` while the deal arrives (itself otherwise)."""
+        if not self.dealing or theme.look().reduce_motion:
+            return control
+        self.wrapped = self.wrapped or self.arriving
+        late = ft.Animation(DURATION_MS - 120 + (180 * i) // max(1, n - 1), ft.AnimationCurve.EASE_OUT)
+        return ft.Container(control, offset=ft.Offset(0, -1.5 if self.arriving else 0),
+                            opacity=0.0 if self.arriving else 1.0, animate_offset=late, animate_opacity=late)
 
     def remember(self, key: str, value: Any) -> Any:
         """Note what the table shows now under ``key``; returns what it showed before this batch."""
