@@ -661,7 +661,7 @@ def test_settings_back_and_replay_of_a_finished_game(tmp_path: Path) -> None:
 
     db = tmp_path / "app.sqlite"
     st = open_storage(db)
-    moves = len(api.load_game(st, finished_lanes(st).game_id).actions)
+    moves = len(api.load_game(st, finished_lanes(st).mode.game_id).actions)
     st.close()
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)

@@ -91,6 +91,7 @@ def replay(app: App, game_id: int, review: GameReview | None = None) -> None:
             notes.at(mode.step)
         if update:
             table.refresh()
+            step.update()  # the counter sits outside the table's own controls
 
     def button(ident: str, icon: ft.IconData, label: str, target: Callable[[], int]) -> ft.Control:
         return ft.Semantics(identifier=f"replay-{ident}", button=True, label=label, content=ft.IconButton(
