@@ -9,6 +9,7 @@ navigation state besides the route.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -57,6 +58,9 @@ class App:
         #: a message for the screen at a route (a bad link: said on the home screen it led to)
         self.notice: tuple[str, str] | None = None
         self.feedback = Feedback(page, lambda: self.prefs)
+        #: the platform asks for less motion (its accessibility setting; a browser's
+        #: prefers-reduced-motion): the tables hold still as with the app's own setting
+        self.platform_calm = False
 
     @property
     def prefs(self) -> Prefs:
@@ -78,8 +82,22 @@ class App:
         self.page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
             prefs.theme, ft.ThemeMode.SYSTEM)
         theme.set_look(self.page, theme.Look(card_style=prefs.card_style, lang=self.lang,
-                                             reduce_motion=prefs.reduce_motion))
+                                             reduce_motion=prefs.reduce_motion or self.platform_calm))
         self.page.title = t(self.lang, "app_title")
+
+    async def ask_platform_motion(self) -> None:
+        """Read the platform's own reduce-motion wish once at start (Flet's SemanticsService). A
+        client that cannot answer (an old one, a test's stand-in) leaves motion to the setting."""
+        try:
+            features = await asyncio.wait_for(ft.SemanticsService().get_accessibility_features(), 5)
+        except (TimeoutError, RuntimeError, ValueError, KeyError, TypeError):
+            return
+        calm = bool(features.disable_animations or features.reduce_motion)
+        if calm != self.platform_calm:
+            self.platform_calm = calm
+            self.apply_language()
+            if self.route == "/settings":  # opened before the answer came: say it there now
+                self.route_change(self.route)
 
     # --- navigation -----------------------------------------------------------------------------
 
@@ -271,6 +289,7 @@ def start(page: ft.Page, db: str | None = None) -> App:
     page.on_route_change = lambda e: app.client_route(e.route)
     page.on_view_pop = app.view_pop
     app.route_change(page.route)
+    page.run_task(app.ask_platform_motion)
     if storage.notice:
         page.show_dialog(ft.AlertDialog(title=text(app.lang, t(app.lang, "notice"), 16, True),
                                         content=text(app.lang, storage.notice, 13)))

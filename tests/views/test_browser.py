@@ -1036,3 +1036,20 @@ def test_a_tied_rule_vote_is_thrown_by_hand(tmp_path: Path) -> None:
         st.close()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ARTIFACTS / "lopti-rps.png").write_bytes((tmp_path / "rps.png").read_bytes())
+
+
+def test_the_browsers_reduce_motion_wish_stills_the_tables(tmp_path: Path) -> None:
+    """prefers-reduced-motion (the platform's own setting, read through Flet's SemanticsService)
+    does what the app's "Reduce motion" does; the settings say so. Without it, nothing is said."""
+    from playwright.sync_api import sync_playwright
+
+    with serve(tmp_path / "app.sqlite") as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        for wish, said in (("reduce", 1), ("no-preference", 0)):
+            page = browser.new_page(viewport={"width": 390, "height": 844}, reduced_motion=wish)
+            open_app(page, url)
+            press_until_shown(page, "Settings", '[flt-semantics-identifier="setting-reduce_motion"]')
+            time.sleep(1.0)  # the platform's answer arrives once, soon after the start
+            assert page.locator('[flt-semantics-identifier="platform-calm"]').count() == said, wish
+            page.close()
+        browser.close()

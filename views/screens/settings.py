@@ -69,6 +69,8 @@ def settings(app: App) -> None:
         preview, ft.Semantics(identifier="setting-bot_speed", content=ft.Row([speed])),
         ft.Semantics(identifier="setting-hint_level", content=ft.Row([hints])),
         sound, haptics, ft.Semantics(identifier="setting-reduce_motion", content=motion),
+        *([ft.Semantics(identifier="platform-calm", content=text(lang, t(lang, "reduce_motion_platform"), 12))]
+          if app.platform_calm else []),
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
