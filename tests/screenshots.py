@@ -2,7 +2,7 @@
 
 Every table (Lanes with a card selected, Lopti at three seats, Spit), the Lanes result after a
 resignation, home and settings — on a 360×640 and a 390×844 phone and a desktop, light and dark, in
-English, Arabic and Vietnamese — from the real app in web mode, driven by Debian's headless
+English, Arabic and Vietnamese, and on the small phone with 1.3× text — from the real app in web mode, driven by Debian's headless
 Chromium. Files are named ``{lang}-{theme}-{viewport}-{screen}.png``; nothing is compared (the
 tests check what can be checked: tests/views). ``--langs``, ``--themes``, ``--viewports`` pick a
 subset. Needs the app's own dependencies and ``chromium`` (tests/run.py installs both)."""
@@ -23,6 +23,11 @@ from tests.views.test_browser import launch, open_app, serve, wait_until  # noqa
 from views.ui.i18n import t  # noqa: E402
 
 VIEWPORTS = {"phone360": (360, 640), "phone390": (390, 844), "desktop": (1280, 800)}
+#: a 360×640 phone with the text 1.3× larger (the browser's root font size, which Flutter's web
+#: engine reads as the text scale): the layout must survive it
+TEXT_SCALED = "phone360-text130"
+BIGGER_TEXT = ("document.addEventListener('DOMContentLoaded', "
+               "() => { document.documentElement.style.fontSize = '130%'; });")
 
 
 def shoot(page: Any, out: Path, name: str, settle: float = 1.2) -> None:
@@ -87,8 +92,10 @@ def run(out: Path, langs: list[str], themes: list[str], viewports: list[str]) ->
                 st.close()
                 with serve(db) as url, sync_playwright() as p:
                     for view in viewports:
-                        w, h = VIEWPORTS[view]
+                        w, h = VIEWPORTS["phone360" if view == TEXT_SCALED else view]
                         browser, page = launch(p, w, h)
+                        if view == TEXT_SCALED:
+                            page.add_init_script(BIGGER_TEXT)
                         open_app(page, url)
                         button(page, t(lang, "play_vs_bot")).wait_for(timeout=30_000)
                         before = len(list(out.glob("*.png")))
@@ -104,7 +111,7 @@ def main() -> None:
     ap.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "cardtable-screenshots"))
     ap.add_argument("--langs", default="en,ar,vi")
     ap.add_argument("--themes", default="light,dark")
-    ap.add_argument("--viewports", default=",".join(VIEWPORTS))
+    ap.add_argument("--viewports", default=",".join([*VIEWPORTS, TEXT_SCALED]))
     args = ap.parse_args()
     out = Path(args.out)
     n = run(out, args.langs.split(","), args.themes.split(","), args.viewports.split(","))

@@ -73,7 +73,7 @@ class LoptiTable(TurnBasedTable):
         place = obs["places"].index(seat) + 1 if seat in obs["places"] else None
         lines: list[ft.Control] = [
             text(self.lang, self.match.who(seat, self.lang), 12, True, theme.ON_FELT),
-            ft.Row([card_back(20, 28, str(p["hand_size"])), *ups,
+            ft.Row([card_back(28, 38, str(p["hand_size"])), *ups,
                     text(self.lang, t(self.lang, "face_down", n=p["down_count"]), 11, color=theme.ON_FELT_MUTED)],
                    spacing=3, wrap=True),
         ]

@@ -38,6 +38,13 @@ if TYPE_CHECKING:
     from views.app import App
 
 
+#: (stock card, pile card) sizes: a short screen (a 360×640 phone, or bigger text) gets smaller
+#: cards so that both players' rows stay on it
+ROOMY = ((56, 78), (84, 118))
+COMPACT = ((52, 72), (72, 100))
+COMPACT_BELOW = 700
+
+
 class SpitTable(TableScreen):
     def __init__(self, app: App, game: SpitControls, t0: float) -> None:
         self.app = app
@@ -52,6 +59,7 @@ class SpitTable(TableScreen):
         #: the last events (a play grows onto its pile: views/table/motion.py)
         self.motion = Arrivals()
         self.taken: dict[int, int] = {}  # pile → who took it, in the batch being drawn
+        self.sizes = ROOMY
         self.events: list[Any] = []
         self.landed: set[int] = set()
         #: one long-lived status line: the ticker changes its text in place (the countdown)
@@ -80,15 +88,16 @@ class SpitTable(TableScreen):
     def _stock(self, player: int, slot: int, obs: SpitObservation) -> ft.Control:
         p = obs["players"][player]
         top, size = p["stock_tops"][slot], p["stock_sizes"][slot]
+        sw, sh = self.sizes[0]
         mine = player == 0 or self.game.split  # split screen: both rows answer taps
         selected = mine and self.game.picked[player] == slot
         target = mine and slot in self.game.target_slots(player)
         if top:
-            face = card_face(top, 56, 78, selected=selected, target=target)
+            face = card_face(top, sw, sh, selected=selected, target=target)
             if size > 1:  # the stock's other cards lie face down beneath its top card
-                face = ft.Stack([ft.Container(card_back(56, 78), left=3, top=3), face], width=59, height=81)
+                face = ft.Stack([ft.Container(card_back(sw, sh), left=3, top=3), face], width=sw + 3, height=sh + 3)
         else:
-            face = ft.Container(width=56, height=78, border=ft.Border.all(2, HIGHLIGHT if target else theme.SUCCESS),
+            face = ft.Container(width=sw, height=sh, border=ft.Border.all(2, HIGHLIGHT if target else theme.SUCCESS),
                                 border_radius=ft.BorderRadius.all(6))
         # "+3" cards beneath; the left-to-right mark keeps the sign in front in Arabic too
         under = text(self.lang, "\u200e+" + str(size - 1) if size > 1 else " ", 11, color=theme.ON_FELT_MUTED)
@@ -97,7 +106,7 @@ class SpitTable(TableScreen):
                                         on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
         if mine and top:  # drag a stock onto a pile (or an empty slot) as well as tapping
             body = ft.Draggable(group="spit", data=f"{player}:{slot}", content=body,
-                                content_feedback=card_face(top, 60, 84), content_when_dragging=drag_ghost(56, 96),
+                                content_feedback=card_face(top, 60, 84), content_when_dragging=drag_ghost(sw, sh + 18),
                                 on_drag_start=lambda e: self._drag(True),
                                 on_drag_complete=lambda e: self._drag(False))
         elif mine:
@@ -111,14 +120,15 @@ class SpitTable(TableScreen):
         top = obs["pile_tops"][i]
         target = (i in self.game.target_piles(0) or (self.game.split and i in self.game.target_piles(1))
                   or (obs["phase"] == "slap" and i in obs["piles_in_use"]))
-        face = card_face(top, 84, 118, target=target) if top else ft.Container(
-            width=84, height=118, border=ft.Border.all(2, theme.SUCCESS), border_radius=ft.BorderRadius.all(8))
+        pw, ph = self.sizes[1]
+        face = card_face(top, pw, ph, target=target) if top else ft.Container(
+            width=pw, height=ph, border=ft.Border.all(2, theme.SUCCESS), border_radius=ft.BorderRadius.all(8))
         if top and i in self.landed:
             face = self.motion.wrap(face)
         before = self.motion.remember(f"pile-{i}", top)
         if i in self.taken and before:  # the slap: the pile goes to the one who took it (S-5)
             toward = TOWARD_ME if self.taken[i] == 0 else TOWARD_THEM
-            face = ft.Stack([face, self.motion.ghost(card_face(before, 84, 118), toward)],
+            face = ft.Stack([face, self.motion.ghost(card_face(before, pw, ph), toward)],
                             clip_behavior=ft.ClipBehavior.NONE)
         body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), 12, color=theme.ON_FELT_MUTED)],
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
@@ -157,6 +167,7 @@ class SpitTable(TableScreen):
 
     def refresh(self, update: bool = True) -> None:
         fresh = self.motion.fresh(self.events)
+        self.sizes = COMPACT if (self.app.page.height or 844) < COMPACT_BELOW else ROOMY
         self.landed = spit_landed(self.events) if fresh else set()
         self.taken = spit_taken(self.events) if fresh else {}
         obs = self.game.observation

@@ -223,7 +223,7 @@ def seat_plate(lang: str, name: str, detail: ft.Control, *, count: int | None = 
         head.insert(0, ft.Container(width=8, height=8, bgcolor=HIGHLIGHT, border_radius=radius(4)))
     row: list[ft.Control] = [ft.Column([ft.Row(head, spacing=4, tight=True), detail], spacing=1, tight=True)]
     if count is not None:
-        row.insert(0, card_back(22, 30, str(count)))
+        row.insert(0, card_back(28, 38, str(count)))
     return ft.Container(ft.Row(row, spacing=6, tight=True), bgcolor=FELT_DARK, border_radius=radius(10),
                         padding=pad2(8, 4), border=border(2, HIGHLIGHT) if turn else border(1, theme.SEAT_EDGE),
                         shadow=_shadow(False, True) if turn else None)
