@@ -31,7 +31,6 @@ from views.ui.fan import Fan, hand_card, hand_fan, hand_room, lay_out
 from views.ui.i18n import RTL, t, why_text
 from views.ui.reconcile import show
 from views.ui.widgets import (
-    FELT_DARK,
     HIGHLIGHT,
     border,
     card_back,
@@ -39,6 +38,7 @@ from views.ui.widgets import (
     drag_ghost,
     handler,
     radius,
+    seat_plate,
     status_box,
     table_header,
     text,
@@ -72,16 +72,13 @@ class LoptiTable(TurnBasedTable):
         ups = [card_face(c, 26, 36) for c in p["up"]]
         place = obs["places"].index(seat) + 1 if seat in obs["places"] else None
         lines: list[ft.Control] = [
-            text(self.lang, self.match.who(seat, self.lang), 12, True, theme.ON_FELT),
-            ft.Row([card_back(28, 38, str(p["hand_size"])), *ups,
-                    text(self.lang, t(self.lang, "face_down", n=p["down_count"]), 11, color=theme.ON_FELT_MUTED)],
+            ft.Row([*ups, text(self.lang, t(self.lang, "face_down", n=p["down_count"]), 11, color=theme.ON_FELT_MUTED)],
                    spacing=3, wrap=True),
         ]
         if place:
             lines.append(text(self.lang, t(self.lang, "place", n=place), 12, True, theme.SELLING))
-        return ft.Container(ft.Column(lines, spacing=3, tight=True), padding=ft.Padding.all(6), bgcolor=FELT_DARK,
-                            border_radius=ft.BorderRadius.all(8),
-                            border=ft.Border.all(2, HIGHLIGHT) if turn else ft.Border.all(1, theme.SUCCESS))
+        return seat_plate(self.lang, self.match.who(seat, self.lang), ft.Column(lines, spacing=3, tight=True),
+                          count=p["hand_size"], turn=turn)
 
     def _pile(self, obs: dict[str, Any]) -> ft.Control:
         """The pile, the centre of the table: its last three plays, the newest largest and on top;
