@@ -2,10 +2,11 @@
 
 Every table (Lanes with a card selected, Lopti at three seats, Spit), the Lanes result after a
 resignation, home and settings — on a 360×640 and a 390×844 phone and a desktop, light and dark, in
-English, Arabic and Vietnamese, and on the small phone with 1.3× text — from the real app in web mode, driven by Debian's headless
-Chromium. Files are named ``{lang}-{theme}-{viewport}-{screen}.png``; nothing is compared (the
-tests check what can be checked: tests/views). ``--langs``, ``--themes``, ``--viewports`` pick a
-subset. Needs the app's own dependencies and ``chromium`` (tests/run.py installs both)."""
+English, Arabic and Vietnamese, and on the small phone with 1.3× text — from the real app in web
+mode, driven by Debian's headless Chromium. Files are named
+``{lang}-{theme}-{viewport}-{screen}.png``; nothing is compared (the tests check what can be
+checked: tests/views). ``--langs``, ``--themes``, ``--viewports`` pick a subset. Needs the app's
+own dependencies and ``chromium`` (tests/run.py installs both)."""
 
 from __future__ import annotations
 

@@ -298,6 +298,11 @@ def test_a_resigned_lanes_game_ends_in_its_result_and_rematch_starts_a_new_one(t
         s.close()
 
 
+def said(s: Screen, ident: str) -> str:
+    """The words a screen reader says for the lane ``ident`` (its header's label)."""
+    return str(next(c.label for c in walk(s.one(ident=ident)) if isinstance(c, ft.Semantics) and c.label))
+
+
 def test_each_lane_says_its_value_direction_and_sale(tmp_path: Path) -> None:
     """L-5: a lane is read out as its value, direction and suit, "selling" when it sells (L-7.2)."""
     s = open_app(tmp_path)
@@ -312,14 +317,14 @@ def test_each_lane_says_its_value_direction_and_sale(tmp_path: Path) -> None:
         s.tap(ident=f"lane-{me}-{move.lane}")
         s.wait_for(lambda: table.match.observation["players"][me]["value"][move.lane], what="the card on its lane")
         s.wait_for(lambda: str(table.match.observation["players"][me]["value"][move.lane])
-                   in s.one(ident=f"lane-{me}-{move.lane}").label, what="the lane's new label")
+                   in said(s, f"lane-{me}-{move.lane}"), what="the lane's new label")
         obs = table.match.observation
         for lane in range(3):
-            label = s.one(ident=f"lane-{me}-{lane}").label
+            label = said(s, f"lane-{me}-{lane}")
             value = obs["players"][me]["value"][lane]
             assert label.startswith(t("en", "lane_said", n=lane + 1, value="")), label
             assert (str(value) in label) if value else label.endswith(t("en", "lane_empty"))
-            theirs = s.one(ident=f"lane-{1 - me}-{lane}").label
+            theirs = said(s, f"lane-{1 - me}-{lane}")
             assert theirs.startswith(t("en", "lane_said_of", who=t("en", "beginner"), n=lane + 1, value=""))
     finally:
         s.close()

@@ -130,7 +130,12 @@ class LanesTable(TurnBasedTable):
         lane_target = me and lane in targets.lanes
         pile = ft.Stack(children, height=max(height, ch + 4))
         body = ft.Container(
-            content=ft.Column([self._lane_header(obs, owner, lane), pile], spacing=4, tight=True,
+            # the header is read out as the lane's words; the lane's own node keeps no label: a label
+            # on a node with an identifier makes Flutter's web semantics drop the identifier when
+            # the lane is patched in place (a tap that lights the lanes), and taps look it up
+            content=ft.Column([ft.Semantics(label=self._lane_said(obs, owner, lane), exclude_semantics=True,
+                                            content=self._lane_header(obs, owner, lane)), pile],
+                              spacing=4, tight=True,
                               horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
             shadow=self.motion.glow() if lane in self.sold else None, animate=ft.Animation(DURATION_MS * 2),
@@ -139,7 +144,6 @@ class LanesTable(TurnBasedTable):
         # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
         # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
         column: list[ft.Control] = [anew_when(ft.Semantics(identifier=f"lane-{owner}-{lane}", container=True,
-                                                           label=self._lane_said(obs, owner, lane),
                                                            content=self._drop(body, owner, lane, None)),
                                               tuple(tuple(stack) for stack in stacks))]
         if me and lane in disbandable and self.match.selected is None:
