@@ -65,7 +65,7 @@ async def _ask(app: Any, status: ft.Text, call: Any, *args: Any) -> Any:
     try:
         return await asyncio.to_thread(call, *args)
     except (LobbyUnavailable, LobbyRefused) as exc:
-        status.value = _problem(app, exc)
+        status.value, status.color = _problem(app, exc), theme.PAGE_ERROR
         app.page.update()
         return FAILED
 
@@ -87,7 +87,7 @@ def sign_in_screen(app: Any, status: ft.Text) -> None:
     name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, width=320)
 
     async def sign_in(e: Any) -> None:
-        status.value = t(lang, "ol_connecting")
+        status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED  # progress, not an error
         app.page.update()
         client = LobbyClient((url.value or DEFAULT_URL).strip(), timeout=8.0)
         body = await _ask(app, status, client.sign_up, (name.value or "Player").strip())
@@ -214,7 +214,7 @@ def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
         if c is FAILED:
             return
         status.value = t(lang, "ol_your_code", code=c)
-        status.color = theme.FELT
+        status.color = theme.PAGE_GOOD
         app.page.update()
         app.page.run_task(wait_for_challenge, app, c)  # the tap is answered; the wait goes on beside
 
