@@ -191,6 +191,21 @@ class LanesTable(TurnBasedTable):
         return ft.Row([self._lane(obs, owner, i, targets, dis) for i in range(3)], spacing=4,
                       vertical_alignment=ft.CrossAxisAlignment.START)
 
+    def _hand(self, obs: dict[str, Any], fan: Fan, arrived: set[str]) -> list[ft.Control]:
+        """My hand at the fan's card size: the selected card lifted, the coach's cards lit, the ones I
+        cannot play now greyed (from the legal actions), the card just drawn sliding in."""
+        m = self.match
+        playable = {str(x) for x in m.playable_cards()}
+        coached = m.coach_cards()
+        hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
+                                             selected=m.selected is not None and str(m.selected) == c,
+                                             target=c in coached, dim=m.my_turn and c not in playable,
+                                             ident=f"hand-{i}",
+                                             on_click=handler(self.on_card, c) if m.my_turn else None),
+                                fan, c in arrived)
+                for i, c in enumerate(obs["hand"])]
+        return [self.motion.dealt(c, i, len(hand)) for i, c in enumerate(hand)]
+
     def _status(self, obs: dict[str, Any]) -> str:
         caption = self.match.mode.caption(self.lang)
         if caption is not None:
@@ -217,24 +232,14 @@ class LanesTable(TurnBasedTable):
         m = self.match
         obs = m.observation
         me, opp = m.human, 1 - m.human
-        playable = m.playable_cards()
-        coached = m.coach_cards()
         fresh = self.motion.fresh(m.last_events)
         self.landed = lanes_landed(m.last_events) if fresh else set()
         self.removed = lanes_removed(m.last_events) if fresh else {}
         self.sold = lanes_sold(m.last_events) if fresh else set()
-        arrived = set(drawn(m.last_events, me)) if fresh else set()
         room = hand_room(self.app.page.width)
         self.lane_card = WIDE_LANE_CARD if room >= WIDE else LANE_CARD
         fan = lay_out(len(obs["hand"]), room, *hand_card(room))
-        hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
-                                             selected=m.selected is not None and str(m.selected) == c,
-                                             target=c in coached, dim=m.my_turn and c not in {str(x) for x in playable},
-                                             ident=f"hand-{i}",
-                                             on_click=handler(self.on_card, c) if m.my_turn else None),
-                                fan, c in arrived)
-                for i, c in enumerate(obs["hand"])]
-        hand = [self.motion.dealt(c, i, len(hand)) for i, c in enumerate(hand)]
+        hand = self._hand(obs, fan, set(drawn(m.last_events, me)) if fresh else set())
         targets = m.targets()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
         opp_info = obs["players"][opp]
