@@ -1,9 +1,9 @@
 """The screenshot set, for people to look at: ``python tests/screenshots.py [--out DIR]``.
 
-Every table (Lanes with a card selected, Lopti at three seats, Spit), the Lanes result after a
-resignation, home and settings — on a 360×640 and a 390×844 phone and a desktop, light and dark, in
-English, Arabic and Vietnamese, and on the small phone with 1.3× text — from the real app in web
-mode, driven by Debian's headless Chromium. Files are named
+Every table (Lanes with a card selected, Lopti at three seats before and after the setup, Spit),
+the Lanes result after a resignation, home and settings — on a 360×640 and a 390×844 phone and a
+desktop, light and dark, in English, Arabic and Vietnamese, and on the small phone with 1.3× text
+— from the real app in web mode, driven by Debian's headless Chromium. Files are named
 ``{lang}-{theme}-{viewport}-{screen}.png``; nothing is compared (the tests check what can be
 checked: tests/views). ``--langs``, ``--themes``, ``--viewports`` pick a subset. Needs the app's
 own dependencies and ``chromium`` (tests/run.py installs both)."""
@@ -11,6 +11,7 @@ own dependencies and ``chromium`` (tests/run.py installs both)."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import tempfile
 import time
@@ -65,6 +66,14 @@ def tables(page: Any, lang: str, out: Path, prefix: str) -> None:
     button(page, t(lang, "players_n", n=3)).click(timeout=20_000)
     page.wait_for_selector('[flt-semantics-identifier^="hand-"]', timeout=20_000)
     shoot(page, out, f"{prefix}-lopti", 2.0)
+    button(page, t(lang, "keep")).click(timeout=20_000)  # the setup done: we lead (or the bots do)
+    time.sleep(2.0)
+    page.locator('[flt-semantics-identifier="hand-0"]').first.click(timeout=10_000)
+    time.sleep(0.5)
+    play = page.get_by_role("button", name=re.compile("^" + re.escape(t(lang, "play"))))
+    if play.count():  # our turn: the lowest card goes on the pile, and the bots answer
+        play.first.click(timeout=10_000)
+    shoot(page, out, f"{prefix}-lopti-play", 4.0)
     back(page, lang)
     button(page, t(lang, "play_vs_bot"), 1).click(timeout=20_000)
     button(page, t(lang, "beginner")).click(timeout=20_000)
