@@ -1046,7 +1046,8 @@ def test_the_browsers_reduce_motion_wish_stills_the_tables(tmp_path: Path) -> No
     with serve(tmp_path / "app.sqlite") as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         for wish, said in (("reduce", 1), ("no-preference", 0)):
-            page = browser.new_page(viewport={"width": 390, "height": 844}, reduced_motion=wish)
+            page = browser.new_page(viewport={"width": 390, "height": 844},
+                                    reduced_motion="reduce" if wish == "reduce" else "no-preference")
             open_app(page, url)
             press_until_shown(page, "Settings", '[flt-semantics-identifier="setting-reduce_motion"]')
             time.sleep(1.0)  # the platform's answer arrives once, soon after the start

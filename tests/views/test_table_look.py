@@ -337,8 +337,11 @@ def test_a_new_deal_arrives_from_the_deck_until_the_first_move() -> None:
     card = ft.Container()
     arrivals.deal()
     first = [arrivals.dealt(card, i, 8) for i in range(8)]
-    assert all(isinstance(c, ft.Container) and c is not card and c.opacity == 0.0 for c in first)
-    durations = [c.animate_offset.duration for c in first]  # type: ignore[union-attr]
+    wrapped = [c for c in first if isinstance(c, ft.Container) and c is not card]
+    assert len(wrapped) == 8 and all(c.opacity == 0.0 for c in wrapped)
+    durations = [c.animate_offset.duration for c in wrapped if isinstance(c.animate_offset, ft.Animation)
+                 and isinstance(c.animate_offset.duration, int)]  # milliseconds, as motion.py gives them
+    assert len(durations) == 8
     assert durations == sorted(durations) and max(durations) <= motion.DURATION_MS + 60
     arrivals.arriving = False  # what settle() does after the first frame went out
     assert all(arrivals.dealt(card, i, 8).opacity == 1.0 for i in range(8))
