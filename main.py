@@ -25,7 +25,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     import flet as ft
 
-    from views.app import start
+    from views.app import start, warm
 
     if args.db:
         os.environ["CARDTABLE_DB"] = args.db
@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     def app_main(page: ft.Page) -> None:
         start(page, args.db)
 
+    warm()
     assets = str(ROOT / "assets")
     if args.web:
         ft.run(app_main, assets_dir=assets, view=ft.AppView.WEB_BROWSER, host=args.host, port=args.port,

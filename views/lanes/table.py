@@ -30,6 +30,7 @@ from views.ui.widgets import (
     FELT_DARK,
     HIGHLIGHT,
     SUIT_GLYPH,
+    SYMBOLS,
     card_face,
     drag_ghost,
     handler,
@@ -85,7 +86,7 @@ class LanesTable(TurnBasedTable):
         selling = obs["selling"][lane] == owner
         label = f"{v} {ARROW[d]} {SUIT_GLYPH.get(s, '') if s else ''}".strip() if v else "—"
         chips: list[ft.Control] = [ft.Text(label, size=13, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
-                                           style=ft.TextStyle(font_family="DejaVu"))]
+                                           style=SYMBOLS)]
         if selling:
             chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), 11, True, theme.INK),
                                       bgcolor=theme.SELLING, border_radius=ft.BorderRadius.all(8),

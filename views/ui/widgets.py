@@ -21,15 +21,12 @@ HIGHLIGHT = theme.HIGHLIGHT
 SELECTED = theme.SELECTED
 FELT = theme.FELT
 FELT_DARK = theme.FELT_DARK
-CARD_FONT = "DejaVu"
-
-#: the fonts the page registers (each one family; bold text is drawn from the regular face, as
-#: it always was: the bold files were registered under names nothing used, 1.5 MB loaded for nothing)
-FONTS = {
-    "NotoSans": "fonts/NotoSans-Regular.ttf",
-    "NotoSansArabic": "fonts/NotoSansArabic-Regular.ttf",
-    "DejaVu": "fonts/DejaVuSans.ttf",
-}
+#: the one font the page registers (assets/fonts/subset.py makes it): the Arabic script and the
+#: symbols the platform's font lacks — suits, arrows, the star. Latin and Vietnamese text is drawn
+#: in the platform's own font (Roboto in the web client, which already carries it): one small file
+#: to load before the first screen settles, not three large ones
+FONT = "CardTable"
+FONTS = {FONT: "fonts/CardTable.ttf"}
 
 
 #: a colour per suit in the four-colour card style (settings): diamonds blue, clubs green
@@ -43,10 +40,13 @@ def suit_color(suit: str, style: str | None = None) -> str:
     return RED if suit in "HD" else BLACK
 
 
-def family(lang: str) -> tuple[str, list[str]]:
+def family(lang: str) -> tuple[str | None, tuple[str, ...]]:
+    """The font of ``lang``'s text and what fills its gaps: Arabic is drawn in the bundled font
+    (its Latin letters and digits fall back to the platform's); every other language in the
+    platform's font, with the bundled one for suits, arrows and Arabic names."""
     if lang == "ar":
-        return "NotoSansArabic", ["NotoSans", "DejaVu"]
-    return "NotoSans", ["NotoSansArabic", "DejaVu"]
+        return FONT, ()
+    return None, (FONT,)
 
 
 # Flet value objects are immutable descriptions: built once, shared by every card (a table is
@@ -72,8 +72,12 @@ def pad2(horizontal: float, vertical: float) -> ft.Padding:
 
 
 @cache
-def font(family_name: str, fallback: tuple[str, ...] = ()) -> ft.TextStyle:
+def font(family_name: str | None, fallback: tuple[str, ...] = ()) -> ft.TextStyle:
     return ft.TextStyle(font_family=family_name, font_family_fallback=list(fallback) or None)
+
+
+#: a card chip's rank and suit, and a lane's arrow and suit: the platform's digits, the bundled suits
+SYMBOLS = font(None, (FONT,))
 
 
 def handler(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
@@ -83,10 +87,8 @@ def handler(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
 
 def text(lang: str, value: str, size: float = 14, bold: bool = False, color: str | None = None,
          align: ft.TextAlign | None = None, max_lines: int | None = None) -> ft.Text:
-    fam, fallback = family(lang)
     return ft.Text(value, size=size, color=color, text_align=align or ft.TextAlign.START, max_lines=max_lines,
-                   weight=ft.FontWeight.BOLD if bold else None,
-                   style=font(fam, tuple(fallback)))
+                   weight=ft.FontWeight.BOLD if bold else None, style=font(*family(lang)))
 
 
 #: the faces bundled in assets/cards (docs/app.md: where they come from, their licence): one folder
@@ -165,7 +167,7 @@ def _card_chip(card: str, width: float, height: float, *, selected: bool, target
         width=width, height=height, bgcolor=theme.CARD_FACE, border=edge, border_radius=radius(4),
         alignment=ft.Alignment.CENTER, on_click=on_click, shadow=_shadow(False, target),
         content=ft.Text(rank + glyph if rank != "JK" else "★", size=11 if len(rank) == 1 else 9.5, no_wrap=True,
-                        weight=ft.FontWeight.BOLD, color=color, style=font(CARD_FONT),
+                        weight=ft.FontWeight.BOLD, color=color, style=SYMBOLS,
                         semantics_label=None if ident else name))
     return anew_when(ft.Semantics(identifier=ident, label=name, content=chip), card) if ident else chip
 
@@ -183,7 +185,7 @@ def card_back(width: float = 46, height: float = 64, label: str | None = None) -
     back = ft.Image(src=BACK_SRC, width=width, height=height, fit=ft.BoxFit.FILL, exclude_from_semantics=True)
     count: list[ft.Control] = [] if not label else [ft.Container(
         ft.Text(label, size=11 if height < SMALL else 13, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
-                style=font(CARD_FONT)),
+                style=SYMBOLS),
         bgcolor=theme.CARD_BACK, border_radius=radius(4), padding=pad2(3, 0), alignment=ft.Alignment.CENTER)]
     return ft.Semantics(label=spoken, content=ft.Container(
         ft.Stack([back, *count], alignment=ft.Alignment.CENTER), width=width, height=height,
@@ -200,7 +202,7 @@ def mini_card(card: str) -> ft.Control:
     return ft.Container(bgcolor=theme.CARD_FACE, border_radius=radius(4), padding=pad2(3, 1),
                         border=border(1, theme.CARD_EDGE),
         content=ft.Text(label, size=11, color=color, weight=ft.FontWeight.BOLD,
-                        style=font(CARD_FONT), semantics_label=card_name(theme.look().lang, card)))
+                        style=SYMBOLS, semantics_label=card_name(theme.look().lang, card)))
 
 
 def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_label: str,
