@@ -4,16 +4,17 @@ guarantee 8). The engine-wide turn cap stays the last line of defence."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from statistics import mean
 from typing import Any
 
-from engine.cards import derive_seed
+from engine.cards import Card, derive_seed
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Take
 from engine.lopti.house_rules import HouseRule, parse_rule
 from engine.lopti.options import LoptiOptions
-from engine.lopti.rules import apply, deal, legal_actions
-from engine.lopti.state import LoptiState, order
+from engine.lopti.rules import apply, deal, legal_actions, on_face_down, play_refusal
+from engine.lopti.state import SETUP, LoptiState, order
 
 #: a rule is flagged when its deals average more than this many times the base rules' length
 LONG_FACTOR = 2.0
@@ -21,7 +22,34 @@ LONG_FACTOR = 2.0
 
 def simple_policy(state: LoptiState) -> LoptiAction:
     """A plain, fast player for simulations: keep the deal, play the lowest legal play (specials
-    last), flip when on face-down cards, take only when nothing else is legal."""
+    last; of a rank, as many cards as it may), flip when on face-down cards, take only when
+    nothing else is legal.
+
+    The casual bot and every rollout of the searching bots play this, so it is their inner loop:
+    it asks :func:`play_refusal` about the plays in the order it prefers them and stops at the
+    first one allowed, instead of listing every legal action (the same choice: tests/bots)."""
+    if state.phase == SETUP or state.over:
+        return Keep()
+    seat = state.seats[state.to_move]
+    if on_face_down(seat):
+        return Flip(0)
+    for rank, count in _preferred(state, seat.hand):
+        if play_refusal(state, rank, count) is None:
+            return Play(rank=rank, count=count)
+    return Take() if state.pile else reference_policy(state)
+
+
+def _preferred(state: LoptiState, hand: list[Card]) -> list[tuple[int, int]]:
+    """Every play of ``hand`` (rank, count), the plain player's favourite first: ordinary ranks
+    before specials (2, 3, 10, the low card), lower before higher, more cards before fewer."""
+    low = state.options.params.low_rank
+    counts = Counter(c.rank for c in hand)
+    return sorted(((rank, n) for rank, most in counts.items() for n in range(1, most + 1)),
+                  key=lambda play: (play[0] in (2, 3, 10) or play[0] == low, order(play[0]) * 10 - play[1]))
+
+
+def reference_policy(state: LoptiState) -> LoptiAction:
+    """The plain player written over ``legal_actions`` (what :func:`simple_policy` must equal)."""
     legal = legal_actions(state)
     plays = [a for a in legal if isinstance(a, Play)]
     if plays:

@@ -1,8 +1,8 @@
 """Lopti base rules (P-1 … P-7): dealing, the optional swap, legality, plays and their effects,
 taking, face-up pick-up, face-down flips, going out and the end of a deal.
 
-:func:`play_problem` is the single statement of play legality; ``legal_actions`` lists what it
-allows and ``apply`` refuses what it forbids, with its reason.
+:func:`play_refusal` is the single statement of play legality; ``legal_actions`` lists what it
+allows and ``apply`` refuses what it forbids, with its reason (:func:`play_problem`).
 """
 
 from __future__ import annotations
@@ -56,28 +56,48 @@ def deal(options: LoptiOptions, seed: int, players: int, leader: int = 0) -> Lop
 # --- legality -------------------------------------------------------------------------------
 
 
+#: what each refusal of a play says (P-3.3, P-3.4, P-4), filled from its params
+REFUSALS = {
+    "obligation": "a 3 was passed to you: play a 3 or take the pile (P-4.6)",
+    "ten_after_low": "a 10 can never be played right after a {low} (P-4.4)",
+    "more_twos": "on {n} 2(s) play more 2s, or complete {run} (P-4.1)",
+    "tie_more": "on a tie, play more: {n} {rank}(s) are on top, so play at least {need} (P-3.3)",
+    "lower": "{rank} is lower than the {top} on top: play higher, a special card, or take (P-3.3)",
+    "more_low": "on {n} {rank}(s) play more {rank}s, or complete {run} (P-4.4)",
+    "low_only": "after a {low} the next play must be {low} or lower, not {rank} (P-4.4)",
+}
+
+
 def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
-    """Why a play of ``count`` cards of ``rank`` is illegal now (P-3.3, P-3.4, P-4), or None.
+    """Why a play of ``count`` cards of ``rank`` is illegal now (P-3.3, P-3.4, P-4), or None."""
+    refusal = play_refusal(state, rank, count)
+    if refusal is None:
+        return None
+    key, params = refusal
+    return Why(key, REFUSALS[key].format(**params), **params)
+
+
+def play_refusal(state: LoptiState, rank: int, count: int) -> tuple[str, dict[str, Any]] | None:
+    """The single statement of play legality: which rule refuses ``count`` cards of ``rank`` now
+    (a key of :data:`REFUSALS` and its params), or None. Kept apart from the words so that
+    listing the legal plays — which bots do millions of times — formats no message.
 
     The low card (7) and the run that clears (4) are the session's base parameters (P-9.1)."""
     params = state.options.params
     low, run_len = params.low_rank, params.clear_run
     if state.obligation and rank != THREE:
-        return Why("obligation", "a 3 was passed to you: play a 3 or take the pile (P-4.6)")
+        return "obligation", {}
     if rank == THREE or not state.pile:
         return None  # P-4.2 a 3 goes on anything; P-3.1 lead anything on an empty table
     top = state.pile[-1]
     trank, tcount = top[0].rank, len(top)
     run_rank, run = top_run(state)
     completes = rank == run_rank and run + count == run_len  # P-3.4
-    label = rank_label(rank)
     if rank == TEN:
-        return (Why("ten_after_low", f"a 10 can never be played right after a {rank_label(low)} (P-4.4)",
-                        low=rank_label(low)) if trank == low else None)
+        return ("ten_after_low", {"low": rank_label(low)}) if trank == low else None
     if rank == TWO:
         if trank == TWO and not (count > tcount or completes):
-            return Why("more_twos", f"on {tcount} 2(s) play more 2s, or complete {run_len} (P-4.1)", n=tcount,
-                       run=run_len)
+            return "more_twos", {"n": tcount, "run": run_len}
         return None
     if trank == low:
         return _after_low(rank, count, tcount, completes, low, run_len)
@@ -86,27 +106,23 @@ def play_problem(state: LoptiState, rank: int, count: int) -> str | None:
     if rank == trank:
         if count > tcount or completes:
             return None
-        return Why("tie_more", f"on a tie, play more: {tcount} {label}(s) are on top, so play at least {tcount + 1} "
-                   "(P-3.3)", n=tcount, rank=label, need=tcount + 1)
+        return "tie_more", {"n": tcount, "rank": rank_label(rank), "need": tcount + 1}
     if order(rank) > order(trank):
         return None
-    return Why("lower", f"{label} is lower than the {rank_label(trank)} on top: play higher, a special card, "
-               "or take (P-3.3)", rank=label, top=rank_label(trank))
+    return "lower", {"rank": rank_label(rank), "top": rank_label(trank)}
 
 
-def _after_low(rank: int, count: int, tcount: int, completes: bool, low: int, run_len: int) -> str | None:
+def _after_low(rank: int, count: int, tcount: int, completes: bool, low: int,
+               run_len: int) -> tuple[str, dict[str, Any]] | None:
     """P-4.4: on the low card, the next play is the low card again (more of them, or completing the
     run) or any rank below it, whatever the count."""
-    label = rank_label(rank)
     if rank == low:
         if count > tcount or completes:
             return None
-        return Why("more_low", f"on {tcount} {label}(s) play more {label}s, or complete {run_len} (P-4.4)",
-                   n=tcount, rank=label, run=run_len)
+        return "more_low", {"n": tcount, "rank": rank_label(rank), "run": run_len}
     if order(rank) <= order(low):
         return None  # P-4.4 [interp]: the ranks below the low card, whatever the count
-    return Why("low_only", f"after a {rank_label(low)} the next play must be {rank_label(low)} or lower, "
-               f"not {label} (P-4.4)", low=rank_label(low), rank=label)
+    return "low_only", {"low": rank_label(low), "rank": rank_label(rank)}
 
 
 def on_face_down(seat: Seat) -> bool:
@@ -128,11 +144,20 @@ def legal_actions(state: LoptiState, player: int | None = None) -> list[LoptiAct
         counts = Counter(c.rank for c in seat.hand)
         for rank in sorted(counts, key=order):
             for n in range(1, counts[rank] + 1):
-                if play_problem(state, rank, n) is None:
+                if play_refusal(state, rank, n) is None:
                     out.append(Play(rank=rank, count=n))
     if state.pile:
         out.append(Take())
     return out
+
+
+def can_play(state: LoptiState) -> bool:
+    """Whether the seat to move has a play or a flip, i.e. a take would be voluntary (P-3.2)."""
+    seat = state.seats[state.to_move]
+    if on_face_down(seat):
+        return True
+    counts = Counter(c.rank for c in seat.hand)
+    return any(play_refusal(state, rank, n) is None for rank in counts for n in range(1, counts[rank] + 1))
 
 
 # --- applying -------------------------------------------------------------------------------
@@ -346,7 +371,7 @@ def _apply_take(state: LoptiState) -> tuple[LoptiState, list[Event]]:
     s = state.clone()
     s.ply += 1
     events: list[Event] = []
-    forced = not any(isinstance(a, (Play, Flip)) for a in legal_actions(state))
+    forced = not can_play(state)
     _take(s, state.to_move, events, forced)
     return s, events
 

@@ -23,8 +23,11 @@ def order(card_rank: int) -> int:
     return 14 if card_rank == ACE else card_rank
 
 
+_LABELS = {1: "A", 11: "J", 12: "Q", 13: "K", **{r: str(r) for r in range(2, 11)}}
+
+
 def rank_label(rank: int) -> str:
-    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(rank, str(rank))
+    return _LABELS.get(rank) or str(rank)
 
 
 @dataclass(slots=True)

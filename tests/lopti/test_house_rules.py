@@ -7,13 +7,13 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Rng
 from engine.lopti import RULES, LoptiOptions
 from engine.lopti.describe import LANGS, describe
-from engine.lopti.dryrun import dry_run, simple_policy
+from engine.lopti.dryrun import dry_run, reference_policy, simple_policy
 from engine.lopti.house_rules import (
     CONDITION_NEEDS,
     EFFECTS,
@@ -518,3 +518,24 @@ def test_throws_by_hand_play_the_series_and_never_the_bracket() -> None:
     rps = after.votes[-1].rps
     assert rps is not None and rps["defender"] == 2 and rps["score"] == [0, 30]
     assert after.votes[-1].outcome == "failed" and after._rule("mine").rule["when"] == TEMPLATES[2]["when"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 5), st.booleans(), st.integers(5, 9), st.integers(3, 4))
+def test_the_plain_player_chooses_as_written_over_the_legal_actions(seed: int, players: int, rules_on: bool,
+                                                                   low: int, run: int) -> None:
+    """The plain player (the casual bot; every rollout of the searching bots) asks the legality
+    function about its favourite plays first and stops at the first allowed: at every position
+    of random deals — house rules or not, any base parameters (P-9.1) — it picks exactly what
+    choosing from the full list of legal actions picks."""
+    house = tuple(parse_rule({**t, "id": f"t{i}"}) for i, t in enumerate(TEMPLATES)) if rules_on else ()
+    opts = LoptiOptions(house_rules=house, params=BaseParams(low_rank=low, clear_run=run), turn_cap=600)
+    s = RULES.new_game(opts, seed, players)
+    rng = Rng(seed)
+    positions = 0
+    while not s.over:
+        assert simple_policy(s) == reference_policy(s)
+        positions += s.phase == "play"
+        legal = RULES.legal_actions(s)
+        s, _ = RULES.apply(s, legal[rng.below(len(legal))] if rng.below(3) else simple_policy(s))
+    assert positions > 10
