@@ -61,6 +61,9 @@ class LanesTable(TurnBasedTable):
         self.removed: dict[tuple[int, int], tuple[int | None, list[str]]] = {}
         self.sold: set[int] = set()
         self.result_shown = False
+        #: pass-and-play: the device is being handed to the next player; until they tap Ready every
+        #: redraw (the motion's second frame, a resize) shows the privacy screen, never a hand
+        self.handing_over = False
         self.lane_card = LANE_CARD
         if match.observation["ply"] == 0 and not match.mode.powers.read_only:
             self.motion.deal()
@@ -230,6 +233,9 @@ class LanesTable(TurnBasedTable):
     # --- rendering ------------------------------------------------------------------------------
 
     def refresh(self, update: bool = True) -> None:
+        if self.handing_over:
+            self.show_privacy(self.match.human + 1, self.ready, update)
+            return
         m = self.match
         obs = m.observation
         me, opp = m.human, 1 - m.human
@@ -307,7 +313,13 @@ class LanesTable(TurnBasedTable):
 
     def privacy_screen(self) -> None:
         """Pass-and-play: hide the hand that just played until the next player holds the device."""
-        self.show_privacy(self.match.human + 1, self.refresh)
+        self.handing_over = True
+        self.refresh()
+
+    def ready(self) -> None:
+        """The next player holds the device: their hand shows."""
+        self.handing_over = False
+        self.refresh()
 
     def on_undo(self, e: Any) -> None:
         if not self.busy and self.match.undo():
