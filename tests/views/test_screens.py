@@ -4,14 +4,16 @@ stand-in connection (tests/views/screen.py), tapped through Flet's own event pat
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import flet as ft
 import pytest
 
 from engine.lanes import VARIANTS
 from storage import api
+from tests.views.modes import live, local, state_of
 from tests.views.screen import Screen
 from views.app import start
 from views.ui.i18n import t
@@ -105,6 +107,14 @@ def test_home_offers_every_game_and_the_top_bar(screen: Screen) -> None:
     assert len(screen.find("Play against a bot")) == 2 and screen.find(t("en", "lopti_table_setup"))
 
 
+def route_is(s: Screen, route: str) -> Callable[[], bool]:
+    return lambda: s.page.route == route
+
+
+def dialog_says(s: Screen, start: str) -> Callable[[], bool]:
+    return lambda: s.dialog_shown() and any(w.startswith(start) for w in s.texts())
+
+
 def open_at(tmp_path: Path, route: str, db: str = "app.sqlite") -> Screen:
     return Screen(tmp_path / db, start, route=route)
 
@@ -119,7 +129,7 @@ def test_deep_links_open_their_screen_and_a_bad_one_says_so(tmp_path: Path) -> N
         s = open_at(tmp_path, bad)
         try:
             s.wait_text(t("en", "no_such_screen"))
-            s.wait_for(lambda s=s: s.page.route == "/", what="home after a bad link")
+            s.wait_for(route_is(s, "/"), what="home after a bad link")
         finally:
             s.close()
 
@@ -266,9 +276,9 @@ def test_a_damaged_record_is_refused_in_words_and_nothing_crashes(tmp_path: Path
         s = open_at(tmp_path, route)
         try:
             said = t("en", "replay_broken", why="")
-            s.wait_for(lambda s=s, said=said: s.dialog_shown() and any(w.startswith(said) for w in s.texts()),
+            s.wait_for(dialog_says(s, said),
                        what="the damage in words")
-            s.wait_for(lambda s=s, back=back: s.page.route == back, what="back to a working screen")
+            s.wait_for(route_is(s, back), what="back to a working screen")
         finally:
             s.close()
 
@@ -332,7 +342,8 @@ def walk_all(control: object) -> list[object]:
         if not isinstance(c, ft.BaseControl):
             continue
         out.append(c)
-        for value in list(c._values.values()) + [getattr(c, n, None) for n in type(c)._structural_fields
+        kind: Any = type(c)  # Flet's @control sets this on the class
+        for value in list(c._values.values()) + [getattr(c, n, None) for n in kind._structural_fields
                                                  if not n.startswith("_")]:
             if isinstance(value, (ft.BaseControl, list)):
                 stack.append(value)
@@ -352,7 +363,7 @@ def test_leaving_a_table_stops_the_bot_thinking_and_its_move_is_not_played(scree
     move = next(a for a in table.match.legal() if isinstance(a, Play) and a.owner is None)
     screen.tap(ident=f"hand-{table.match.observation['hand'].index(str(move.card))}")
     screen.tap(ident=f"lane-0-{move.lane}")
-    game_id = table.match.mode.game_id
+    game_id = local(table.match).game_id
     mine = len(api.load_game(screen.app.storage, game_id).actions)
     screen.wait_for(lambda: table.busy, timeout=5, what="the Expert thinking")
     screen.call(screen.app.back)
@@ -378,12 +389,12 @@ def test_a_spit_round_played_by_tapping_stocks_and_piles_updates_in_place(screen
         legal = screen.call(lambda: SPIT.legal_actions(table.game.state, 0))
         move = next((a for a in legal if isinstance(a, PlayCard)), None)
         if move is not None:
-            before = len(api.load_game(screen.app.storage, table.game.mode.game_id).actions)
+            before = len(api.load_game(screen.app.storage, live(table.game).game_id).actions)
             if screen.call(lambda: table.game.picked[0]) != move.stock:  # a second tap puts it down
                 screen.tap(ident=f"stock-0-{move.stock}")
             if screen.call(lambda: table.game.picked[0]) == move.stock:
                 screen.tap(ident=f"pile-{move.pile}")
-            plays += len(api.load_game(screen.app.storage, table.game.mode.game_id).actions) > before
+            plays += len(api.load_game(screen.app.storage, live(table.game).game_id).actions) > before
         elif (fill := next((a for a in legal if isinstance(a, Fill)), None)) is not None:
             if screen.call(lambda: table.game.picked[0]) != fill.source:  # S-3.3: a card to an empty slot
                 screen.tap(ident=f"stock-0-{fill.source}")
@@ -416,7 +427,7 @@ def test_a_whole_lanes_match_by_tapping_ends_in_its_result(tmp_path: Path) -> No
                 time.sleep(0.02)
                 continue
             m = table.match
-            move = decide("lanes", m.observation, "casual", m.mode.seq)
+            move = decide("lanes", m.observation, "casual", local(m).seq)
             if not isinstance(move, Play | Discard):
                 move = next(a for a in m.legal() if isinstance(a, Discard))
             s.tap(ident=f"hand-{m.observation['hand'].index(str(move.card))}")
@@ -463,7 +474,7 @@ def test_a_session_on_screen_the_winner_adds_a_rule_the_table_votes_and_the_next
         s.wait_for(lambda: s.find(ident="sess-next"), what="back between deals")
         s.tap(ident="sess-next")
         s.wait_for(lambda: isinstance(s.app.screen, LoptiTable), what="the next deal's table")
-        assert s.app.screen.match.mode.state.deal_number == 1 and s.page.route == f"/lopti/session/{sid}"
+        assert state_of(s.app.screen.match).deal_number == 1 and s.page.route == f"/lopti/session/{sid}"
     finally:
         s.close()
 
@@ -485,6 +496,8 @@ def test_pass_and_play_hides_every_hand_until_the_next_player_says_they_hold_the
     labels = [str(c.label) for c in screen.find(kind=ft.Semantics)]
     on_screen = " ".join(screen.texts() + labels)
     assert not screen.find(ident="hand-0") and not any(card in on_screen.split() for card in first)
+    screen.call(table.refresh)  # a redraw meanwhile (the motion's second frame, a resize) keeps it hidden
+    assert screen.find(ident="privacy-ready") and not screen.find(ident="hand-0")
     screen.tap(ident="privacy-ready")
     screen.wait_for(lambda: screen.find(ident="hand-0"), what="player 2's hand")
     assert table.match.human == 1 - seat and table.match.observation["hand"] != first
@@ -537,7 +550,7 @@ def test_the_spit_points_game_is_chosen_on_its_screen_and_its_scores_are_shown(s
     screen.tap(t("en", "beginner"))
     table = screen.wait_for(lambda: isinstance(screen.app.screen, SpitTable) and screen.app.screen, what="table")
     assert table.game.observation["scoring"] == "points"
-    assert api.load_game(screen.app.storage, table.game.mode.game_id).options["scoring"] == "points"
+    assert api.load_game(screen.app.storage, live(table.game).game_id).options["scoring"] == "points"
     screen.wait_for(lambda: screen.shows(t("en", "sp_points", n=0)) or any(
         t("en", "sp_points", n=0) in x for x in screen.texts()), what="the scores")
 
@@ -568,10 +581,10 @@ def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_pat
         assert s.shows(t("en", "param_draw_threshold", v=4)) and s.shows(t("en", "base_changes"))
         # P-9.4: the author deletes it at once, during the deal; the deal keeps the rules it began with
         table = s.app.screen
-        rule_id = table.match.mode.options.house_rules[0].id
+        rule_id = local(table.match).options.house_rules[0].id
         s.tap(ident=f"delete-{rule_id}")
         s.wait_for(lambda: s.shows(t("en", "deleted_next_deal")), what="the deletion said")
-        assert [r.id for r in table.match.mode.options.house_rules] == [rule_id]
+        assert [r.id for r in local(table.match).options.house_rules] == [rule_id]
         assert table.session is not None and not table.session.session.rules[0].in_force
         assert table.session.session.deal_options().house_rules == ()
     finally:
@@ -820,7 +833,7 @@ def played_lanes_game(db: Path, moves: int) -> int:
     while not m.my_turn:
         m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
     m.resign()
-    game_id = m.mode.game_id
+    game_id = local(m).game_id
     st.close()
     assert game_id is not None
     return game_id
@@ -898,7 +911,7 @@ def test_the_hint_asks_the_level_chosen_in_the_settings_and_thinks_visibly(tmp_p
         table = s.wait_for(lambda: isinstance(s.app.screen, LanesTable) and s.app.screen, what="the table")
         s.wait_for(lambda: table.match.my_turn and not table.busy, what="my turn")
         m = table.match
-        expected = decide("lanes", m.observation, "expert", m.mode.seq)
+        expected = decide("lanes", m.observation, "expert", local(m).seq)
         s.tap("Hint")
         s.wait_for(lambda: s.shows("Hint: "), timeout=30, what="the hint in words")
         assert table.thinking is False and m.selected == expected.card  # the expert's card, selected
