@@ -69,7 +69,7 @@ def finite(obj: Any) -> Any:
 
 def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweeper: bool = True,
                rate: float = 20.0, burst: float = 60.0, touch_s: float = TOUCH_S,
-               fallback_s: float | None = None) -> FastAPI:
+               fallback_s: float | None = None) -> LobbyAPI:
     database = Database(db_url or os.environ.get("LOBBY_DB", DEFAULT_DB))
     clk: Clock = clock or SystemClock()
     background = Background(database, clk)

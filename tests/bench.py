@@ -49,7 +49,10 @@ def bench_lopti(seconds: float) -> None:
     from engine.lopti import RULES, LoptiOptions
 
     for n in (2, 3, 5):
-        g, rate, mean = playouts(lambda seed, n=n: RULES.new_game(LoptiOptions(), seed, n), RULES, seconds)
+        def deal(seed: int, n: int = n) -> Any:
+            return RULES.new_game(LoptiOptions(), seed, n)
+
+        g, rate, mean = playouts(deal, RULES, seconds)
         print(f"lopti  {n} players       {rate:8.1f} playouts/s  {mean:6.1f} moves/game  ({g} deals)")
 
 

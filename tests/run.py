@@ -1,4 +1,4 @@
-"""The whole test command: lint (ruff), types (mypy on engine/), then pytest.
+"""The whole test command: lint (ruff), types (mypy over the whole tree: pyproject.toml), then pytest.
 
 Run from the project root: ``python tests/run.py [pytest args]``. Exits non-zero on any failure.
 """

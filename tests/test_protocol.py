@@ -232,7 +232,7 @@ def test_random_games_keep_the_protocol(name: str) -> None:
         final, record, _ = play(game, options, seed, seats)
         result = rules.result(final)
         assert result is not None and game.result_ok(result, seats), result
-        rec = GameRecord(name, rules.options_to_json(options), seed, seats, tuple(record))
+        rec: GameRecord[Any] = GameRecord(name, rules.options_to_json(options), seed, seats, tuple(record))
         again, _ = replay(rules, GameRecord.from_json(rec.to_json()))
         assert position(rules, again) == position(rules, final)
         assert rules.result(again) == result

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,7 +60,7 @@ def test_a_broken_lesson_is_refused_with_the_reason() -> None:
         Lesson.from_json(obj2)
 
 
-def _wrong_candidates(run: LessonRun) -> list[object]:
+def _wrong_candidates(run: LessonRun) -> list[Any]:
     """Moves a learner could tap at this step, in the action format (most of them wrong)."""
     obs = run.rules.observe(run.state, run.lesson.learner)
     game = run.lesson.game

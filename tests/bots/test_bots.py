@@ -18,8 +18,9 @@ from engine.conformance import handle
 from engine.core import BadRequest
 from engine.lanes import RULES as LANES
 from engine.lanes import VARIANTS, LanesOptions
+from engine.lanes.state import LanesState
 from engine.lopti import RULES as LOPTI
-from engine.lopti import LoptiOptions
+from engine.lopti import LoptiOptions, LoptiState
 from engine.lopti.house_rules import parse_rule
 from engine.lopti.templates import TEMPLATES
 from engine.spit import RULES as SPIT
@@ -29,7 +30,7 @@ from tests.conftest import ROOT
 FAST = 20  # budget_ms for search levels inside tests: legality, not strength, is under test
 
 
-def advance_lanes(seed: int, plies: int, options: LanesOptions) -> object:
+def advance_lanes(seed: int, plies: int, options: LanesOptions) -> LanesState:
     s = LANES.new_game(options, seed)
     rng = Rng(seed)
     for _ in range(plies):
@@ -40,7 +41,7 @@ def advance_lanes(seed: int, plies: int, options: LanesOptions) -> object:
     return s
 
 
-def advance_lopti(seed: int, plies: int, players: int, options: LoptiOptions) -> object:
+def advance_lopti(seed: int, plies: int, players: int, options: LoptiOptions) -> LoptiState:
     s = LOPTI.new_game(options, seed, players)
     rng = Rng(seed)
     for _ in range(plies):
@@ -59,9 +60,9 @@ lanes_options = st.builds(lambda flags: LanesOptions(**dict(zip(VARIANTS, flags,
 @given(st.integers(0, 2**32), st.integers(0, 60), lanes_options, st.sampled_from(LEVELS))
 def test_lanes_bots_return_legal_actions(seed: int, plies: int, options: LanesOptions, level: str) -> None:
     s = advance_lanes(seed, plies, options)
-    if s.over:  # type: ignore[attr-defined]
+    if s.over:
         return
-    a = decide("lanes", LANES.observe(s, s.to_move), level, seed, FAST)  # type: ignore[attr-defined]
+    a = decide("lanes", LANES.observe(s, s.to_move), level, seed, FAST)
     assert a in LANES.legal_actions(s)
 
 
@@ -72,9 +73,9 @@ def test_lopti_bots_return_legal_actions_with_house_rules(seed: int, plies: int,
                                                           rules: list[int]) -> None:
     options = LoptiOptions(house_rules=tuple(parse_rule(TEMPLATES[i]) for i in rules))
     s = advance_lopti(seed, plies, players, options)
-    if s.over:  # type: ignore[attr-defined]
+    if s.over:
         return
-    obs = LOPTI.observe(s, s.to_move)  # type: ignore[attr-defined]
+    obs = LOPTI.observe(s, s.to_move)
     a = decide("lopti", obs, level, seed, FAST)
     legal = LOPTI.legal_actions(s)
     norm = {LOPTI.action_to_json(x) if not isinstance(LOPTI.action_to_json(x), dict) else json.dumps(
@@ -104,25 +105,25 @@ def test_spit_bots_return_legal_actions(seed: int, steps: int, level: str, playe
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_decision(level: str) -> None:
     s = advance_lanes(4, 12, LanesOptions())
-    obs = LANES.observe(s, s.to_move)  # type: ignore[attr-defined]
+    obs = LANES.observe(s, s.to_move)
     assert decide("lanes", obs, level, 9, FAST) == decide("lanes", obs, level, 9, FAST)
     t = advance_lopti(4, 30, 3, LoptiOptions())
-    o2 = LOPTI.observe(t, t.to_move)  # type: ignore[attr-defined]
+    o2 = LOPTI.observe(t, t.to_move)
     assert decide("lopti", o2, level, 9, FAST) == decide("lopti", o2, level, 9, FAST)
 
 
 @pytest.mark.parametrize("level", ["casual", "skilled", "expert"])
 def test_no_peeking_same_observation_different_hidden_cards_same_decision(level: str) -> None:
     s = advance_lanes(21, 14, LanesOptions())
-    p = s.to_move  # type: ignore[attr-defined]
-    t = s.clone()  # type: ignore[attr-defined]
+    p = s.to_move
+    t = s.clone()
     hidden = t.sides[1 - p].hand + t.sides[1 - p].deck
     Rng(5).shuffle(hidden)
     n = len(t.sides[1 - p].hand)
     t.sides[1 - p].hand, t.sides[1 - p].deck = hidden[:n], hidden[n:]
     Rng(6).shuffle(t.sides[p].deck)
     assert LANES.observe(t, p) == LANES.observe(s, p)
-    assert t.sides[1 - p].hand != s.sides[1 - p].hand  # type: ignore[attr-defined]
+    assert t.sides[1 - p].hand != s.sides[1 - p].hand
     via_s = handle({"id": 1, "game": "lanes", "position": LANES.position_to_json(s), "want": [],
                     "bot": {"level": level, "seed": 3, "budget_ms": FAST}})
     via_t = handle({"id": 1, "game": "lanes", "position": LANES.position_to_json(t), "want": [],
@@ -140,7 +141,7 @@ def test_conformance_bot_question_spit_needs_player() -> None:
 
 def test_hint_is_the_casual_move() -> None:
     s = advance_lanes(8, 10, LanesOptions())
-    obs = LANES.observe(s, s.to_move)  # type: ignore[attr-defined]
+    obs = LANES.observe(s, s.to_move)
     assert hint("lanes", obs, 1) == decide("lanes", obs, "casual", 1)
 
 

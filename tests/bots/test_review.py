@@ -81,7 +81,7 @@ def test_the_review_sees_only_what_the_player_saw() -> None:
 
 def short_lanes_game() -> GameRecord[Any]:
     s = LANES.new_game(LANES.parse_options({}), 11)
-    actions = []
+    actions: list[Any] = []
     while not s.over:
         p = s.to_move
         a = decide("lanes", LANES.observe(s, p), "beginner" if p == 0 else "casual", len(actions))
@@ -136,6 +136,6 @@ def test_a_resignation_is_not_a_move_to_judge() -> None:
     for raw in base.actions[:6]:
         s, _ = LANES.apply(s, LANES.parse_action(raw, s))
     resign = {"resign": True, "player": s.to_move}
-    record = GameRecord("lanes", {}, 11, 2, (*base.actions[:6], resign))
+    record: GameRecord[Any] = GameRecord("lanes", {}, 11, 2, (*base.actions[:6], resign))
     review = review_game(record, s.to_move, budget_ms=20)
     assert review is not None and all(m.ply < 6 for m in review.moves) and review.moves

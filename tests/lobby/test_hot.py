@@ -126,7 +126,7 @@ def play_a_match(c: TestClient, clock: FakeClock) -> list[tuple[int, str, bytes]
 
 def test_a_whole_match_is_answered_byte_for_byte_as_fastapi_answers_it(tmp_path: Path,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    runs = {}
+    runs: dict[Any, Any] = {}
     for on in (True, False):
         app, clock, count = open_lobby(tmp_path, f"m{on}.sqlite", on, monkeypatch)
         with TestClient(app) as c:

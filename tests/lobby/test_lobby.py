@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import MutableMapping
 from typing import Any
 
 import pytest
@@ -409,7 +410,7 @@ def test_a_change_is_committed_before_its_response_is_sent(tmp_path: Any) -> Non
             await anyio.sleep(3600)
             return {"type": "http.disconnect"}
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: MutableMapping[str, Any]) -> None:
             if message["type"] == "http.response.start":
                 assert message["status"] == 201
                 with Session(app.state.engine) as other:  # another connection, as another worker
@@ -479,7 +480,9 @@ def test_a_lone_surrogate_in_a_name_is_refused_with_a_422_not_a_500(lobby: Lobby
     """#21: ``{"name": "\\ud800"}`` (JSON can spell it, UTF-8 cannot store it) is a 422 whose body
     is valid JSON, on sign-up and on rename; the connection stays usable."""
     raw = b'{"name": "\\ud800"}'
-    for method, path, headers in (("POST", "/players", {}), ("PATCH", "/players/me", None)):
+    cases: tuple[tuple[str, str, dict[str, str] | None], ...] = (("POST", "/players", {}),
+                                                                  ("PATCH", "/players/me", None))
+    for method, path, headers in cases:
         if headers is None:
             headers = lobby.h(lobby.player("Ann"))
         r = lobby.c.request(method, path, content=raw, headers={**headers, "Content-Type": "application/json"})

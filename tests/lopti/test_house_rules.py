@@ -347,8 +347,8 @@ def test_P_13_the_vocabulary_the_engine_lists_is_exactly_what_validates(event: s
               "legal": False, "forced": True, "pile_size": {"op": ">=", "n": 6}, "draw_size": {"op": "<=", "n": 5},
               "hand_size": {"op": ">=", "n": 8}, "cards_left": {"op": "<=", "n": 3},
               "deal_number": {"op": ">=", "n": 2}, "draw_empty": True}
-    effect = {"draw": {"n": 1}, "give": {}, "reveal": {}, "skip": {}, "reverse": {}, "return_cleared": {},
-              "clear": {}, "announce": {"text": "hi"}}
+    effect: dict[str, dict[str, Any]] = {"draw": {"n": 1}, "give": {}, "reveal": {}, "skip": {}, "reverse": {},
+                                         "return_cleared": {}, "clear": {}, "announce": {"text": "hi"}}
     assert set(sample) == set(CONDITION_NEEDS) and set(effect) == set(EFFECTS)
     for timing in ("before", "after"):
         for kind, arg in sample.items():
@@ -396,13 +396,15 @@ def test_P_10_2_absent_author_supporters_defend_or_the_change_passes() -> None:
     nobody = gone.hold_vote(Proposal("remove", 0, rule_id="kings-skip"), votes, defenders=[])
     assert nobody.votes[-1].outcome == "passed" and not nobody.rules[0].in_force
     defended = gone.hold_vote(Proposal("remove", 0, rule_id="kings-skip"), votes, defenders=[3])
-    assert defended.votes[-1].rps["defender"] == 3
+    rps = defended.votes[-1].rps
+    assert rps is not None and rps["defender"] == 3
 
 
 def test_P_10_2_base_rule_change_faces_the_first_objector() -> None:
     s = session_with_rule()
     s2 = s.hold_vote(Proposal("param", 2, param="low_rank", value=6), {0: False, 1: True, 2: True, 3: False})
-    assert s2.votes[-1].rps["defender"] == 3  # first objector in seat order from the proposer
+    rps = s2.votes[-1].rps
+    assert rps is not None and rps["defender"] == 3  # first objector in seat order from the proposer
 
 
 def test_P_10_3_thirty_decisive_throws_ties_do_not_count_and_15_15_goes_on() -> None:
@@ -486,7 +488,7 @@ def test_a_session_deal_replays_from_its_record() -> None:
         a = simple_policy(d)
         acts.append(RULES.action_to_json(a))
         d, _ = RULES.apply(d, a)
-    rec = GameRecord("lopti", s.deal_options().to_json(), s.deal_seed, 3, tuple(acts))
+    rec: GameRecord[Any] = GameRecord("lopti", s.deal_options().to_json(), s.deal_seed, 3, tuple(acts))
     again, _ = replay(RULES, GameRecord.from_json(rec.to_json()))
     assert canonical_json(RULES.position_to_json(again)) == canonical_json(RULES.position_to_json(d))
 

@@ -390,7 +390,7 @@ def test_bad_positions(bad: dict[str, Any]) -> None:
 
 
 def test_turn_cap_ends_a_looping_deal_deterministically() -> None:
-    def play_capped() -> tuple[object, list[object]]:
+    def play_capped() -> tuple[Any, list[Any]]:
         st = RULES.new_game(LoptiOptions(turn_cap=10), 3, 4)
         events = []
         while not st.over:

@@ -124,7 +124,7 @@ class Screen:
         """Run ``fn`` on the session's loop (where the app's handlers run) and return its result."""
         async def run() -> T:
             if getattr(self, "page", None) is not None:
-                _context_page.set(self.page)
+                _context_page.set(self.page)  # type: ignore[arg-type]  # Flet declares it ContextVar[None]
             return fn()
 
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=30)

@@ -18,6 +18,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.helpers import free_port
+from tests.views.modes import local, state_of
 from views.ui.i18n import card_name
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -289,14 +290,13 @@ def test_lessons_play_through_on_a_phone_in_each_language(tmp_path: Path, lesson
     from storage import api
     from storage.db import open_storage
     from tests.views.lesson_walker import tap_id, walk
-    from views.table.lessons import find
+    from tests.views.modes import lesson as turn_lesson
 
     db = tmp_path / "app.sqlite"
     st = open_storage(db)
     api.update_profile(st, display_name="Tester", language=lang)
     st.close()
-    lesson = find(lesson_id)
-    assert lesson is not None
+    lesson = turn_lesson(lesson_id)
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)
@@ -661,7 +661,7 @@ def test_settings_back_and_replay_of_a_finished_game(tmp_path: Path) -> None:
 
     db = tmp_path / "app.sqlite"
     st = open_storage(db)
-    moves = len(api.load_game(st, finished_lanes(st).mode.game_id).actions)
+    moves = len(api.load_game(st, local(finished_lanes(st)).game_id).actions)
     st.close()
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)
@@ -786,10 +786,10 @@ def test_dragging_plays_like_tapping_on_the_lanes_and_spit_tables(tmp_path: Path
                 continue
             src = move.stock if isinstance(move, PlayCard) else move.source
             dst = f"pile-{move.pile}" if isinstance(move, PlayCard) else f"stock-0-{move.slot}"
-            before = my_stocks(state)
+            stocks_before = my_stocks(state)
             drag(page, f'[flt-semantics-identifier="stock-0-{src}"]', f'[flt-semantics-identifier="{dst}"]')
             # only my own moves change my stocks (a card left them, or a slot was filled)
-            dragged = wait_until(lambda b=before: my_stocks(latest_game(db, "spit")[0]) != b, 3)
+            dragged = wait_until(lambda b=stocks_before: my_stocks(latest_game(db, "spit")[0]) != b, 3)
         assert dragged, page.inner_text("body")
         browser.close()
 
@@ -881,9 +881,9 @@ def test_a_lopti_session_between_deals_rule_vote_and_next_deal(tmp_path: Path) -
         flow = SessionFlow(st, ["beginner"], seed=seed)
         first = flow.start_deal()
         play_out(first)
-        if first.mode.state.places[0] == 0:
+        if state_of(first).places[0] == 0:
             break
-    assert first.mode.state.places[0] == 0
+    assert state_of(first).places[0] == 0
     sid = flow.session_id
     st.close()
     with serve(db) as url, sync_playwright() as p:
@@ -927,7 +927,7 @@ def _won_first_deal(st, winner: int, levels: list[str]):  # type: ignore[no-unty
         flow = SessionFlow(st, levels, seed=seed)
         m = flow.start_deal()
         play_out(m)
-        if m.mode.state.places[0] == winner:
+        if state_of(m).places[0] == winner:
             flow.deal_over(m)
             return flow
     raise AssertionError("no seed gave that winner")
@@ -990,7 +990,7 @@ def test_a_winner_writes_a_rule_from_scratch_and_the_table_votes_on_a_base_rule(
         assert wait_text(page, "swap one hand card", 20), page.inner_text("body")
     st = open_storage(db)
     try:
-        row = api.load_session(st, sid)  # type: ignore[arg-type]
+        row = api.load_session(st, sid)
         steps = row["data"]["steps"]
         assert [s[0] for s in steps] == ["deal", "rule", "vote"]
         assert steps[1][1]["if"] == {"rank_in": ["8", "K"]} and steps[2][1]["when"] == "now"
@@ -1029,7 +1029,7 @@ def test_a_tied_rule_vote_is_thrown_by_hand(tmp_path: Path) -> None:
         assert wait_text(page, "A tie, settled by rock-paper-scissors", 10), page.inner_text("body")
     st = open_storage(db)
     try:
-        steps = api.load_session(st, sid)["data"]["steps"]  # type: ignore[arg-type]
+        steps = api.load_session(st, sid)["data"]["steps"]
         vote = steps[-1]
         assert vote[0] == "vote" and vote[1]["rule_id"] == bot_rule and vote[3] == {"0": ["rock", "paper", "scissors"]}
     finally:

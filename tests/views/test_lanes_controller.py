@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.lanes import RULES
 from engine.lanes.actions import Discard, Play
 from storage import api
+from tests.views.modes import local, state_of
 from views.lanes.controller import LanesMatch
 from views.ui.i18n import LANGS, t, table
 
@@ -48,27 +49,27 @@ def test_targets_are_exactly_the_legal_actions(st) -> None:  # type: ignore[no-u
 def test_a_whole_match_is_saved_after_every_action_and_resumes(st) -> None:  # type: ignore[no-untyped-def]
     m = LanesMatch.new(st, "casual", seed=11)
     steps = 0
-    while not m.mode.state.over and steps < 400:
+    while not state_of(m).over and steps < 400:
         if m.my_turn:
             human_move(m)
         else:
             a = m.bot_choice()
-            assert a in RULES.legal_actions(m.mode.state)
-            m.apply_bot(a)  # type: ignore[arg-type]
+            assert a in RULES.legal_actions(state_of(m))
+            m.apply_bot(a)
         steps += 1
         if steps == 7:
-            again = LanesMatch.resume(st, m.mode.game_id)
-            assert RULES.position_to_json(again.mode.state) == RULES.position_to_json(m.mode.state)
-    assert m.mode.state.over
-    info = api.load_game(st, m.mode.game_id)
-    assert len(info.actions) == m.mode.seq and info.winner == m.mode.state.winner and info.finished_at is not None
+            again = LanesMatch.resume(st, local(m).game_id)
+            assert RULES.position_to_json(state_of(again)) == RULES.position_to_json(state_of(m))
+    assert state_of(m).over
+    info = api.load_game(st, local(m).game_id)
+    assert len(info.actions) == local(m).seq and info.winner == state_of(m).winner and info.finished_at is not None
     assert api.games_in_progress(st) == []
 
 
 def test_resign_ends_and_records(st) -> None:  # type: ignore[no-untyped-def]
     m = LanesMatch.new(st, "beginner", seed=2)
     m.resign()
-    assert m.mode.state.over and m.mode.state.winner == 1 and api.history(st)[0].reason == "resigned"
+    assert state_of(m).over and state_of(m).winner == 1 and api.history(st)[0].reason == "resigned"
 
 
 def test_last_move_in_words_in_three_languages(st) -> None:  # type: ignore[no-untyped-def]
@@ -90,13 +91,13 @@ def test_pass_and_play_shows_each_player_only_their_own_hand(st) -> None:  # typ
     m = LanesMatch.new(st, "person", seed=6)
     assert m.pass_and_play and m.my_turn and m.bot_choice() is None
     first = m.human
-    assert m.observation["hand"] == [str(c) for c in m.mode.state.sides[first].hand]
+    assert m.observation["hand"] == [str(c) for c in state_of(m).sides[first].hand]
     human_move(m)
     assert m.human == 1 - first and m.my_turn
-    assert m.observation["hand"] == [str(c) for c in m.mode.state.sides[1 - first].hand]
-    again = LanesMatch.resume(st, m.mode.game_id)
+    assert m.observation["hand"] == [str(c) for c in state_of(m).sides[1 - first].hand]
+    again = LanesMatch.resume(st, local(m).game_id)
     assert again.pass_and_play and again.human == m.human
-    assert api.load_game(st, m.mode.game_id).mode == "pass_and_play"
+    assert api.load_game(st, local(m).game_id).mode == "pass_and_play"
 
 
 def test_hint_is_a_legal_move_and_selects_its_card(st) -> None:  # type: ignore[no-untyped-def]
@@ -116,7 +117,7 @@ def test_hint_is_a_legal_move_and_selects_its_card(st) -> None:  # type: ignore[
 def _at(st, position):  # type: ignore[no-untyped-def]
     """A stored match against the beginner, moved to a hand-built position (player 0 to move)."""
     m = LanesMatch.new(st, "beginner", seed=3)
-    m.mode.state = RULES.position_from_json(m.mode.options, position)  # type: ignore[attr-defined]
+    local(m).state = RULES.position_from_json(local(m).options, position)
     return m
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.lopti import RULES
 from storage import api
+from tests.views.modes import local, state_of
 from views.lopti.controller import LoptiMatch
 from views.ui.i18n import LANGS
 
@@ -33,7 +34,7 @@ def person_move(m: LoptiMatch) -> None:
 
 def test_selection_is_one_rank_and_play_needs_a_legal_count(st) -> None:  # type: ignore[no-untyped-def]
     m = LoptiMatch.new(st, ["casual"], seed=4)
-    while m.mode.state.phase == "setup" or not m.my_turn:
+    while state_of(m).phase == "setup" or not m.my_turn:
         if m.my_turn:
             m.keep()
         else:
@@ -49,7 +50,7 @@ def test_selection_is_one_rank_and_play_needs_a_legal_count(st) -> None:  # type
 
 def test_setup_swap(st) -> None:  # type: ignore[no-untyped-def]
     m = LoptiMatch.new(st, ["casual", "casual"], seed=9)
-    assert m.mode.state.phase == "setup" and m.my_turn
+    assert state_of(m).phase == "setup" and m.my_turn
     h, u = m.sorted_hand()[0], m.observation["players"][0]["up"][0]
     m.tap_hand(h)
     assert not m.can_swap()
@@ -62,7 +63,7 @@ def test_setup_swap(st) -> None:  # type: ignore[no-untyped-def]
 def test_a_whole_deal_against_three_bots_is_saved_and_resumes(st) -> None:  # type: ignore[no-untyped-def]
     m = LoptiMatch.new(st, ["beginner", "casual", "skilled"], seed=12)
     steps = 0
-    while not m.mode.state.over and steps < 3000:
+    while not state_of(m).over and steps < 3000:
         if m.my_turn:
             person_move(m)
         else:
@@ -71,13 +72,13 @@ def test_a_whole_deal_against_three_bots_is_saved_and_resumes(st) -> None:  # ty
             m.apply_bot(a)
         steps += 1
         if steps == 40:
-            again = LoptiMatch.resume(st, m.mode.game_id)
-            assert RULES.position_to_json(again.mode.state) == RULES.position_to_json(m.mode.state)
+            again = LoptiMatch.resume(st, local(m).game_id)
+            assert RULES.position_to_json(state_of(again)) == RULES.position_to_json(state_of(m))
             for lang in LANGS:
                 assert "{" not in m.explain(m.last_events, lang)
-    assert m.mode.state.over
-    info = api.load_game(st, m.mode.game_id)
-    assert info.finished_at is not None and len(info.actions) == m.mode.seq
+    assert state_of(m).over
+    info = api.load_game(st, local(m).game_id)
+    assert info.finished_at is not None and len(info.actions) == local(m).seq
 
 
 def test_house_rule_firings_are_told_in_the_move_log_in_three_languages(st) -> None:  # type: ignore[no-untyped-def]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from engine.lopti.votes import VoteError
+from tests.views.modes import local, state_of
 from tests.views.test_lopti_controller import person_move
 from views.lopti.controller import LoptiMatch
 from views.lopti.session import SessionFlow
@@ -15,7 +16,7 @@ from views.lopti.session import SessionFlow
 
 def play_out(m: LoptiMatch) -> None:
     for _ in range(4000):
-        if m.mode.state.over:
+        if state_of(m).over:
             return
         person_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
     raise AssertionError("the deal did not end")
@@ -26,13 +27,13 @@ def test_a_session_of_deals_with_winners_rules_and_a_vote_resumes_exactly(st: An
     rules_seen = 0
     for deal_no in range(3):
         m = flow.start_deal()
-        assert m.mode.state.deal_number == deal_no == flow.deal_number
+        assert state_of(m).deal_number == deal_no == flow.deal_number
         # P-8.3: the rules in force in this deal are exactly the ones written after earlier deals
-        assert len(m.mode.options.house_rules) == rules_seen
+        assert len(local(m).options.house_rules) == rules_seen
         play_out(m)
         flow.deal_over(m)
         flow.deal_over(m)  # a second report of the same deal changes nothing
-        assert flow.deal_number == deal_no + 1 and flow.session.results[-1] == tuple(m.mode.state.places)
+        assert flow.deal_number == deal_no + 1 and flow.session.results[-1] == tuple(state_of(m).places)
         if flow.rule_pending():  # the person won: they pick a ready-made rule
             choices = flow.rule_choices("ar")
             assert choices and all(text for _, text in choices)
@@ -51,7 +52,7 @@ def test_a_session_of_deals_with_winners_rules_and_a_vote_resumes_exactly(st: An
     again = SessionFlow.resume(st, flow.session_id)  # type: ignore[arg-type]
     assert again.session.to_json() == flow.session.to_json()
     m = again.start_deal()
-    assert m.mode.state.deal_number == 3
+    assert state_of(m).deal_number == 3
     assert again.current_match() is not None and again.current_match().game_id == m.mode.game_id  # type: ignore[union-attr]
     from storage import api
 

@@ -10,6 +10,7 @@ import pytest
 from engine.core import EngineError, Event, GameRecord
 from engine.games import rules_for
 from storage import api
+from tests.views.modes import live, local, state_of
 from tests.views.test_lanes_controller import human_move
 from tests.views.test_lopti_controller import person_move
 from views.lanes.controller import LanesMatch
@@ -24,10 +25,10 @@ from views.ui.prefs import Prefs
 def finished_lanes(st: Any) -> LanesMatch:
     m = LanesMatch.new(st, "beginner", seed=5)
     for _ in range(600):
-        if m.mode.state.over:
+        if state_of(m).over:
             break
         human_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-    assert m.mode.state.over
+    assert state_of(m).over
     return m
 
 
@@ -38,13 +39,13 @@ def same(game: str, a: Any, b: Any) -> bool:
 
 def test_a_lanes_replay_steps_through_exactly_the_states_played_and_writes_nothing(st) -> None:  # type: ignore[no-untyped-def]
     m = finished_lanes(st)
-    stored = len(api.load_game(st, m.mode.game_id).actions)
-    r, mode = open_replay(st, m.mode.game_id)
+    stored = len(api.load_game(st, local(m).game_id).actions)
+    r, mode = open_replay(st, local(m).game_id)
     assert isinstance(r, LanesMatch) and mode.step == 0 and mode.timeline.last == stored
     rules = rules_for("lanes")
-    assert same("lanes", r.mode.state, rules.new_game(m.mode.options, api.load_game(st, m.mode.game_id).seed))
+    assert same("lanes", state_of(r), rules.new_game(local(m).options, api.load_game(st, local(m).game_id).seed))
     mode.seek(mode.timeline.last)
-    assert same("lanes", r.mode.state, m.mode.state) and r.mode.state.over
+    assert same("lanes", state_of(r), state_of(m)) and state_of(r).over
     mode.seek(10_000)  # past the end: the end
     assert mode.step == mode.timeline.last
     mode.seek(-3)
@@ -55,40 +56,41 @@ def test_a_lanes_replay_steps_through_exactly_the_states_played_and_writes_nothi
     obs = r.observation
     assert "hand" in obs and "hand" not in obs["players"][1]
     # read-only: nothing a tap can reach changes the state or the stored game
-    before = rules.position_to_json(r.mode.state)
+    before = rules.position_to_json(state_of(r))
     assert not r.my_turn and not r.can_undo() and r.hint() is None and r.bot_choice() is None
     for call in (lambda: r.resign(), lambda: r.play_at(0, 0), lambda: r.disband(0), lambda: r.discard(),
-                 lambda: r.apply_bot(None)):
+                 lambda: r.apply_bot(None)):  # type: ignore[arg-type]  # a replay takes nothing, not even nonsense
         assert call() == []
     r.select("5H")
-    assert r.selected is None and rules.position_to_json(r.mode.state) == before
-    assert len(api.load_game(st, m.mode.game_id).actions) == stored
+    assert r.selected is None and rules.position_to_json(state_of(r)) == before
+    assert len(api.load_game(st, local(m).game_id).actions) == stored
     for lang in LANGS:
-        assert str(mode.timeline.last) in mode.caption(lang) and "{" not in mode.caption(lang)
+        caption = mode.caption(lang)
+        assert caption is not None and str(mode.timeline.last) in caption and "{" not in caption
 
 
 def test_lopti_and_spit_replays_end_where_the_games_ended(st, tmp_path) -> None:  # type: ignore[no-untyped-def]
     m = LoptiMatch.new(st, ["beginner", "casual"], seed=21)
     for _ in range(3000):
-        if m.mode.state.over:
+        if state_of(m).over:
             break
         person_move(m) if m.my_turn else m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-    assert m.mode.state.over
-    r, mode = open_replay(st, m.mode.game_id)
+    assert state_of(m).over
+    r, mode = open_replay(st, local(m).game_id)
     assert isinstance(r, LoptiMatch) and not r.needs_handover() and r.take() == [] and r.play() == []
     mode.seek(mode.timeline.last)
-    assert same("lopti", r.mode.state, m.mode.state)
+    assert same("lopti", state_of(r), state_of(m))
     assert r.human == 0
 
     g = SpitGame.new(st, "casual", seed=8, now=0.0)
     g.spit(0.5)
     now = 0.5
-    while not g.mode.state.over and now < 400:
+    while not state_of(g).over and now < 400:
         now += 0.4
         g.tick(now)
         if g.can_spit():
             g.spit(now)
-        elif g.mode.state.phase == "slap":
+        elif state_of(g).phase == "slap":
             g.tap_pile(0, now)
         else:
             plays = [a for a in g.legal() if hasattr(a, "stock")]
@@ -99,18 +101,18 @@ def test_lopti_and_spit_replays_end_where_the_games_ended(st, tmp_path) -> None:
             elif fills:
                 g.tap_stock(fills[0].source, now)
                 g.tap_stock(fills[0].slot, now)
-    assert g.mode.seq > 30
-    s, mode = open_replay(st, g.mode.game_id)
+    assert live(g).seq > 30
+    s, mode = open_replay(st, live(g).game_id)
     assert isinstance(s, SpitGame) and not s.can_spit() and s.countdown_ends() is None
     assert s.tick(1e9) == [] and s.tap_stock(0, 0.0) == []
     mode.seek(mode.timeline.last)
-    assert same("spit", s.mode.state, g.mode.state)
+    assert same("spit", state_of(s), state_of(g))
     mode.seek(0)
-    assert s.mode.state.phase == "stalled" and not same("spit", s.mode.state, g.mode.state)
+    assert state_of(s).phase == "stalled" and not same("spit", state_of(s), state_of(g))
 
 
 def test_a_damaged_record_cannot_be_replayed_and_says_why() -> None:
-    record = GameRecord("lanes", {}, 1, 2, ({"discard": "ZZ"},))
+    record: GameRecord[Any] = GameRecord("lanes", {}, 1, 2, ({"discard": "ZZ"},))
     with pytest.raises(EngineError):
         Timeline(record)
 
@@ -184,10 +186,14 @@ def test_a_batch_of_events_moves_once() -> None:
     page = type("P", (), {"run_task": staticmethod(lambda fn: asyncio.run(fn()))})()
     a = Arrivals()
     batch = [ev("play", player=0, card="5H", owner=0, lane=0, stack=0)]
-    assert a.fresh(batch) and a.wrap(ft.Text("5H")).scale == 0.55
+    assert a.fresh(batch)
+    arriving = a.wrap(ft.Text("5H"))
+    assert isinstance(arriving, ft.Container) and arriving.scale == 0.55
     a.settle(page, lambda: redraws.append(a.arriving))
     assert redraws == [False]  # the redraw draws the same cards at rest
-    assert a.fresh(batch) and a.wrap(ft.Text("5H")).scale == 1.0
+    assert a.fresh(batch)
+    resting = a.wrap(ft.Text("5H"))
+    assert isinstance(resting, ft.Container) and resting.scale == 1.0
     a.settle(page, lambda: redraws.append(True))
     assert redraws == [False]  # nothing more to animate
     assert not a.fresh([])
