@@ -357,8 +357,8 @@ def rating_plot(ratings: list[int], label: str, width: float = 320, height: floa
     step = width / max(len(ratings) - 1, 1)
     points = [(i * step, height - 8 - (r - lo) / span * (height - 16)) for i, r in enumerate(ratings)]
     path = [cv.Path.MoveTo(*points[0]), *(cv.Path.LineTo(x, y) for x, y in points[1:])]
-    paint = ft.Paint(color=theme.FELT, stroke_width=2.5, style=ft.PaintingStyle.STROKE)
-    dots = [cv.Circle(x, y, 3, ft.Paint(color=theme.FELT)) for x, y in points]
+    paint = ft.Paint(color=theme.PAGE_GOOD, stroke_width=2.5, style=ft.PaintingStyle.STROKE)  # light and dark
+    dots = [cv.Circle(x, y, 3, ft.Paint(color=theme.PAGE_GOOD)) for x, y in points]
     return ft.Semantics(identifier="rating-plot", label=f"{label}: {', '.join(map(str, ratings))}", content=ft.Row([
         cv.Canvas([cv.Path(path, paint), *dots], width=width, height=height),
         ft.Column([ft.Text(str(hi), size=11), ft.Text(str(lo), size=11)],
