@@ -19,6 +19,7 @@ from engine.lanes import RULES as LANES
 from engine.lopti import RULES as LOPTI
 from storage import api
 from storage.db import open_storage
+from tests.views.modes import live, state_of
 from tests.views.screen import Screen, walk
 from views.app import start
 from views.table import motion
@@ -294,6 +295,37 @@ def test_a_resigned_lanes_game_ends_in_its_result_and_rematch_starts_a_new_one(t
         s.tap(ident="result-rematch")
         s.wait_for(lambda: s.app.screen is not table and s.find(ident="hand-0"), what="the rematch")
         assert s.app.screen.match.mode.game_id != first and not s.app.screen.match.status.over
+    finally:
+        s.close()
+
+
+def test_a_won_spit_game_ends_in_its_result_and_rematch_starts_a_new_one(tmp_path: Path) -> None:
+    """S-7.2: the player with no spit cards empties their stocks first and wins the game; the result
+    says so, why, and the cards left, and Rematch deals a new game against the same level."""
+    from engine.spit import RULES as SPIT
+    from engine.spit import SpitOptions
+
+    s = open_app(tmp_path)
+    try:
+        s.fire(s.find(t("en", "play_vs_bot"))[-1])  # the Spit tile's (home lists Lanes, Lopti, Spit)
+        s.tap(t("en", "beginner"))
+        s.wait_for(lambda: s.find(ident="stock-0-4"), what="the Spit table")
+        table = s.app.screen
+        first = live(table.game).game_id
+        last_card = {"players": [{"stocks": [[], [], [], [], ["8S"]], "spit": []},
+                                 {"stocks": [["2C"], ["3C"], ["4C"], ["5C"], ["JC"]], "spit": ["KC"]}],
+                     "piles": [[], ["7D"]], "phase": "play"}  # nothing of the bot's fits the 7
+        s.call(lambda: setattr(live(table.game).driver, "state",
+                               SPIT.position_from_json(SpitOptions(), last_card)))
+        s.tap(ident="stock-0-4")
+        s.tap(ident="pile-1")
+        s.wait_for(lambda: s.find(ident="result-rematch"), what="the result")
+        assert s.shows(t("en", "won")) and s.shows(t("en", "sp_reason_cards"))
+        # S-7.1: the bot takes the pile (7♦ and my 8♠) with its five stock cards and its spit card
+        assert s.shows(t("en", "sp_result_cards", me=0, them=t("en", "beginner"), other=8))
+        s.tap(ident="result-rematch")
+        s.wait_for(lambda: s.app.screen is not table and s.find(ident="stock-0-0"), what="the rematch")
+        assert live(s.app.screen.game).game_id != first and not state_of(s.app.screen.game).over
     finally:
         s.close()
 
