@@ -27,7 +27,8 @@ def simple_policy(state: LoptiState) -> LoptiAction:
 
     The casual bot and every rollout of the searching bots play this, so it is their inner loop:
     it asks :func:`play_refusal` about the plays in the order it prefers them and stops at the
-    first one allowed, instead of listing every legal action (the same choice: tests/bots)."""
+    first one allowed, instead of listing every legal action (the same choice: a property test in
+    tests/lopti/test_house_rules.py)."""
     if state.phase == SETUP or state.over:
         return Keep()
     seat = state.seats[state.to_move]
