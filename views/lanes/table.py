@@ -232,6 +232,25 @@ class LanesTable(TurnBasedTable):
 
     # --- rendering ------------------------------------------------------------------------------
 
+    def _header(self, obs: dict[str, Any]) -> ft.Control:
+        """The title (the lesson's, or the game and the opponent's level), back, rules, resign."""
+        m = self.match
+        coach, powers = m.mode.coach, m.mode.powers
+        title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
+        rules = self.app.rules_button("lanes")
+        if powers.resign:
+            rules = ft.Row([rules, ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign, disabled=obs["over"],
+                                                 style=ft.ButtonStyle(color=theme.RESIGN))], spacing=0, tight=True)
+        return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"), rules)
+
+    def _opponent_row(self, obs: dict[str, Any], opp: int) -> ft.Control:
+        """The opponent's seat plate: name or level, cards in hand and deck, lit on their turn."""
+        info = obs["players"][opp]
+        held = t(self.lang, "hand", n=info["hand_size"]) + " · " + t(self.lang, "deck", n=info["deck_size"])
+        plate = seat_plate(self.lang, self._opponent_name(), text(self.lang, held, 12, color=theme.ON_FELT_MUTED),
+                           count=info["hand_size"], turn=obs["to_move"] == opp and not obs["over"])
+        return ft.Row([plate])
+
     def refresh(self, update: bool = True) -> None:
         if self.handing_over:
             self.show_privacy(self.match.human + 1, self.ready, update)
@@ -249,24 +268,9 @@ class LanesTable(TurnBasedTable):
         hand = self._hand(obs, fan, set(drawn(m.last_events, me)) if fresh else set())
         targets = m.targets()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
-        opp_info = obs["players"][opp]
         my_info = obs["players"][me]
         coach, powers = m.mode.coach, m.mode.powers
         lesson = coach is not None
-        title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
-        header = table_header(self.lang, title,
-                              lambda e: self.leave(),
-                              t(self.lang, "back"),
-                              self.app.rules_button("lanes") if not powers.resign else
-                              ft.Row([self.app.rules_button("lanes"),
-                                      ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign,
-                                                    disabled=obs["over"],
-                                                    style=ft.ButtonStyle(color=theme.RESIGN))],
-                                     spacing=0, tight=True))
-        opp_name = self._opponent_name()
-        held = t(self.lang, "hand", n=opp_info["hand_size"]) + " · " + t(self.lang, "deck", n=opp_info["deck_size"])
-        opp_row = ft.Row([seat_plate(self.lang, opp_name, text(self.lang, held, 12, color=theme.ON_FELT_MUTED),
-                                     count=opp_info["hand_size"], turn=obs["to_move"] == opp and not obs["over"])])
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
         if coach is not None:
             status = ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
@@ -285,7 +289,8 @@ class LanesTable(TurnBasedTable):
             text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color=theme.ON_FELT_MUTED),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
         rows = [
-            header, *self.top_rows(), opp_row, self._side(obs, opp), status, self._side(obs, me),
+            self._header(obs), *self.top_rows(), self._opponent_row(obs, opp), self._side(obs, opp), status,
+            self._side(obs, me),
             ft.Container(expand=True),
             hand_fan(hand, fan, room, self.lang in RTL),
             *([] if powers.read_only else [actions]),  # a replay has its own bar
