@@ -66,6 +66,17 @@ def ruled_out(s: LoptiState, act: LoptiAction, known: list[Card]) -> dict[int, i
     return most
 
 
+def track(limits: Limits, before: LoptiState, act: LoptiAction, after: LoptiState) -> None:
+    """Update ``limits`` for the seat that chose ``act`` in ``before`` (giving ``after``)."""
+    q = before.to_move
+    if before.phase == PLAY and not on_face_down(before.seats[q]) and not isinstance(act, Flip):
+        mine = limits.setdefault(q, {})
+        for rank, most in ruled_out(before, act, before.seats[q].known).items():
+            mine[rank] = min(mine.get(rank, 9), most)
+    if len(after.draw) < len(before.draw):
+        limits.pop(q, None)  # an unseen card joined the hand: what was ruled out no longer holds
+
+
 def sampler(limits: Limits) -> Callable[[LoptiObservation, Rng], LoptiState]:
     """``determinise`` whose opponents' unseen hand cards keep within ``limits``."""
     def sample(obs: LoptiObservation, rng: Rng) -> LoptiState:
@@ -141,14 +152,10 @@ def deal(args: tuple[str, int, int]) -> float:
     while not s.over and not s.places:
         q = s.to_move
         act = choose(mode, s, a, derive_seed(gseed, "seat", q, k), limits) if q == a and s.phase == PLAY else casual(s)
-        if q != a and s.phase == PLAY and not on_face_down(s.seats[q]) and not isinstance(act, Flip):
-            mine = limits.setdefault(q, {})
-            for rank, most in ruled_out(s, act, s.seats[q].known).items():
-                mine[rank] = min(mine.get(rank, 9), most)
-        drawn = len(s.draw)
-        s, _ = RULES.apply(s, act)
-        if q != a and len(s.draw) < drawn:
-            limits.pop(q, None)  # an unseen card joined the hand: what was ruled out no longer holds
+        after, _ = RULES.apply(s, act)
+        if q != a:
+            track(limits, s, act, after)
+        s = after
         k += 1
     return 1.0 if s.places and s.places[0] == a else 0.0
 
