@@ -3,13 +3,15 @@
 * ``beginner`` — plays the lowest legal cards, keeps the deal, takes only when it must; a quarter
   of its moves are random.
 * ``casual`` — the same plain play, plus a sensible swap (strong cards face up) — the hint level.
-* ``skilled`` — the expert's search with a thirty-second of the budget (a handful of sampled worlds).
+* ``skilled`` — the expert's search with a thirty-second of the budget (a handful of sampled worlds),
+  every unseen card sampled uniformly.
 * ``expert`` — flat Monte Carlo over sampled worlds with common random numbers: every candidate is
   played out in the *same* worlds (unseen hands, face-down cards and the draw pile drawn
   consistently with the observation) by the casual policy — the opponents' own — until the first
   player goes out, and scored 1 if that is us (P-7.4: that is all a deal rewards). The casual move
-  stands unless a candidate beats it by more than one standard error of the paired difference. It
-  follows whatever house rules are in the options, because it searches with the real engine.
+  stands unless a candidate beats it by more than one standard error of the paired difference. Each
+  opponent's hand is drawn within what its recorded moves allow (``lopti_infer``). It follows
+  whatever house rules are in the options, because it searches with the real engine.
 
 Measured in docs/bots.md; the earlier expert (rollouts cut at 40 actions, scored by places and
 cards left, a different default policy) was no better than chance at four seats.
@@ -20,33 +22,25 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from engine.cards import Card, Rng, derive_seed
+from engine.bots import lopti_infer
+from engine.cards import Rng, derive_seed
 from engine.lopti import RULES
 from engine.lopti.actions import Keep, LoptiAction, Swap
+from engine.lopti.dryrun import swap_strength
 from engine.lopti.notation import LoptiObservation, determinise
-from engine.lopti.state import PLAY, LoptiState, order
+from engine.lopti.state import PLAY, LoptiState
 
 #: simulated actions per millisecond of budget, calibrated on the 2-core machine: rollouts run ~55
-#: actions a ms, and many decisions end early (their worlds run out): a 4-seat decision's median is
-#: ~250 ms of a 300 ms budget
+#: actions a ms, and at 3–5 seats many decisions end early (their worlds run out), so a 4-seat
+#: decision's median is ~250 ms of a 300 ms budget
 WORK_PER_MS = 65
+#: at two seats nearly every decision spends its whole budget, and rollouts run ~54 actions a ms,
+#: so the rate is set below that to keep the median inside the budget (docs/bots.md)
+WORK_PER_MS_TWO_SEATS = 50
 WORLD_COST = 12  # sampling one world costs about as much as this many actions
 ROLLOUT_CAP = 400  # a safety net only: house rules may make a deal long (the engine caps it too)
 MAX_WORLDS = 400
 SKILLED_SHARE = 32  # the skilled level searches with budget_ms / 32
-
-
-def _strength(card: Card, low: int) -> int:
-    """How valuable a card is to keep for later (face-up cards are played last)."""
-    if card.rank == 10:
-        return 16
-    if card.rank == 2:
-        return 15
-    if card.rank == 3:
-        return 14
-    if card.rank == low:
-        return 9
-    return order(card.rank)
 
 
 def _swap_choice(s: LoptiState, legal: list[LoptiAction]) -> LoptiAction:
@@ -55,7 +49,7 @@ def _swap_choice(s: LoptiState, legal: list[LoptiAction]) -> LoptiAction:
     gain = 0
     for a in legal:
         if isinstance(a, Swap) and a.hand_card and a.up_card:
-            g = _strength(a.hand_card, low) - _strength(a.up_card, low)
+            g = swap_strength(a.hand_card.rank, low) - swap_strength(a.up_card.rank, low)
             if g > gain:
                 best, gain = a, g
     return best
@@ -120,7 +114,7 @@ def _search(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Calla
     prior = _plain(world, legal)
     base = next((k for k, a in enumerate(candidates) if a == prior), 0)
     rows: list[list[float]] = []
-    work = budget_ms * WORK_PER_MS
+    work = budget_ms * (WORK_PER_MS_TWO_SEATS if len(obs["players"]) == 2 else WORK_PER_MS)
     while work > 0 and len(rows) < MAX_WORLDS:
         if should_stop is not None and should_stop():
             break
@@ -138,7 +132,8 @@ def _search(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Calla
 
 
 def _expert(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Callable[[], bool] | None) -> LoptiAction:
-    return _search(obs, seed, budget_ms, should_stop)
+    """The search over worlds in which each opponent's hand fits its past choices (lopti_infer)."""
+    return _search(obs, seed, budget_ms, should_stop, lopti_infer.sampler(obs))
 
 
 def decide(obs: LoptiObservation, level: str, seed: int, budget_ms: int,

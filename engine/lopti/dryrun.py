@@ -4,8 +4,9 @@ guarantee 8). The engine-wide turn cap stays the last line of defence."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from statistics import mean
 from typing import Any
 
@@ -40,13 +41,45 @@ def simple_policy(state: LoptiState) -> LoptiAction:
     return Take() if state.pile else reference_policy(state)
 
 
-def _preferred(state: LoptiState, hand: list[Card]) -> list[tuple[int, int]]:
-    """Every play of ``hand`` (rank, count), the plain player's favourite first: ordinary ranks
-    before specials (2, 3, 10, the low card), lower before higher, more cards before fewer."""
-    low = state.options.params.low_rank
-    counts = Counter(c.rank for c in hand)
-    return sorted(((rank, n) for rank, most in counts.items() for n in range(1, most + 1)),
-                  key=lambda play: (play[0] in (2, 3, 10) or play[0] == low, order(play[0]) * 10 - play[1]))
+@lru_cache(maxsize=16)
+def _rank_keys(low: int) -> dict[int, int]:
+    """Each rank's place in the plain player's order: ordinary ranks before specials (2, 3, 10, the
+    low card), lower before higher."""
+    return {r: (100 if r in (2, 3, 10) or r == low else 0) + order(r) for r in range(1, 14)}
+
+
+def preference(low: int) -> Callable[[tuple[int, int]], tuple[int, int]]:
+    """The plain player's order of plays (rank, count), favourite first (:func:`_rank_keys`; of a
+    rank, more cards before fewer). Also what a bot infers an opponent's hand from
+    (engine/bots/lopti_infer.py)."""
+    keys = _rank_keys(low)
+    return lambda play: (keys[play[0]], -play[1])
+
+
+def _preferred(state: LoptiState, hand: list[Card]) -> Iterator[tuple[int, int]]:
+    """Every play of ``hand`` (rank, count), in the plain player's order (:func:`preference`),
+    lazily: the rollouts' inner loop usually stops at the first or second."""
+    keys = _rank_keys(state.options.params.low_rank)
+    counts: dict[int, int] = {}
+    for c in hand:
+        counts[c.rank] = counts.get(c.rank, 0) + 1
+    for rank in sorted(counts, key=keys.__getitem__):
+        for n in range(counts[rank], 0, -1):
+            yield rank, n
+
+
+def swap_strength(rank: int, low: int) -> int:
+    """How valuable a card of ``rank`` is to keep for later, for the plain player's setup swap
+    (P-2.2): its face-up cards are played last, so the strongest go there."""
+    if rank == 10:
+        return 16
+    if rank == 2:
+        return 15
+    if rank == 3:
+        return 14
+    if rank == low:
+        return 9
+    return order(rank)
 
 
 def reference_policy(state: LoptiState) -> LoptiAction:
@@ -84,6 +117,7 @@ class DryRunReport:
 
 def _play(options: LoptiOptions, seed: int, players: int) -> tuple[int, bool, int]:
     s = deal(options, seed, players, leader=seed % players)
+    s.record = False  # nobody reads the moves of a simulated deal
     while not s.over:
         s, _ = apply(s, simple_policy(s))
     return s.turns, s.capped, s.fires_deal

@@ -8,6 +8,7 @@ from typing import Any, TypedDict
 from engine.cards import Card, Rng, parse_card, standard_deck
 from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
 from engine.lopti.options import LoptiOptions
+from engine.lopti.record import LoptiMove
 from engine.lopti.state import OVER, PLAY, SETUP, TEN, THREE, LoptiState, Seat, is_low
 
 TOP_KEYS = ("players", "draw", "pile", "threes", "obligation", "to_move", "extra_play", "phase", "places",
@@ -180,12 +181,14 @@ class LoptiObservation(TypedDict):
     deal_number: int
     decided: list[bool]
     skips: list[int]
+    moves: list[LoptiMove]  # the deal's moves as everyone saw them, oldest first (record.py)
 
 
 def observe(state: LoptiState, player: int) -> LoptiObservation:
     """What ``player`` may know: own hand; everyone's face-up cards; face-down counts (unknown even
     to their owner); the pile and the 3-chain; draw-pile size; hand sizes; and the cards of other
-    hands that everyone saw enter them (picked-up face-up cards, taken piles)."""
+    hands that everyone saw enter them (picked-up face-up cards, taken piles); and the deal's moves
+    as everyone saw them, which a player at the table remembers."""
     seats: list[LoptiSeatView] = []
     for s in state.seats:
         seats.append({"hand_size": len(s.hand), "up": _cs(s.up), "down_count": len(s.down), "out": s.out,
@@ -197,14 +200,16 @@ def observe(state: LoptiState, player: int) -> LoptiObservation:
         "extra_play": state.extra_play, "phase": state.phase, "places": list(state.places),
         "gone": _cs(state.gone), "turns": state.turns, "ply": state.ply, "leader": state.leader,
         "direction": state.direction, "options": state.options.to_json(), "deal_number": state.deal_number,
-        "decided": list(state.decided), "skips": list(state.skips),
+        "decided": list(state.decided), "skips": list(state.skips), "moves": list(state.moves),
     }
 
 
 def determinise(obs: LoptiObservation, rng: Rng) -> LoptiState:
     """A full state that matches ``observe(state, p)`` for the observing player p; every unseen card
     is sampled from the cards nobody has seen (the draw pile, face-down cards, the unseen part of
-    other hands). What an honest bot searches over; ``observe`` of the result equals ``obs``."""
+    other hands). What an honest bot searches over; ``observe`` of the result equals ``obs``. The
+    world keeps the record of moves but adds nothing to it (``LoptiState.record``): its rollouts
+    never read it."""
     me = obs["player"]
     hand = [parse_card(c) for c in obs["hand"]]
     pile = [[parse_card(c) for c in play] for play in obs["pile"]]
@@ -234,4 +239,5 @@ def determinise(obs: LoptiObservation, rng: Rng) -> LoptiState:
     options = LoptiOptions.from_json(obs["options"])
     return LoptiState(options, seats, draw, pile, obs["threes"], obs["obligation"], obs["to_move"],
                       obs["extra_play"], obs["phase"], list(obs["places"]), list(obs["decided"]), gone, obs["turns"],
-                      False, obs["ply"], obs["leader"], obs["direction"], list(obs["skips"]), 0, 0, obs["deal_number"])
+                      False, obs["ply"], obs["leader"], obs["direction"], list(obs["skips"]), 0, 0, obs["deal_number"],
+                      tuple(obs["moves"]), False)

@@ -15,6 +15,7 @@ from engine.core import BadRequest, Event, IllegalAction, Result, Why, ev
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.interpreter import fire
 from engine.lopti.options import LoptiOptions
+from engine.lopti.record import public_move
 from engine.lopti.state import (
     FOUR,
     OVER,
@@ -351,6 +352,13 @@ def _take(s: LoptiState, p: int, events: list[Event], forced: bool) -> None:
 
 
 def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
+    after, events = _apply(state, action)
+    if state.record:
+        after.moves = (*state.moves, public_move(state, action, after))
+    return after, events
+
+
+def _apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
     if state.over:
         raise IllegalAction(Why("deal_over", "the deal is over"), reason="over")
     if state.phase == SETUP:
@@ -411,7 +419,7 @@ def _apply_play(state: LoptiState, action: Play) -> tuple[LoptiState, list[Event
     if on_face_down(seat):
         raise IllegalAction(Why("must_flip", "your hand and face-up cards are gone: turn over a face-down card "
                                 "(flip) (P-6.2)"), reason="must_flip")
-    missing = [c for c in cards if c not in seat.hand]
+    missing = [c for c in cards if c not in seat.hand] if action.cards else []  # picked cards are held
     if missing:
         raise IllegalAction(Why("not_held", f"you do not hold {', '.join(map(str, missing))}",
                                 card=" ".join(map(str, missing))), reason="not_in_hand")

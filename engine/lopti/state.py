@@ -9,9 +9,13 @@ condition, the top play, the run of equal ranks on top, whether the deal is over
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from engine.cards import ACE, Card
 from engine.lopti.options import LoptiOptions
+
+if TYPE_CHECKING:
+    from engine.lopti.record import LoptiMove
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 TWO, THREE, SEVEN, TEN = 2, 3, 7, 10
@@ -75,6 +79,12 @@ class LoptiState:
     fires_turn: int = 0
     fires_deal: int = 0
     deal_number: int = 0
+    #: the deal's moves as everyone saw them (``notation.public_move``), oldest first: what a player
+    #: remembers of the deal, and what a bot reads its opponents' choices from. Immutable entries.
+    moves: tuple[LoptiMove, ...] = ()
+    #: whether ``apply`` adds to ``moves``: off in a bot's sampled worlds, whose rollouts never read
+    #: the record and must not pay for it on every simulated action
+    record: bool = True
 
     def clone(self) -> LoptiState:
         return LoptiState(
@@ -82,6 +92,7 @@ class LoptiState:
             self.threes, self.obligation, self.to_move, self.extra_play, self.phase, list(self.places),
             list(self.decided), list(self.gone), self.turns, self.capped, self.ply, self.leader,
             self.direction, list(self.skips), self.fires_turn, self.fires_deal, self.deal_number,
+            self.moves, self.record,
         )
 
     @property

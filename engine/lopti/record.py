@@ -1,0 +1,58 @@
+"""The deal's public record: each move as every player saw it (``LoptiState.moves``).
+
+A player at the table remembers more than the table shows now: who took the pile, what was played
+on what, who kept their deal. ``observe`` hands that memory out as ``moves``, so an honest bot can
+read its opponents' past choices (``engine/bots/lopti_infer.py``) without seeing anything a person
+at the table could not. Each entry holds only public facts, taken *before* the move unless it says
+otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from engine.lopti.actions import LoptiAction, Play, Swap, normalised
+from engine.lopti.state import SETUP, LoptiState, Seat, top_run
+
+
+class LoptiMove(TypedDict):
+    """One move, as everyone saw it."""
+
+    seat: int
+    action: str  # the normalised form: "play 9x2", "take", "flip", "swap", "keep"
+    rank: int  # a play's rank (0 for any other move)
+    count: int  # a play's number of cards (0 for any other move)
+    swap: list[str]  # a swap's [hand card, face-up card] (empty for any other move)
+    setup: bool  # made before play started (P-2.2)
+    pile: list[list[str]]  # the run of equal ranks on top of the pile: all that P-3 and P-4 look at
+    obligation: bool  # a 3-obligation stood (P-4.2)
+    up: list[str]  # the mover's face-up cards
+    known: list[str]  # the cards of the mover's hand that everyone saw enter it
+    hand_size: int
+    drew: list[int]  # per seat: cards that joined the hand unseen in this move (drawn, P-3.5)
+
+
+def public_move(before: LoptiState, action: LoptiAction, after: LoptiState) -> LoptiMove:
+    """The entry ``apply`` records for ``action`` (made in ``before``, giving ``after``)."""
+    seat = before.seats[before.to_move]
+    rank, count = action.key if isinstance(action, Play) else (0, 0)
+    run_rank, run = top_run(before)
+    pile: list[list[str]] = []
+    for play in reversed(before.pile):
+        if run_rank is None or play[0].rank != run_rank:
+            break
+        pile.insert(0, [str(c) for c in play])
+    return {
+        "seat": before.to_move, "action": normalised(action), "rank": rank, "count": count,
+        "swap": [str(action.hand_card), str(action.up_card)] if isinstance(action, Swap) else [],
+        "setup": before.phase == SETUP,
+        "pile": pile, "obligation": before.obligation, "up": [str(c) for c in seat.up],
+        "known": [str(c) for c in seat.known], "hand_size": len(seat.hand),
+        "drew": [_drawn(b, a) for b, a in zip(before.seats, after.seats, strict=True)],
+    }
+
+
+def _drawn(before: Seat, after: Seat) -> int:
+    """How many cards joined the hand without anyone seeing them: a number everyone sees."""
+    had = set(before.hand)
+    return sum(1 for c in after.hand if c not in had) - sum(1 for c in after.known if c not in had)
