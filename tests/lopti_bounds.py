@@ -34,7 +34,6 @@ from engine.cards import derive_seed
 from engine.lopti import RULES
 from engine.lopti.actions import LoptiAction
 from engine.lopti.dryrun import simple_policy
-from engine.lopti.notation import determinise
 from engine.lopti.rules import apply
 from engine.lopti.state import PLAY, LoptiState
 
@@ -65,8 +64,7 @@ def choose(mode: str, s: LoptiState, p: int, seed: int) -> LoptiAction:
         players = [dict(v, known_in_hand=[str(c) for c in s.seats[i].hand]) if i != p else v
                    for i, v in enumerate(obs["players"])]
         obs = {**obs, "players": players}  # type: ignore[typeddict-item]
-    sample = lopti_infer.sampler(obs) if mode == "infer" else determinise
-    return lopti_bots._search(obs, seed, 300, None, sample)
+    return lopti_bots._search(obs, seed, 300, None, lopti_infer.sampler(obs) if mode == "infer" else None)
 
 
 def deal(args: tuple[str, int, int]) -> float:

@@ -27,7 +27,7 @@ from engine.cards import Rng, derive_seed
 from engine.lopti import RULES
 from engine.lopti.actions import Keep, LoptiAction, Swap
 from engine.lopti.dryrun import swap_strength
-from engine.lopti.notation import LoptiObservation, determinise
+from engine.lopti.notation import LoptiObservation, dealer, determinise
 from engine.lopti.state import PLAY, LoptiState
 
 #: simulated actions per millisecond of budget, calibrated on the 2-core machine: rollouts run ~55
@@ -96,15 +96,16 @@ def _paired_best(rows: list[list[float]], base: int) -> int:
 
 
 def _search(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Callable[[], bool] | None,
-            sample: Callable[[LoptiObservation, Rng], LoptiState] = determinise) -> LoptiAction:
+            deal: Callable[[Rng], LoptiState] | None = None) -> LoptiAction:
     """Flat Monte Carlo over sampled worlds with common random numbers: every candidate is played
     out in the *same* worlds by the casual policy until the first player goes out, so candidates
     are compared on equal luck. The casual choice stands unless a candidate beats it (see
     ``_paired_best``). Work is counted in simulated actions, so a seed gives one decision anywhere.
-    ``sample`` draws the worlds (``tests/lopti_bounds.py`` measures other ways of drawing them)."""
+    ``deal`` deals the worlds (``notation.dealer``, every unseen card uniformly, by default)."""
     rng = Rng(seed)
     p = obs["player"]
-    world = sample(obs, Rng(rng.next_u64()))
+    sample = deal or dealer(obs)
+    world = sample(Rng(rng.next_u64()))
     legal = RULES.legal_actions(world)
     if len(legal) == 1:
         return legal[0]
@@ -118,7 +119,7 @@ def _search(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Calla
     while work > 0 and len(rows) < MAX_WORLDS:
         if should_stop is not None and should_stop():
             break
-        w = sample(obs, Rng(rng.next_u64()))
+        w = sample(Rng(rng.next_u64()))
         row = []
         for a in candidates:
             score, steps = rollout(RULES.apply(w, a)[0], p, ROLLOUT_CAP)

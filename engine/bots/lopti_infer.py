@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 from engine.cards import Card, Rng, parse_card
 from engine.lopti.dryrun import preference, swap_strength
-from engine.lopti.notation import LoptiObservation, determinise
+from engine.lopti.notation import LoptiObservation, dealer
 from engine.lopti.options import LoptiOptions
 from engine.lopti.record import LoptiMove
 from engine.lopti.rules import play_refusal
@@ -101,27 +101,24 @@ def _play_limits(move: LoptiMove, options: LoptiOptions, plays: list[tuple[int, 
     return most
 
 
-def sampler(obs: LoptiObservation) -> Callable[[LoptiObservation, Rng], LoptiState]:
-    """``determinise``, with each opponent's unseen hand cards drawn within its limits."""
+def sampler(obs: LoptiObservation) -> Callable[[Rng], LoptiState]:
+    """``notation.dealer``, with each opponent's unseen hand cards drawn within its limits."""
     found = limits(obs)
+    deal = dealer(obs)
     if not found:
-        return determinise
-
-    def sample(o: LoptiObservation, rng: Rng) -> LoptiState:
-        return _within(determinise(o, rng), o["player"], found, rng)
-    return sample
+        return deal
+    me = obs["player"]
+    return lambda rng: _within(deal(rng), me, found, rng)
 
 
 def _within(w: LoptiState, me: int, found: Limits, rng: Rng) -> LoptiState:
-    """Re-deal the unseen cards of ``w``: each limited hand first takes what its limits allow from a
-    shuffled pool; if they cannot be met (the model was wrong) the hand takes any cards."""
+    """Re-deal the unseen cards of ``w`` (a world from ``dealer``): each limited hand first takes
+    what its limits allow from a shuffled pool; if they cannot be met (the model was wrong) the
+    hand takes any cards."""
     pool: list[Card] = []
     for i, seat in enumerate(w.seats):
         if i != me:
-            unseen = list(seat.hand)
-            for c in seat.known:
-                unseen.remove(c)
-            pool += unseen
+            pool += seat.hand[len(seat.known):]  # a dealt hand is its known cards, then the unseen
         pool += seat.down
     pool += w.draw
     rng.shuffle(pool)

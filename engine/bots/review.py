@@ -2,8 +2,9 @@
 move, after the move that was made and after the expert's own best move.
 
 Every estimate is made from ``observe(state, seat)`` at that moment — worlds sampled with the
-game's ``determinise``, never the hidden cards — so the review says what the player *could* have
-known. The chances come from the expert's own judgement:
+game's ``determinise`` (Lopti: within what the opponents' moves so far allow, as the expert
+samples them, ``lopti_infer``), never the hidden cards — so the review says what the player
+*could* have known. The chances come from the expert's own judgement:
 
 * **Lopti** (any number of seats): the chance of going out first (P-7.4), estimated by playing each
   sampled world out with the casual policy, the same rollouts the expert searches with. The same
@@ -169,11 +170,12 @@ def _lanes_chances(obs: Any, actions: list[Any], rng: Rng) -> tuple[float, list[
 
 def _lopti_chances(obs: Any, actions: list[Any], rng: Rng) -> tuple[float, list[float]]:
     from engine.bots.lopti_bots import ROLLOUT_CAP, rollout
+    from engine.bots.lopti_infer import sampler
     from engine.lopti import RULES
-    from engine.lopti.notation import determinise
 
     p = obs["player"]
-    worlds = [determinise(obs, Rng(rng.next_u64())) for _ in range(LOPTI_WORLDS)]
+    sample = sampler(obs)  # the expert's worlds: each opponent's hand fits its moves so far
+    worlds = [sample(Rng(rng.next_u64())) for _ in range(LOPTI_WORLDS)]
     before = sum(rollout(w, p, ROLLOUT_CAP)[0] for w in worlds) / len(worlds)
     after = [sum(rollout(RULES.apply(w, a)[0], p, ROLLOUT_CAP)[0] for w in worlds) / len(worlds) for a in actions]
     return before, after

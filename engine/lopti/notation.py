@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any, TypedDict
 
 from engine.cards import Card, Rng, parse_card, standard_deck
@@ -210,34 +211,43 @@ def determinise(obs: LoptiObservation, rng: Rng) -> LoptiState:
     other hands). What an honest bot searches over; ``observe`` of the result equals ``obs``. The
     world keeps the record of moves but adds nothing to it (``LoptiState.record``): its rollouts
     never read it."""
+    return dealer(obs)(rng)
+
+
+def dealer(obs: LoptiObservation) -> Callable[[Rng], LoptiState]:
+    """``determinise`` with the observation read once: a search deals hundreds of worlds from one
+    observation, and reading its cards and options is most of the cost of a deal. Each call of the
+    result deals one world (the same world ``determinise`` gives for that ``rng``)."""
     me = obs["player"]
     hand = [parse_card(c) for c in obs["hand"]]
     pile = [[parse_card(c) for c in play] for play in obs["pile"]]
     gone = [parse_card(c) for c in obs["gone"]]
+    views = [([parse_card(c) for c in p["up"]], [parse_card(c) for c in p["known_in_hand"]], p["hand_size"],
+              p["down_count"], p["out"]) for p in obs["players"]]
     seen: list[Card] = hand + [c for p in pile for c in p] + gone
-    for i, p in enumerate(obs["players"]):
-        seen += [parse_card(c) for c in p["up"]]
-        if i != me:
-            seen += [parse_card(c) for c in p["known_in_hand"]]
+    for i, (up, known, _, _, _) in enumerate(views):
+        seen += up if i == me else up + known
     left = Counter(standard_deck())
     left.subtract(Counter(seen))
-    pool = [c for c, n in left.items() for _ in range(max(0, n))]
-    rng.shuffle(pool)
-    seats = []
-    for i, p in enumerate(obs["players"]):
-        up = [parse_card(c) for c in p["up"]]
-        if i == me:
-            h = list(hand)
-            known = [parse_card(c) for c in p["known_in_hand"]]
-        else:
-            known = [parse_card(c) for c in p["known_in_hand"]]
-            k = p["hand_size"] - len(known)
-            h, pool = known + pool[:k], pool[k:]
-        d, pool = pool[: p["down_count"]], pool[p["down_count"]:]
-        seats.append(Seat(h, up, d, p["out"], known))
-    draw, pool = pool[: obs["draw_size"]], pool[obs["draw_size"]:]
+    unseen = [c for c, n in left.items() for _ in range(max(0, n))]
     options = LoptiOptions.from_json(obs["options"])
-    return LoptiState(options, seats, draw, pile, obs["threes"], obs["obligation"], obs["to_move"],
-                      obs["extra_play"], obs["phase"], list(obs["places"]), list(obs["decided"]), gone, obs["turns"],
-                      False, obs["ply"], obs["leader"], obs["direction"], list(obs["skips"]), 0, 0, obs["deal_number"],
-                      tuple(obs["moves"]), False)
+    moves = tuple(obs["moves"])
+
+    def deal(rng: Rng) -> LoptiState:
+        pool = list(unseen)
+        rng.shuffle(pool)
+        seats = []
+        for i, (up, known, hand_size, down_count, out) in enumerate(views):
+            if i == me:
+                h = list(hand)
+            else:
+                k = hand_size - len(known)
+                h, pool = known + pool[:k], pool[k:]
+            d, pool = pool[:down_count], pool[down_count:]
+            seats.append(Seat(h, list(up), d, out, list(known)))
+        draw = pool[: obs["draw_size"]]
+        return LoptiState(options, seats, draw, [list(p) for p in pile], obs["threes"], obs["obligation"],
+                          obs["to_move"], obs["extra_play"], obs["phase"], list(obs["places"]), list(obs["decided"]),
+                          list(gone), obs["turns"], False, obs["ply"], obs["leader"], obs["direction"],
+                          list(obs["skips"]), 0, 0, obs["deal_number"], moves, False)
+    return deal

@@ -65,7 +65,7 @@ def test_sampled_worlds_match_the_observation_keep_every_card_and_fit_the_limits
             if s.phase == PLAY and not s.over and s.ply % 5 == 0:
                 obs = RULES.observe(s, s.to_move)
                 found = limits(obs)
-                w = sampler(obs)(obs, Rng(s.ply))
+                w = sampler(obs)(Rng(s.ply))
                 assert RULES.observe(w, s.to_move) == obs
                 assert _all_cards(w) == _all_cards(s)
                 assert not w.record  # a search world adds nothing to the record
