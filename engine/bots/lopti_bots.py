@@ -30,12 +30,12 @@ from engine.lopti.dryrun import swap_strength
 from engine.lopti.notation import LoptiObservation, dealer, determinise
 from engine.lopti.state import PLAY, LoptiState
 
-#: simulated actions per millisecond of budget, calibrated on the 2-core machine: rollouts run ~55
-#: actions a ms, and at 3–5 seats many decisions end early (their worlds run out), so a 4-seat
-#: decision's median is ~250 ms of a 300 ms budget
+#: simulated actions per millisecond of budget, calibrated on the 2-core machine with two arenas'
+#: worth of processes: at 3–5 seats many decisions end early (their worlds run out), and the
+#: median decision is 85–275 ms of a 300 ms budget (docs/bots.md)
 WORK_PER_MS = 65
-#: at two seats nearly every decision spends its whole budget, and rollouts run ~54 actions a ms,
-#: so the rate is set below that to keep the median inside the budget (docs/bots.md)
+#: at two seats nearly every decision spends its whole budget, so the rate is lower: the median
+#: is 222–230 ms
 WORK_PER_MS_TWO_SEATS = 50
 WORLD_COST = 12  # sampling one world costs about as much as this many actions
 ROLLOUT_CAP = 400  # a safety net only: house rules may make a deal long (the engine caps it too)
