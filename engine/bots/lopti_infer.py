@@ -87,7 +87,7 @@ def _setup_limits(move: LoptiMove, low: int) -> dict[int, int]:
 def _play_limits(move: LoptiMove, options: LoptiOptions, plays: list[tuple[int, int]]) -> dict[int, int]:
     """P-3, P-4: every play the plain player prefers to the one it made, and the pile allowed, was
     one it could not make (all of them, for a take)."""
-    if move["action"] not in ("take",) and not move["count"]:
+    if move["action"] != "take" and not move["count"]:
         return {}  # a flip: the face-down card was chosen blind
     pile = [[parse_card(c) for c in play] for play in move["pile"]]
     table = LoptiState(options, [], [], pile, 0, move["obligation"], 0, False, PLAY, [], [])
