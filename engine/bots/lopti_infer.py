@@ -58,18 +58,30 @@ def read_moves(obs: LoptiObservation) -> tuple[Limits, set[int]]:
                 found = _setup_limits(move, low) if move["setup"] else _play_limits(move, options, plays)
                 for rank, most in found.items():
                     mine[rank] = min(mine.get(rank, NO_LIMIT), most)
+                _spend(move, mine)
         for i, grew in enumerate(move["drew"]):
             if grew > 0 and i in out:  # unseen cards joined the hand: each could be of any rank
                 out[i] = {r: m + grew for r, m in out[i].items() if m + grew < NO_LIMIT}
     return {i: lim for i, lim in out.items() if lim}, dropped
 
 
+def _unseen_played(move: LoptiMove) -> int:
+    """The fewest unseen cards a play can have used: at most the mover's known cards of the rank
+    are among the cards played (0 for a take, a flip or a setup move)."""
+    if not move["count"]:
+        return 0
+    return move["count"] - sum(1 for c in move["known"] if parse_card(c).rank == move["rank"])
+
+
 def _breaks(move: LoptiMove, mine: dict[int, int]) -> bool:
     """Whether a play needs more unseen cards of its rank than the limits allow."""
-    if not move["count"]:
-        return False
-    known = sum(1 for c in move["known"] if parse_card(c).rank == move["rank"])
-    return move["count"] - known > mine.get(move["rank"], NO_LIMIT)
+    return _unseen_played(move) > mine.get(move["rank"], NO_LIMIT)
+
+
+def _spend(move: LoptiMove, mine: dict[int, int]) -> None:
+    """The unseen cards played left the hand, so the rank's limit drops by as many."""
+    if move["rank"] in mine:
+        mine[move["rank"]] = max(0, mine[move["rank"]] - _unseen_played(move))
 
 
 def _setup_limits(move: LoptiMove, low: int) -> dict[int, int]:

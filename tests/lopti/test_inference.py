@@ -106,12 +106,12 @@ def test_a_take_rules_out_every_play_the_pile_allowed() -> None:
 
 def test_a_play_rules_out_the_plays_casual_prefers() -> None:
     """P-3/P-4: two 9s on a 5 mean no 6 or 8, at most one 5 (two 5s would beat one), and no
-    more 9s than the two played (three would come first)."""
+    more 9s than the two played (three would come first) — and those two have left the hand."""
     s = _position([_seat("QC QD QH", "", "2C 2D 2H"), _seat("9C 9D JC", "", "JS JD JH")],
                   pile=[["5H"]], to_move=1)
     assert casual(s) == Play(rank=9, count=2)
     s, _ = RULES.apply(s, Play(rank=9, count=2))
-    assert limits(RULES.observe(s, 0)) == {1: {5: 1, 6: 0, 8: 0, 9: 2}}
+    assert limits(RULES.observe(s, 0)) == {1: {5: 1, 6: 0, 8: 0, 9: 0}}
 
 
 def test_a_seat_that_breaks_its_limits_is_no_longer_read() -> None:
