@@ -11,10 +11,10 @@ player — the casual bot, and the way the expert expects its opponents to play 
 
 From the deal's public moves (``observe(...)["moves"]``, what a player at the table remembers) this
 gives, per opponent, the most unseen cards of each rank its hand can hold. The unseen cards it
-plays leave the hand, lowering their rank's limit; a card drawn unseen relaxes every limit by one. A seat whose later moves break its limits is not playing that way, so
-its limits are dropped for the rest of the deal: against a person the sampling falls back to the
-uniform one rather than trusting a wrong model. ``sampler`` then draws worlds within the limits.
-Measured in docs/bots.md (five seats).
+plays leave the hand, lowering their rank's limit; a card drawn unseen relaxes every limit by one.
+A seat whose later moves break its limits is not playing that way, so its limits are dropped for
+the rest of the deal: against a person the sampling falls back to the uniform one rather than
+trusting a wrong model. ``sampler`` then draws worlds within the limits. Measured in docs/bots.md.
 """
 
 from __future__ import annotations
