@@ -41,20 +41,29 @@ def sweep(db: Session, clock: Clock) -> int:
 
 def resume_after_restart(db: Session, clock: Clock) -> float:
     """After downtime, shift every running match's timestamps by the downtime, so nobody is flagged,
-    aborted or marked away for the time the server was gone. Returns the downtime in seconds."""
+    aborted or marked away for the time the server was gone. Returns the downtime in seconds.
+
+    The downtime of a match starts at the last instant the database shows that match alive: the
+    later of the server's heartbeat (``last_alive``, written by every sweep, about once a second)
+    and the match's last move (``turn_started_at``). Measured from the heartbeat alone, a move made
+    after the last heartbeat had its thinking time rewound to the heartbeat, so a restart could give
+    the mover back more time than the move left them (docs/lobby.md, "Restarts"). So a restart
+    gives nobody more than their clock showed at the match's last persisted instant; the time from
+    then to the crash — at most one sweep period — is the only time it forgives."""
     # several workers start at once: the first to lock the server row shifts the clocks and moves
     # last_alive to now, so the others see no downtime and shift nothing
     st = db.get(ServerState, 1, with_for_update=True)
     if st is None or not st.last_alive:
         return 0.0
-    down = max(0.0, clock.now() - st.last_alive)
+    now = clock.now()
+    down = max(0.0, now - st.last_alive)
     if down < 1.0:
         return down
     for m in db.exec(select(Match).where(Match.status == "running").with_for_update()).all():
-        m.turn_started_at += down
+        m.turn_started_at += max(0.0, now - max(st.last_alive, m.turn_started_at))
         m.last_seen0 += down
         m.last_seen1 += down
         db.add(m)
-    st.last_alive = clock.now()
+    st.last_alive = now
     db.add(st)
     return down

@@ -311,6 +311,34 @@ def test_restart_continues_with_correct_clocks(tmp_path: Any) -> None:
         assert lb2.move(who, mid).status_code == 200
 
 
+def test_restart_gives_back_no_time_spent_before_the_last_move_it_persisted(tmp_path: Any) -> None:
+    """#39: the cause of the kill -9 test's flake. The heartbeat is written by the sweeper about once
+    a second; a move made after it, then a crash: the restart must not rewind the mover's thinking to
+    the heartbeat. Measured from the heartbeat the mover got back 0.5 s they never had."""
+    from lobby.clock import FakeClock
+    url = f"sqlite:///{tmp_path / 'lobby.sqlite'}"
+    clock = FakeClock()
+    app = create_app(url, clock=clock, run_sweeper=False)
+    with TestClient(app) as c:
+        lb = Lobby(c, clock, app)
+        a, b = lb.player("Ann"), lb.player("Bob")
+        mid = lb.match(a, b, tc="3+2")
+        both_first_moves(lb, mid, a, b)
+        app.state.sweep_once()  # the last heartbeat
+        clock.advance(0.5)
+        who, _ = lb.to_move(mid, a, b)
+        assert lb.move(who, mid).status_code == 200  # persisted: the new mover's clock starts here
+        persisted = lb.view(a, mid)["clock"]["remaining_ms"]
+        clock.advance(0.3)
+        before = lb.view(a, mid)["clock"]["remaining_ms"]  # the last answer before the crash
+    clock.advance(600)  # the crash, then ten minutes of downtime
+    app2 = create_app(url, clock=clock, run_sweeper=False)
+    with TestClient(app2) as c2:
+        after = Lobby(c2, clock, app2).view(a, mid)["clock"]["remaining_ms"]
+    assert after == persisted  # never more than at the last persisted instant
+    assert sorted(p - q for p, q in zip(after, before, strict=True)) in ([0, 300], [0, 301])  # forgiven: 0.3 s
+
+
 def test_long_poll_and_sse_catch_up(lobby: Lobby) -> None:
     a, b = lobby.player("Ann"), lobby.player("Bob")
     mid = lobby.match(a, b)
@@ -465,14 +493,19 @@ def test_a_view_notes_presence_in_memory_and_the_sweeper_writes_it(lobby: Lobby)
     assert lobby.view(a, mid)["status"] == "running"
 
 
-def test_a_checkpoint_copies_the_whole_log(lobby: Lobby) -> None:
-    """SQLite: the sweeper's checkpoint (outside any request) copies every page of the log."""
-    if not str(lobby.app.state.engine.url).startswith("sqlite"):
-        return
-    a, b = lobby.player("Ann"), lobby.player("Bob")
-    mid = lobby.match(a, b)
-    both_first_moves(lobby, mid, a, b)
-    busy, log, copied = lobby.app.state.wal_checkpoint()
+def test_a_checkpoint_copies_the_whole_log(tmp_path: Any) -> None:
+    """SQLite: the sweeper's checkpoint (outside any request) copies every page of the log. SQLite
+    only — PostgreSQL has no write-ahead log of ours to copy — so it runs on SQLite alone instead of
+    passing on PostgreSQL without checking anything."""
+    from lobby.clock import FakeClock
+
+    app = create_app(f"sqlite:///{tmp_path / 'lobby.sqlite'}", clock=FakeClock(), run_sweeper=False)
+    with TestClient(app) as c:
+        lobby = Lobby(c, app.state.clock, app)
+        a, b = lobby.player("Ann"), lobby.player("Bob")
+        mid = lobby.match(a, b)
+        both_first_moves(lobby, mid, a, b)
+        busy, log, copied = lobby.app.state.wal_checkpoint()
     assert busy == 0 and log > 0 and copied == log
 
 
