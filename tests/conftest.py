@@ -11,10 +11,22 @@ from hypothesis import settings
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
-# Property tests: a reduced profile in CI and by default; SOAK=1 for long runs.
+# Property tests: a reduced profile in CI and by default; SOAK=1 for long runs; tests/run.py --fast
+# picks the "fast" profile (docs/testing.md).
 settings.register_profile("default", max_examples=40, deadline=None)
 settings.register_profile("soak", max_examples=2000, deadline=None)
-settings.load_profile("soak" if os.environ.get("SOAK") else "default")
+settings.register_profile("fast", max_examples=10, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("soak" if os.environ.get("SOAK") else "default"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``soak`` run only with SOAK=1."""
+    if os.environ.get("SOAK"):
+        return
+    skip = pytest.mark.skip(reason="soak tier (SOAK=1)")
+    for item in items:
+        if item.get_closest_marker("soak"):
+            item.add_marker(skip)
 
 
 @pytest.fixture

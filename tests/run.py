@@ -1,6 +1,10 @@
 """The whole test command: lint (ruff), types (mypy over the whole tree: pyproject.toml), then pytest.
 
 Run from the project root: ``python tests/run.py [pytest args]``. Exits non-zero on any failure.
+
+``python tests/run.py --fast [pytest args]`` is the tier for working (docs/testing.md): the same ruff
+and mypy, then pytest without the browser tier, the PostgreSQL half and the tests that start lobby
+processes, with fewer property-test examples. It installs nothing. CI runs the whole command.
 """
 
 from __future__ import annotations
@@ -33,7 +37,14 @@ def ensure_debian(package: str, present: bool, purpose: str) -> None:
         print(f"== {package} not installed: {purpose} will be skipped", flush=True)
 
 
+#: what the fast tier leaves out (markers registered in pyproject.toml) and how many examples it runs
+FAST_MARKERS = "not browser and not postgres and not process and not soak"
+FAST_ENV = {"HYPOTHESIS_PROFILE": "fast", "PROTOCOL_EXAMPLES": "5", "LEAK_EXAMPLES": "3", "FUZZ_EXAMPLES": "10"}
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--fast"]:
+        return fast(argv[1:])
     py = sys.executable
     failures = 0
     import glob
@@ -48,6 +59,19 @@ def main(argv: list[str]) -> int:
     failures += step("mypy", [py, "-m", "mypy"]) != 0
     rc = step("pytest", [py, "-m", "pytest", *argv])
     failures += rc != 0
+    if failures:
+        print(f"FAILED: {failures} step(s) failed", flush=True)
+        return 1
+    return 0
+
+
+def fast(argv: list[str]) -> int:
+    py = sys.executable
+    os.environ.update(FAST_ENV)
+    failures = 0
+    failures += step("ruff", [py, "-m", "ruff", "check", "."]) != 0
+    failures += step("mypy", [py, "-m", "mypy"]) != 0
+    failures += step("pytest (fast)", [py, "-m", "pytest", "-m", FAST_MARKERS, *argv]) != 0
     if failures:
         print(f"FAILED: {failures} step(s) failed", flush=True)
         return 1

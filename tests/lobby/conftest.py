@@ -87,7 +87,7 @@ def postgres_url() -> str:
     return str(_PG["base"]).rsplit("/", 1)[0] + "/" + name
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """Every lobby test runs on both storage paths: SQLite (one worker) and PostgreSQL (several)."""
     if request.param == "sqlite":

@@ -26,6 +26,8 @@ from tests.helpers import free_port
 from tests.lobby.conftest import postgres_url
 from tests.lobby.test_e2e import find_each_other, play_rated_match_and_check_ratings
 
+pytestmark = pytest.mark.postgres
+
 
 @pytest.fixture
 def pg() -> str:

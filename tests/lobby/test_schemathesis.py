@@ -15,7 +15,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import free_port
+
+pytestmark = pytest.mark.process
 
 EXAMPLES = os.environ.get("FUZZ_EXAMPLES", "200" if os.environ.get("SOAK") else "40")
 

@@ -28,11 +28,12 @@ ARTIFACTS = Path(os.environ.get("SCREENSHOTS") or tempfile.gettempdir()) / "card
 #: the default run is the smoke tier (a whole game of each kind, Arabic mirroring, reload-resume,
 #: an online match) plus one of each parametrised walk; SOAK=1 runs every browser test
 SOAK = bool(os.environ.get("SOAK"))
-soak = pytest.mark.skipif(not SOAK, reason="browser soak tier (SOAK=1)")
+soak = pytest.mark.soak
 if not Path(CHROMIUM).exists() and IN_CI:  # in CI the browser tests must run, never skip
     raise RuntimeError("CI=true but Debian chromium is missing: tests/run.py installs it as root")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian chromium is not installed (apt-get install chromium)")
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                 reason="Debian chromium is not installed (apt-get install chromium)")]
 
 
 @contextlib.contextmanager
