@@ -171,6 +171,9 @@ def test_short_arena_expert_beats_random() -> None:
     wins = l4["win_rate_a"] * 4
     assert l4["seats"] == 3 and l4["games"] == 4 and wins == round(wins)  # a count of whole deals
     assert l4["ci95_a"][0] <= l4["win_rate_a"] <= l4["ci95_a"][1] and l4["mean_length"] > 0
+    # strength, not just shape: out first more often than a fair share of three seats, by the
+    # interval's lower end (4 of 4: 0.51 > 1/3; 3 of 4 would not do)
+    assert l4["ci95_a"][0] > 1 / 3, l4
 
 
 def test_a_hint_comes_from_the_chosen_level_and_only_a_playing_level() -> None:
@@ -199,10 +202,15 @@ def test_arena_cli_json() -> None:
 
 
 def test_arena_paired_baseline_plays_the_same_games() -> None:
-    """A level against itself as the baseline gains exactly nothing: the same deals, the same seats."""
-    r = match("lopti", "casual", "casual", games=6, seed=4, seats=4, baseline="casual")
-    assert r["baseline"]["gain"] == 0.0 and r["baseline"]["rate"] == r["win_rate_a"]
-    assert r["baseline"]["gain_ci95"] == 0.0
+    """The baseline is the baseline level itself, in A's seat, on the same deals: its rate is what
+    that level scores when it plays A's games — not a copy of A's results (a baseline of A's own
+    level would gain nothing either way, so it proves nothing)."""
+    r = match("lopti", "casual", "random", games=6, seed=4, seats=3, baseline="beginner")
+    alone = match("lopti", "beginner", "random", games=6, seed=4, seats=3)
+    assert r["baseline"]["rate"] == alone["win_rate_a"] != r["win_rate_a"]
+    assert r["baseline"]["gain"] == pytest.approx(r["win_rate_a"] - alone["win_rate_a"])
+    same = match("lopti", "casual", "casual", games=6, seed=4, seats=4, baseline="casual")
+    assert same["baseline"]["gain"] == 0.0 and same["baseline"]["gain_ci95"] == 0.0
 
 
 def test_arena_split_over_processes_gives_the_same_figures() -> None:

@@ -41,4 +41,7 @@ def test_person_beats_bot_to_the_pile_and_bot_gives_up_silently() -> None:
     assert [e.type for e in events][:1] == ["play"]
     later = d.advance(0.8)
     assert not any(e.type == "rejected" for e in later)
-    assert d.state.piles[0][-1].rank != 6 or d.state.piles[0][-2].rank == 5
+    after = RULES.position_to_json(d.state)
+    assert after["piles"][0] == ["5C", "4D"]  # the bot's 6D never landed on the person's 4D
+    assert after["players"][1]["stocks"][0] == ["6D"]  # ... and is still in its stock
+    assert all(a["player"] != 1 or a["play"]["pile"] != 0 for _, a in d.log)  # never even sent there

@@ -226,7 +226,8 @@ def test_a_lopti_pile_departs_exactly_when_it_leaves_the_table(seed: int) -> Non
         state, events = LOPTI.apply(state, rng.choice(LOPTI.legal_actions(state)))
         after = LOPTI.observe(state, 0)
         departed = motion.lopti_departed(events)
-        if departed is None:
+        if departed is None:  # the pile stayed: everything on it before is still on it, in order
+            assert after["pile"][:len(before["pile"])] == before["pile"], events
             continue
         departures += 1
         kind, who = departed
