@@ -11,6 +11,7 @@ from statistics import mean
 from typing import Any
 
 from engine.cards import Card, derive_seed
+from engine.core import EngineError
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Take
 from engine.lopti.house_rules import HouseRule, parse_rule
 from engine.lopti.options import LoptiOptions
@@ -38,7 +39,11 @@ def simple_policy(state: LoptiState) -> LoptiAction:
     for rank, count in _preferred(state, seat.hand):
         if play_refusal(state, rank, count) is None:
             return Play(rank=rank, count=count)
-    return Take() if state.pile else reference_policy(state)
+    if state.pile:
+        return Take()
+    # P-3.1: on an empty table any rank leads, so a seat always has a play; were that ever broken
+    # (a house rule refusing every play on an empty table), say so rather than pick from an empty list
+    raise EngineError("no legal action: no play is allowed and there is no pile to take")
 
 
 @lru_cache(maxsize=16)

@@ -529,7 +529,9 @@ def test_the_plain_player_chooses_as_written_over_the_legal_actions(seed: int, p
     """The plain player (the casual bot; every rollout of the searching bots) asks the legality
     function about its favourite plays first and stops at the first allowed: at every position
     of random deals — house rules or not, any base parameters (P-9.1) — it picks exactly what
-    choosing from the full list of legal actions picks."""
+    choosing from the full list of legal actions picks. (``reference_policy`` is written over
+    ``legal_actions`` alone; ``simple_policy`` no longer falls back on it, so no branch compares
+    the oracle with itself.)"""
     house = tuple(parse_rule({**t, "id": f"t{i}"}) for i, t in enumerate(TEMPLATES)) if rules_on else ()
     opts = LoptiOptions(house_rules=house, params=BaseParams(low_rank=low, clear_run=run), turn_cap=600)
     s = RULES.new_game(opts, seed, players)

@@ -265,25 +265,36 @@ def test_export_and_import_validate_through_the_engine(st) -> None:  # type: ign
     assert len(api.games_in_progress(st)) == 2  # nothing half-imported
 
 
-def test_session_export_import(st) -> None:  # type: ignore[no-untyped-def]
-    from engine.lopti import RULES as LOPTI
-    from engine.lopti.dryrun import simple_policy
-    sess = LoptiSession(players=3, seed=4)
-    sid = api.save_session(st, sess.to_json(), [{"kind": "bot"}] * 3)
-    d = sess.start_deal()
-    gid = api.new_game(st, "lopti", {}, 0, 3, [{"kind": "bot"}] * 3, session_id=sid)
-    # store a deal through its record: replaying from (options, seed) must rebuild it
-    s = LOPTI.new_game(LOPTI.parse_options({}), 0, 3)
-    for i in range(25):
-        a = simple_policy(s)
-        s, _ = LOPTI.apply(s, a)
-        api.append_action(st, gid, i, LOPTI.action_to_json(a))
-    text = api.export_session(st, sid)
-    new_sid = api.import_session(st, text)
-    assert api.load_session(st, new_sid)["status"] == "paused"
-    with pytest.raises(api.ImportError_):
-        api.import_session(st, text.replace("cardtable-lopti-session", "nope"))
-    assert d.deal_number == 0
+def test_session_export_import(st, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A session survives export and import on another device whole: the same rules, deals,
+    results, votes and base rules once its steps are replayed from the imported deals; the deals
+    hold the same records."""
+    from engine.lopti.votes import Proposal
+    from tests.views.test_rule_builder import _session_after_a_bot_win
+    from views.lopti.session import SessionFlow
+
+    flow = _session_after_a_bot_win(st)  # deals played, a rule written by the bot's win
+    name, _now, choices = flow.params()[0]
+    flow.vote(Proposal("param", 0, when="next_deal", param=name, value=choices[0]), {0: True})
+    before = flow.session.to_json()
+    assert before["results"] and before["rules"] and before["votes"]  # something to lose
+    text = api.export_session(st, flow.session_id)  # type: ignore[arg-type]
+    other = open_storage(tmp_path / "other-device.sqlite")
+    try:
+        api.new_game(other, "lanes", {}, 1, 2, [{"kind": "bot"}] * 2)  # its ids are not the exporter's
+        new_sid = api.import_session(other, text)
+        assert SessionFlow.resume(other, new_sid).session.to_json() == before
+        old_row, new_row = api.load_session(st, flow.session_id), api.load_session(other, new_sid)  # type: ignore[arg-type]
+        assert (new_row["status"], new_row["seats"], new_row["name"]) == ("paused", old_row["seats"], old_row["name"])
+
+        def deals(t: str) -> list[dict[str, object]]:
+            return [{k: v for k, v in d.items() if k != "id"} for d in json.loads(t)["deals"]]
+
+        assert deals(api.export_session(other, new_sid)) == deals(text) and deals(text)
+        with pytest.raises(api.ImportError_):
+            api.import_session(other, text.replace("cardtable-lopti-session", "nope"))
+    finally:
+        other.close()
 
 
 def test_database_location_flag_env_mobile_and_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

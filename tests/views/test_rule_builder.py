@@ -144,17 +144,26 @@ def test_a_person_winner_writes_a_rule_and_may_delete_it_without_a_vote(st: Any)
     assert again.session.to_json() == flow.session.to_json()
 
 
-def test_a_base_rule_change_and_a_rule_change_through_the_vote(st: Any) -> None:
+@pytest.mark.parametrize("person_wins", [True, False])
+def test_a_base_rule_change_and_a_rule_change_through_the_vote(st: Any, person_wins: bool) -> None:
+    """P-9.6: a base-rule change voted "now" plays from the very next deal when it passes, and
+    changes nothing when it fails. The person (yes) and the bot (no) tie; the person throws every
+    throw of the series by hand, winning or losing each, so both outcomes are checked."""
     flow = _session_after_a_bot_win(st)
     name, now, choices = flow.params()[0]
     assert name == "draw_threshold" and now == 3 and now not in choices
     p = Proposal("param", 0, when="now", param=name, value=choices[-1])
     votes = flow.ballots(p, {0: True})
-    record = flow.vote(p, {0: True})
-    yes = sum(votes.values())
-    assert record.votes == votes and record.tally == {2: "majority", 1: "tie", 0: "minority"}[yes]
-    if record.outcome == "passed":  # "now": the very next deal plays with it (P-9.6)
-        assert flow.session.params_for(flow.deal_number).draw_threshold == choices[-1]
+    assert votes == {0: True, 1: False} and flow.throwers_by_hand(p, {0: True}) == (0, 1)
+    bot = flow.bot_throws(1)
+    hands = []
+    for _ in range(30):
+        b = next(bot)
+        hands.append(COUNTER[b] if person_wins else next(x for x in COUNTER if beats(b, x)))
+    record = flow.vote(p, {0: True}, hands={0: hands})
+    assert record.votes == votes and record.tally == "tie"
+    assert record.outcome == ("passed" if person_wins else "failed")
+    assert flow.session.params_for(flow.deal_number).draw_threshold == (choices[-1] if person_wins else now)
     with pytest.raises(VoteError):
         flow.vote(p, {0: True})  # P-9.5: one vote per deal
     bad = Proposal("modify", 0, rule_id=flow.session.rules[-1].id, new_rule={"when": {"event": "win"}})

@@ -883,11 +883,31 @@ def test_a_review_can_be_cancelled_and_then_nothing_is_stored(tmp_path: Path) ->
     st.close()
 
 
-def test_a_spit_game_or_an_unfinished_game_is_not_reviewed(tmp_path: Path) -> None:
+def _finished_spit_game(st: Any) -> int:
+    """A whole Spit game between two scripted bots, stored and finished as the app stores one."""
+    from tests.spit.test_driver import run_bots
+
+    d = run_bots(3)
+    assert d.state.over
+    gid = api.new_game(st, "spit", {}, 3, 2, [{"kind": "person"}, {"kind": "bot", "level": "casual"}])
+    for i, (_t, action) in enumerate(d.log):
+        api.append_action(st, gid, i, action)
+    api.finish_game(st, gid, d.state.winner, "won")
+    return gid
+
+
+@pytest.mark.parametrize("which", ["finished spit", "unfinished lanes"])
+def test_a_spit_game_or_an_unfinished_game_is_not_reviewed(tmp_path: Path, which: str) -> None:
+    """The review is for finished Lanes and Lopti games: a Spit game, even finished, and a game
+    still in progress are turned back with a word, and nothing is reviewed."""
     from storage.db import open_storage
 
     st = open_storage(tmp_path / "app.sqlite")
-    gid = api.new_game(st, "lanes", {}, 3, 2, [{"kind": "person"}, {"kind": "bot", "level": "casual"}])
+    if which == "finished spit":
+        gid = _finished_spit_game(st)
+        assert api.load_game(st, gid).finished_at is not None  # only the game decides it
+    else:
+        gid = api.new_game(st, "lanes", {}, 3, 2, [{"kind": "person"}, {"kind": "bot", "level": "casual"}])
     st.close()
     s = open_at(tmp_path, f"/review/{gid}")
     try:
@@ -895,6 +915,9 @@ def test_a_spit_game_or_an_unfinished_game_is_not_reviewed(tmp_path: Path) -> No
         s.wait_for(lambda: s.page.route == "/stats", what="the stats")
     finally:
         s.close()
+    st = open_storage(tmp_path / "app.sqlite")
+    assert api.load_review(st, gid) is None
+    st.close()
 
 
 def test_the_hint_asks_the_level_chosen_in_the_settings_and_thinks_visibly(tmp_path: Path) -> None:
