@@ -129,6 +129,52 @@ def test_no_peeking_same_observation_different_hidden_cards_same_decision(level:
     assert via_s["bot_action"] == via_t["bot_action"]
 
 
+@pytest.mark.parametrize("level", ["casual", "skilled", "expert"])
+def test_no_peeking_lopti_two_deals_that_differ_only_in_hidden_cards_get_the_same_decision(level: str) -> None:
+    """The bot is asked through the conformance interface with the whole position, so it could
+    read the hidden cards if it peeked; it must decide the same on a deal that differs only in
+    what the mover cannot see (opponents' unseen hands, face-down cards, the draw pile)."""
+    from tests.lopti.test_inference import redeal_unseen
+
+    s = advance_lopti(4, 40, 4, LoptiOptions())
+    assert not s.over and s.phase == "play"
+    p = s.to_move
+    t = redeal_unseen(s, p, 7)
+    assert LOPTI.observe(t, p) == LOPTI.observe(s, p)
+    assert [x.hand for x in t.seats] != [x.hand for x in s.seats] and t.draw != s.draw
+    asked = [handle({"id": 1, "game": "lopti", "position": LOPTI.position_to_json(x), "want": [],
+                     "bot": {"level": level, "seed": 3, "budget_ms": FAST}}) for x in (s, t)]
+    assert asked[0]["ok"] and asked[0]["bot_action"] == asked[1]["bot_action"], asked
+
+
+@pytest.mark.parametrize("level", ["casual", "skilled", "expert"])
+def test_no_peeking_spit_two_deals_that_differ_only_in_face_down_cards_get_the_same_decision(level: str) -> None:
+    """As for Lopti: every face-down card (under each stock top, the spit cards, under the pile
+    tops) dealt afresh and the next round's generator changed; the bot decides the same."""
+    s = SPIT.new_game(SpitOptions(), 8)
+    rng = Rng(8)
+    for _ in range(12):
+        legal = SPIT.legal_actions(s)
+        s, _ = SPIT.apply(s, legal[rng.below(len(legal))])
+    assert s.phase == "play"
+    t = s.clone()
+    stacks = [*(st for pl in t.players for st in pl.stocks if st), *(pile for pile in t.piles if pile)]
+    hidden = [c for stack in stacks for c in stack[:-1]] + [c for pl in t.players for c in pl.spit]
+    Rng(9).shuffle(hidden)
+    for stack in stacks:
+        stack[:-1], hidden = hidden[:len(stack) - 1], hidden[len(stack) - 1:]
+    for pl in t.players:
+        pl.spit, hidden = hidden[:len(pl.spit)], hidden[len(pl.spit):]
+    t.rng ^= 0x5DEECE66D
+    for player in (0, 1):
+        assert SPIT.observe(t, player) == SPIT.observe(s, player)
+    assert SPIT.position_to_json(t) != SPIT.position_to_json(s)
+    for player in (0, 1):
+        asked = [handle({"id": 1, "game": "spit", "position": SPIT.position_to_json(x), "want": [],
+                         "bot": {"level": level, "seed": 3, "player": player}}) for x in (s, t)]
+        assert asked[0]["ok"] and asked[0]["bot_action"] == asked[1]["bot_action"], asked
+
+
 def test_conformance_bot_question_spit_needs_player() -> None:
     pos = SPIT.position_to_json(SPIT.new_game(SpitOptions(), 2))
     r = handle({"id": 1, "game": "spit", "position": pos, "bot": {"level": "expert", "seed": 1}})

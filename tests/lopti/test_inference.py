@@ -145,6 +145,24 @@ def test_the_record_holds_only_what_everyone_saw() -> None:
         assert RULES.observe(s, 0)["moves"] == list(s.moves)
 
 
+def redeal_unseen(s: LoptiState, p: int, seed: int) -> LoptiState:
+    """``s`` with every card seat ``p`` cannot see dealt afresh: the opponents' unseen hand cards,
+    every face-down card and the draw pile (the known cards stay where everyone saw them)."""
+    t = s.clone()
+    hidden = [c for seat in t.seats for c in seat.down] + t.draw
+    for i, seat in enumerate(t.seats):
+        if i != p:
+            hidden += [c for c in seat.hand if c not in seat.known]
+    Rng(seed).shuffle(hidden)
+    for i, seat in enumerate(t.seats):
+        if i != p:
+            k = len(seat.hand) - len(seat.known)
+            seat.hand, hidden = list(seat.known) + hidden[:k], hidden[k:]
+        seat.down, hidden = hidden[: len(seat.down)], hidden[len(seat.down):]
+    t.draw = hidden
+    return t
+
+
 def test_the_record_reveals_no_hidden_card() -> None:
     """No peeking: re-deal every card the observer cannot see (the opponents' unseen hand cards,
     the face-down cards, the draw pile) and the observation, record included, stays the same — so
@@ -153,18 +171,7 @@ def test_the_record_reveals_no_hidden_card() -> None:
     for _ in range(30):
         s, _ = RULES.apply(s, casual(s))
     p = s.to_move
-    t = s.clone()
-    hidden = [c for seat in t.seats for c in seat.down] + t.draw
-    for i, seat in enumerate(t.seats):
-        if i != p:
-            hidden += [c for c in seat.hand if c not in seat.known]
-    Rng(5).shuffle(hidden)
-    for i, seat in enumerate(t.seats):
-        if i != p:
-            k = len(seat.hand) - len(seat.known)
-            seat.hand, hidden = list(seat.known) + hidden[:k], hidden[k:]
-        seat.down, hidden = hidden[: len(seat.down)], hidden[len(seat.down):]
-    t.draw = hidden
+    t = redeal_unseen(s, p, 5)
     assert RULES.observe(t, p) == RULES.observe(s, p) and _all_cards(t) == _all_cards(s)
     assert [x.hand for x in t.seats] != [x.hand for x in s.seats]
     assert len(s.moves) == 30
