@@ -68,12 +68,16 @@ def finite(obj: Any) -> Any:
 
 
 def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweeper: bool = True,
-               rate: float = 20.0, burst: float = 60.0, touch_s: float = TOUCH_S,
+               rate: float = 20.0, burst: float = 60.0, touch_s: float | None = None,
                fallback_s: float | None = None) -> LobbyAPI:
     database = Database(db_url or os.environ.get("LOBBY_DB", DEFAULT_DB))
     clk: Clock = clock or SystemClock()
     background = Background(database, clk)
-    ctx = Context(database, clk, touch_s, fallback_s if fallback_s is not None else 5.0)
+    if fallback_s is None:  # LOBBY_FALLBACK_S: how often waiting streams re-read (docs/lobby.md)
+        fallback_s = float(os.environ.get("LOBBY_FALLBACK_S", 5.0))
+    if touch_s is None:  # LOBBY_TOUCH_S: how often an open stream or poll marks its player present
+        touch_s = float(os.environ.get("LOBBY_TOUCH_S", TOUCH_S))
+    ctx = Context(database, clk, touch_s, fallback_s)
     limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)),
                           trusted_proxies=trusted_proxies_from_env(), player_of=svc.known_player)
 

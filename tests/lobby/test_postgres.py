@@ -170,36 +170,117 @@ def test_workers_restarting_together_shift_the_clocks_once(pg: str) -> None:
     engine.dispose()
 
 
-def test_a_move_on_one_worker_wakes_a_long_poll_on_the_other_at_once(pg: str) -> None:
-    """#21: LISTEN/NOTIFY — two workers on one database, the waiters' own re-check set to a minute,
-    so only the other worker's note can wake the poll in time."""
-    from fastapi.testclient import TestClient
+def lobby_process(pg: str) -> tuple[subprocess.Popen[bytes], str]:
+    """One ``python -m lobby`` process on ``pg`` (its own memory: match cache, presence, tokens),
+    its waiters' own re-reads (the safety net, and the poll's presence touch) set to a minute and
+    half a minute, so that within the poll's 20 s only another process's NOTIFY wakes them."""
+    import socket
 
-    from tests.lobby.conftest import Lobby
+    port = free_port()
+    env = {**os.environ, "LOBBY_FALLBACK_S": "60", "LOBBY_TOUCH_S": "30",
+           "LOBBY_RATE": "1000000", "LOBBY_BURST": "1000000"}
+    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", pg], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 40
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return proc, f"http://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("the lobby process did not start")
 
-    clock = FakeClock()
-    one = create_app(pg, clock=clock, run_sweeper=False, rate=1e6, burst=1e6, fallback_s=60)
-    two = create_app(pg, clock=clock, run_sweeper=False, rate=1e6, burst=1e6, fallback_s=60)
-    with TestClient(one) as c1, TestClient(two) as c2:
-        l1, l2 = Lobby(c1, clock, one), Lobby(c2, clock, two)
-        a, b = l1.player("Ann"), l1.player("Bob")
-        mid = l1.match(a, b, rated=False)
-        who, other = l1.to_move(mid, a, b)
-        since = l1.view(other, mid)["event_count"]
-        answer: dict[str, Any] = {}
 
-        def wait() -> None:
-            start = time.monotonic()
-            r = c1.get(f"/matches/{mid}/poll", params={"since": since, "timeout": 20}, headers=l1.h(other))
-            answer["s"], answer["events"] = time.monotonic() - start, r.json()["events"]
+class _Poll(threading.Thread):
+    """A long poll waiting in the background: its events, or the error its client got, and how long."""
 
-        waiter = threading.Thread(target=wait)
-        waiter.start()
-        time.sleep(0.5)  # the poll is waiting on worker one
-        assert l2.move(who, mid).status_code == 200  # the move is made on worker two
-        waiter.join(timeout=30)
-        assert answer["events"] and answer["s"] < 5, answer
-        assert one.state.listener is not None and one.state.listener.heard >= 1
+    def __init__(self, client: LobbyClient, mid: str, since: int) -> None:
+        super().__init__()
+        self.client, self.mid, self.since = client, mid, since
+        self.events: list[Any] | None = None
+        self.error: Exception | None = None
+        self.seconds = 0.0
+
+    def run(self) -> None:
+        start = time.monotonic()
+        try:
+            self.events = self.client.poll(self.mid, self.since, timeout=20)["events"]
+        except Exception as exc:  # noqa: BLE001 - the test looks at it
+            self.error = exc
+        self.seconds = time.monotonic() - start
+
+
+def _sides(clients: tuple[LobbyClient, LobbyClient], mid: str) -> tuple[int, int]:
+    """(the mover's index, the other's) in the pair (Ann, Bob)."""
+    v = clients[0].view(mid)
+    return (0, 1) if v["clock"]["to_move"] == v["seat"] else (1, 0)
+
+
+def test_two_worker_processes_wake_each_others_polls_and_a_kill_9_mid_request_loses_nothing(pg: str) -> None:
+    """#21, #39: two worker processes sharing only the database. A move on one wakes a long poll
+    waiting on the other at once (LISTEN/NOTIFY: the re-read is a minute away). Then the worker
+    holding a long poll and a move in flight is killed with ``kill -9``: the poll's client gets an
+    error, the move — retried with its client move id on the other worker — counts exactly once,
+    and the stored record replays to the match the survivor shows."""
+    import signal
+
+    from storage.lobby_client import LobbyUnavailable
+
+    (one, url1), (two, url2) = lobby_process(pg), lobby_process(pg)
+    try:
+        on1 = (LobbyClient(url1), LobbyClient(url1))
+        on1[0].sign_up("Ann")
+        on1[1].sign_up("Bob")
+        mid = on1[1].accept(on1[0].challenge(rated=False, time_control="10+5"))["match_id"]
+        on2 = (LobbyClient(url2, token=on1[0].token), LobbyClient(url2, token=on1[1].token))  # tokens: the DB's
+
+        # 1. a poll waiting on process one, woken by a move made on process two
+        mover, other = _sides(on2, mid)
+        v = on2[mover].view(mid)
+        poll = _Poll(on1[other], mid, v["event_count"])
+        poll.start()
+        time.sleep(1.0)  # the poll is waiting on process one
+        on2[mover].move(mid, v["move_count"], RULES.action_to_json(RULES.parse_action(v["legal"][0])))
+        poll.join(timeout=30)
+        assert poll.events and poll.seconds < 10, (poll.events, poll.seconds, poll.error)  # a re-read: 20 s
+
+        # 2. process one frozen with a poll and a move in flight on it, then killed
+        mover, other = _sides(on2, mid)
+        v = on2[mover].view(mid)
+        action = RULES.action_to_json(RULES.parse_action(v["legal"][0]))
+        poll = _Poll(on1[other], mid, v["event_count"])
+        poll.start()
+        time.sleep(1.0)
+        os.kill(one.pid, signal.SIGSTOP)
+        stuck = LobbyClient(url1, token=on1[mover].token, timeout=2.0)
+        with pytest.raises(LobbyUnavailable):
+            stuck.move(mid, v["move_count"], action, client_move_id="in-flight")
+        os.kill(one.pid, signal.SIGKILL)
+        one.wait(timeout=20)
+        poll.join(timeout=30)
+        assert poll.error is not None and poll.events is None
+        first = on2[mover].move(mid, v["move_count"], action, client_move_id="in-flight")
+        assert on2[mover].move(mid, v["move_count"], action, client_move_id="in-flight") == first
+        after = on2[0].view(mid)
+        assert after["move_count"] == v["move_count"] + 1 == 2  # each acknowledged move once
+
+        engine = create_engine(pg)
+        with Session(engine) as db:
+            m = db.get(Match, mid)
+            assert m is not None and len(json.loads(m.actions)) == 2
+            state = RULES.new_game(RULES.parse_options(json.loads(m.options)), m.seed, 2)
+            for act in json.loads(m.actions):
+                state, _events = RULES.apply(state, RULES.parse_action(act))
+        engine.dispose()
+        assert RULES.observe(state, after["seat"]) == after["observation"]
+        for c in (*on1, *on2, stuck):
+            c.close()
+    finally:
+        for proc in (one, two):
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=20)
 
 
 def _workers(pid: int) -> list[int]:
