@@ -283,7 +283,7 @@ def walks() -> list[tuple[str, str]]:
     return WALKS
 
 
-@pytest.mark.parametrize(("lesson_id", "lang"), walks() if SOAK else walks()[:1])
+@pytest.mark.parametrize(("lesson_id", "lang"), walks())
 def test_lessons_play_through_on_a_phone_in_each_language(tmp_path: Path, lesson_id: str, lang: str) -> None:
     """#8: a lesson played by tapping on the real table, in Arabic (right to left) and Vietnamese too."""
     from playwright.sync_api import sync_playwright
@@ -349,6 +349,19 @@ def latest_game(db: Path, game: str):  # type: ignore[no-untyped-def]
         state, events = rules.apply(state, rules.parse_action(raw, state))
         types += [e.type for e in events]
     return state, types
+
+
+def stored_actions(db: Path, game: str) -> list[dict[str, object]]:
+    """The stored actions of the newest saved game of ``game`` (JSON objects)."""
+    from storage import api
+    from storage.db import open_storage
+
+    st = open_storage(db)
+    try:
+        games = [g for g in api.games_in_progress(st) + api.history(st) if g.game == game]
+        return [a for a in max(games, key=lambda g: g.id).actions if isinstance(a, dict)] if games else []
+    finally:
+        st.close()
 
 
 def press(page, name: str) -> bool:  # type: ignore[no-untyped-def]
@@ -480,6 +493,9 @@ def test_phone_plays_a_spit_round_to_its_slap(app_url) -> None:  # type: ignore[
         page.screenshot(path=str(db.parent / "spit.png"))
         browser.close()
     assert "round_end" in types, types
+    # the person's taps are in the record (the bot alone can end a round by emptying its stocks)
+    mine = [a for a in stored_actions(db, "spit") if a.get("player") == 0 and ("play" in a or "fill" in a)]
+    assert len(mine) >= 3, mine
 
 
 VIEWPORTS = {"phone": (390, 844), "desktop": (1280, 800)}
@@ -519,7 +535,9 @@ def test_every_table_on_phone_and_desktop_with_a_reload_that_resumes(tmp_path: P
                 assert back is not None and (back["x"] > w / 2) == (lang == "ar")  # Arabic mirrors
                 page.get_by_role("button", name=t(lang, "back")).first.click()
                 time.sleep(0.8)
-            # reload in the middle of games: every game is still there to continue
+            # reload in the middle of games: every game is still there to continue, and the
+            # Lanes tile's Continue brings back the same game at the same position
+            lanes_before = in_progress(db, "lanes")
             page.reload()
             page.wait_for_selector("flt-semantics-placeholder", state="attached", timeout=30_000)
             time.sleep(1.0)
@@ -527,7 +545,25 @@ def test_every_table_on_phone_and_desktop_with_a_reload_that_resumes(tmp_path: P
             assert wait_until(lambda pg=page: pg.get_by_role("button", name=t(lang, "continue")).count() >= 3, 30)
             page.get_by_role("button", name=t(lang, "continue")).first.click(timeout=20_000)
             page.wait_for_selector('[flt-semantics-identifier^="hand-"]', timeout=20_000)
+            assert in_progress(db, "lanes") == lanes_before  # no game started or lost by the reload
+            assert page.url.endswith(f"/play/{lanes_before[-1]}"), page.url  # the newest Lanes game
+            state, _ = latest_game(db, "lanes")
+            names = [el.inner_text().strip() for el in page.locator('[flt-semantics-identifier^="hand-"]').all()]
+            for card in state.sides[0].hand:  # my hand as stored is the hand on the table
+                assert any(n.startswith(card_name(lang, str(card))) for n in names), (str(card), names)
             browser.close()
+
+
+def in_progress(db: Path, game: str) -> list[int]:
+    """The ids of the stored games of ``game`` still in progress, oldest first."""
+    from storage import api
+    from storage.db import open_storage
+
+    st = open_storage(db)
+    try:
+        return sorted(g.id for g in api.games_in_progress(st) if g.game == game)
+    finally:
+        st.close()
 
 
 def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) -> None:
