@@ -43,39 +43,31 @@ FAST_ENV = {"HYPOTHESIS_PROFILE": "fast", "PROTOCOL_EXAMPLES": "5", "LEAK_EXAMPL
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["--fast"]:
-        return fast(argv[1:])
+    fast = argv[:1] == ["--fast"]
+    if fast:  # the tier for working: nothing installed, fewer examples, the slow tiers left out
+        argv = ["-m", FAST_MARKERS, *argv[1:]]
+        os.environ.update(FAST_ENV)
+    else:
+        install_test_services()
     py = sys.executable
-    failures = 0
+    failures = int(step("ruff", [py, "-m", "ruff", "check", "."]) != 0)
+    failures += step("mypy", [py, "-m", "mypy"]) != 0
+    failures += step("pytest (fast)" if fast else "pytest", [py, "-m", "pytest", *argv]) != 0
+    if failures:
+        print(f"FAILED: {failures} step(s) failed", flush=True)
+        return 1
+    return 0
+
+
+def install_test_services() -> None:
+    """Browser tests use Debian's chromium (never a downloaded browser); the lobby's PostgreSQL tests
+    start a throwaway server from Debian's postgresql (tests/pg.py)."""
     import glob
 
-    # browser tests use Debian's chromium (never a downloaded browser); the lobby's PostgreSQL tests
-    # start a throwaway server from Debian's postgresql (tests/pg.py)
     ensure_debian("chromium", bool(shutil.which("chromium") or Path("/usr/bin/chromium").exists()),
                   "the browser tests")
     ensure_debian("postgresql", bool(glob.glob("/usr/lib/postgresql/*/bin/initdb")),
                   "the lobby's PostgreSQL tests")
-    failures += step("ruff", [py, "-m", "ruff", "check", "."]) != 0
-    failures += step("mypy", [py, "-m", "mypy"]) != 0
-    rc = step("pytest", [py, "-m", "pytest", *argv])
-    failures += rc != 0
-    if failures:
-        print(f"FAILED: {failures} step(s) failed", flush=True)
-        return 1
-    return 0
-
-
-def fast(argv: list[str]) -> int:
-    py = sys.executable
-    os.environ.update(FAST_ENV)
-    failures = 0
-    failures += step("ruff", [py, "-m", "ruff", "check", "."]) != 0
-    failures += step("mypy", [py, "-m", "mypy"]) != 0
-    failures += step("pytest (fast)", [py, "-m", "pytest", "-m", FAST_MARKERS, *argv]) != 0
-    if failures:
-        print(f"FAILED: {failures} step(s) failed", flush=True)
-        return 1
-    return 0
 
 
 if __name__ == "__main__":

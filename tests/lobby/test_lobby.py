@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -287,23 +288,33 @@ def test_no_response_or_event_leaks_the_opponents_hand_deck_or_seed(lobby: Lobby
             check(r, seats[who["id"]])
 
 
+@contextmanager
+def serving(url: str, clock: Any) -> Iterator[Lobby]:
+    """A lobby on ``url`` from start to stop: one life of the server between two restarts."""
+    app = create_app(url, clock=clock, run_sweeper=False)
+    with TestClient(app) as c:
+        yield Lobby(c, clock, app)
+
+
+def timed_match(lb: Lobby) -> tuple[dict[str, str], dict[str, str], str]:
+    """Ann and Bob in a 3+2 match after both first moves: its clocks are running."""
+    a, b = lb.player("Ann"), lb.player("Bob")
+    mid = lb.match(a, b, tc="3+2")
+    both_first_moves(lb, mid, a, b)
+    return a, b, mid
+
+
 def test_restart_continues_with_correct_clocks(tmp_path: Any) -> None:
     from lobby.clock import FakeClock
     url = f"sqlite:///{tmp_path / 'lobby.sqlite'}"
     clock = FakeClock()
-    app = create_app(url, clock=clock, run_sweeper=False)
-    with TestClient(app) as c:
-        lb = Lobby(c, clock, app)
-        a, b = lb.player("Ann"), lb.player("Bob")
-        mid = lb.match(a, b, tc="3+2")
-        both_first_moves(lb, mid, a, b)
+    with serving(url, clock) as lb:
+        a, b, mid = timed_match(lb)
         lb.clock.advance(5)
         before = lb.view(a, mid)["clock"]["remaining_ms"]
-        app.state.sweep_once()  # the server was alive at this moment
+        lb.app.state.sweep_once()  # the server was alive at this moment
     clock.advance(600)  # ten minutes of downtime
-    app2 = create_app(url, clock=clock, run_sweeper=False)
-    with TestClient(app2) as c2:
-        lb2 = Lobby(c2, clock, app2)
+    with serving(url, clock) as lb2:
         v = lb2.view(a, mid)
         assert v["status"] == "running"
         assert all(abs(x - y) <= 1000 for x, y in zip(v["clock"]["remaining_ms"], before, strict=True))
@@ -318,13 +329,9 @@ def test_restart_gives_back_no_time_spent_before_the_last_move_it_persisted(tmp_
     from lobby.clock import FakeClock
     url = f"sqlite:///{tmp_path / 'lobby.sqlite'}"
     clock = FakeClock()
-    app = create_app(url, clock=clock, run_sweeper=False)
-    with TestClient(app) as c:
-        lb = Lobby(c, clock, app)
-        a, b = lb.player("Ann"), lb.player("Bob")
-        mid = lb.match(a, b, tc="3+2")
-        both_first_moves(lb, mid, a, b)
-        app.state.sweep_once()  # the last heartbeat
+    with serving(url, clock) as lb:
+        a, b, mid = timed_match(lb)
+        lb.app.state.sweep_once()  # the last heartbeat
         clock.advance(0.5)
         who, _ = lb.to_move(mid, a, b)
         assert lb.move(who, mid).status_code == 200  # persisted: the new mover's clock starts here
@@ -332,9 +339,8 @@ def test_restart_gives_back_no_time_spent_before_the_last_move_it_persisted(tmp_
         clock.advance(0.3)
         before = lb.view(a, mid)["clock"]["remaining_ms"]  # the last answer before the crash
     clock.advance(600)  # the crash, then ten minutes of downtime
-    app2 = create_app(url, clock=clock, run_sweeper=False)
-    with TestClient(app2) as c2:
-        after = Lobby(c2, clock, app2).view(a, mid)["clock"]["remaining_ms"]
+    with serving(url, clock) as lb2:
+        after = lb2.view(a, mid)["clock"]["remaining_ms"]
     assert after == persisted  # never more than at the last persisted instant
     assert sorted(p - q for p, q in zip(after, before, strict=True)) in ([0, 300], [0, 301])  # forgiven: 0.3 s
 
@@ -499,12 +505,8 @@ def test_a_checkpoint_copies_the_whole_log(tmp_path: Any) -> None:
     passing on PostgreSQL without checking anything."""
     from lobby.clock import FakeClock
 
-    app = create_app(f"sqlite:///{tmp_path / 'lobby.sqlite'}", clock=FakeClock(), run_sweeper=False)
-    with TestClient(app) as c:
-        lobby = Lobby(c, app.state.clock, app)
-        a, b = lobby.player("Ann"), lobby.player("Bob")
-        mid = lobby.match(a, b)
-        both_first_moves(lobby, mid, a, b)
+    with serving(f"sqlite:///{tmp_path / 'lobby.sqlite'}", FakeClock()) as lobby:
+        timed_match(lobby)
         busy, log, copied = lobby.app.state.wal_checkpoint()
     assert busy == 0 and log > 0 and copied == log
 

@@ -34,25 +34,27 @@ def pg() -> str:
     return postgres_url()
 
 
-def two_workers(pg: str) -> tuple[subprocess.Popen[bytes], int]:
-    """``python -m lobby --workers 2`` on ``pg``, once it answers."""
+def lobby_process(pg: str, workers: int = 1, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], int]:
+    """``python -m lobby --workers N`` on ``pg`` with ``env`` added to ours, once it answers."""
     import socket
 
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", pg, "--workers", "2"],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", pg, "--workers", str(workers)],
+                            cwd=ROOT, env={**os.environ, **(env or {})},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 40
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
+            return proc, port
         except OSError:
             time.sleep(0.2)
-    return proc, port
+    proc.kill()
+    raise AssertionError("the lobby process did not start")
 
 
 def test_two_workers_play_a_rated_match_and_both_ratings_change(pg: str) -> None:
-    proc, port = two_workers(pg)
+    proc, port = lobby_process(pg, workers=2)
     try:
         url = f"http://127.0.0.1:{port}"
         a, b, mid = find_each_other(url)
@@ -170,26 +172,9 @@ def test_workers_restarting_together_shift_the_clocks_once(pg: str) -> None:
     engine.dispose()
 
 
-def lobby_process(pg: str) -> tuple[subprocess.Popen[bytes], str]:
-    """One ``python -m lobby`` process on ``pg`` (its own memory: match cache, presence, tokens),
-    its waiters' own re-reads (the safety net, and the poll's presence touch) set to a minute and
-    half a minute, so that within the poll's 20 s only another process's NOTIFY wakes them."""
-    import socket
-
-    port = free_port()
-    env = {**os.environ, "LOBBY_FALLBACK_S": "60", "LOBBY_TOUCH_S": "30",
-           "LOBBY_RATE": "1000000", "LOBBY_BURST": "1000000"}
-    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", pg], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 40
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc, f"http://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError("the lobby process did not start")
+#: each worker on its own: its waiters' re-reads (the safety net, and the poll's presence touch) set to
+#: a minute and half a minute, so that within a 20 s poll only another process's NOTIFY wakes them
+ALONE = {"LOBBY_FALLBACK_S": "60", "LOBBY_TOUCH_S": "30", "LOBBY_RATE": "1000000", "LOBBY_BURST": "1000000"}
 
 
 class _Poll(threading.Thread):
@@ -227,7 +212,8 @@ def test_two_worker_processes_wake_each_others_polls_and_a_kill_9_mid_request_lo
 
     from storage.lobby_client import LobbyUnavailable
 
-    (one, url1), (two, url2) = lobby_process(pg), lobby_process(pg)
+    (one, port1), (two, port2) = lobby_process(pg, env=ALONE), lobby_process(pg, env=ALONE)
+    url1, url2 = f"http://127.0.0.1:{port1}", f"http://127.0.0.1:{port2}"
     try:
         on1 = (LobbyClient(url1), LobbyClient(url1))
         on1[0].sign_up("Ann")
@@ -303,7 +289,7 @@ def test_kill_9_of_one_of_two_workers_mid_match_loses_and_doubles_no_move(pg: st
 
     from tests.lobby.test_e2e import step
 
-    proc, port = two_workers(pg)
+    proc, port = lobby_process(pg, workers=2)
     try:
         deadline = time.monotonic() + 40
         while len(_workers(proc.pid)) < 2 and time.monotonic() < deadline:

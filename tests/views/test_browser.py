@@ -13,6 +13,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -329,19 +330,10 @@ def test_lessons_play_through_on_a_phone_in_each_language(tmp_path: Path, lesson
 def latest_game(db: Path, game: str):  # type: ignore[no-untyped-def]
     """(state, event types so far) of the newest saved game of ``game``, replayed from storage."""
     from engine.games import rules_for
-    from storage import api
-    from storage.db import open_storage
 
-    if not db.exists():
+    info = newest_game(db, game) if db.exists() else None
+    if info is None:
         return None, []
-    st = open_storage(db)
-    try:
-        games = [g for g in api.games_in_progress(st) + api.history(st) if g.game == game]
-        if not games:
-            return None, []
-        info = max(games, key=lambda g: g.id)
-    finally:
-        st.close()
     rules = rules_for(game)
     state = rules.new_game(rules.parse_options(info.options), info.seed, info.players)
     types: list[str] = []
@@ -351,17 +343,23 @@ def latest_game(db: Path, game: str):  # type: ignore[no-untyped-def]
     return state, types
 
 
-def stored_actions(db: Path, game: str) -> list[dict[str, object]]:
-    """The stored actions of the newest saved game of ``game`` (JSON objects)."""
+def newest_game(db: Path, game: str):  # type: ignore[no-untyped-def]
+    """The newest saved game of ``game`` (in progress or finished), or None."""
     from storage import api
     from storage.db import open_storage
 
     st = open_storage(db)
     try:
         games = [g for g in api.games_in_progress(st) + api.history(st) if g.game == game]
-        return [a for a in max(games, key=lambda g: g.id).actions if isinstance(a, dict)] if games else []
+        return max(games, key=lambda g: g.id) if games else None
     finally:
         st.close()
+
+
+def stored_actions(db: Path, game: str) -> list[Any]:
+    """The stored actions of the newest saved game of ``game``."""
+    info = newest_game(db, game)
+    return list(info.actions) if info is not None else []
 
 
 def press(page, name: str) -> bool:  # type: ignore[no-untyped-def]
@@ -860,7 +858,7 @@ def test_phone_plays_a_whole_lanes_match_against_the_beginner_bot_by_tapping(tmp
             if state is None or state.to_move != 0:
                 time.sleep(0.3)
                 continue
-            n = len(api_actions(db))
+            n = len(stored_actions(db, "lanes"))
             move = decide("lanes", LANES.observe(state, 0), "casual", n)
             if not isinstance(move, Play | Discard):
                 move = next(a for a in LANES.legal_actions(state) if isinstance(a, Discard))
@@ -873,7 +871,7 @@ def test_phone_plays_a_whole_lanes_match_against_the_beginner_bot_by_tapping(tmp
                 tap(page, f'[flt-semantics-identifier="lane-0-{move.lane}"]', dy=40)
             else:
                 tap(page, f'[flt-semantics-identifier="lane-{move.owner}-{move.lane}-{move.stack}"]', dy=6)
-            if not wait_until(lambda k=n: len(api_actions(db)) > k, 5):
+            if not wait_until(lambda k=n: len(stored_actions(db, "lanes")) > k, 5):
                 tap_card(page, str(move.card))  # not taken (a tap between two frames): deselect, again
         assert state is not None and state.over, page.inner_text("body")
         # the end: a result dialog that says who won and why
@@ -885,19 +883,6 @@ def test_phone_plays_a_whole_lanes_match_against_the_beginner_bot_by_tapping(tmp
     info = api.history(st, "lanes")[0]
     st.close()
     assert info.finished_at is not None and info.reason and len(info.actions) > 10
-
-
-def api_actions(db: Path) -> list[object]:
-    """The stored actions of the newest Lanes game."""
-    from storage import api
-    from storage.db import open_storage
-
-    st = open_storage(db)
-    try:
-        games = [g for g in api.games_in_progress(st) + api.history(st) if g.game == "lanes"]
-        return list(max(games, key=lambda g: g.id).actions) if games else []
-    finally:
-        st.close()
 
 
 @soak
