@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 
-import uvicorn
+#: the lobby's own packages, installed by the ``lobby`` extra (the app and its phone build carry none)
+SERVER_PACKAGES = ("fastapi", "uvicorn", "orjson")
+INSTALL_HINT = "The lobby needs its own packages: pip install -e \".[lobby]\" (from the project root)"
+
+
+def missing_server_packages() -> list[str]:
+    return [name for name in SERVER_PACKAGES if importlib.util.find_spec(name) is None]
 
 
 def main(argv: list[str] | None = None) -> int:
+    if missing_server_packages():
+        print(INSTALL_HINT, file=sys.stderr)
+        return 2
+    import uvicorn
+
     ap = argparse.ArgumentParser(description="Card Table lobby: online rated, timed Lanes matches")
     ap.add_argument("--host", default="127.0.0.1")
     ap.add_argument("--port", type=int, default=8600)

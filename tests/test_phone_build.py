@@ -1,0 +1,128 @@
+"""What `flet build apk|ipa` packages for the phone can actually be built and run there (docs/app.md,
+"Build for phones").
+
+The build installs ``[project].dependencies`` only, with ``pip --only-binary :all:`` for Android and
+iOS, and ignores extras. So: (1) the app's code must import nothing from the lobby's or the web
+server's packages, and (2) every distribution in the closure of ``[project].dependencies`` must be
+pure Python or on the list of packages known to have mobile builds.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from importlib import metadata
+from pathlib import Path
+
+from packaging.requirements import Requirement
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+APP_DOC = (ROOT / "docs" / "app.md").read_text(encoding="utf-8")
+
+#: top-level modules of the lobby service and of the web and desktop servers: none reaches a phone
+SERVER_MODULES = ("lobby", "fastapi", "starlette", "uvicorn", "uvloop", "httptools", "orjson", "psycopg",
+                  "psycopg_binary", "psycopg_c", "flet_web", "flet_desktop", "websockets", "watchfiles")
+
+#: distributions with compiled code that have Android and iOS builds (docs/app.md lists them and why);
+#: a version here is the only one known built (pydantic pins pydantic-core exactly)
+MOBILE_BUILT: dict[str, str | None] = {
+    "pydantic-core": "2.46.3",  # Flet's mobile index; pinned through pydantic==2.13.3
+    "msgpack": None,  # Flet's mobile index (a mobile-forge recipe); flet asks only msgpack>=1.1.0
+    "sqlalchemy": None,  # its C speed-ups are optional: PyPI has a py3-none-any wheel of every release
+}
+
+BLOCKER = f"""
+import importlib.abc, sys
+class Blocker(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in {SERVER_MODULES!r}:
+            raise ImportError(f'the phone app reached a server package: {{name}}')
+        return None
+sys.meta_path.insert(0, Blocker())
+"""
+
+
+def run_blocked(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", BLOCKER + code], cwd=ROOT, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_the_app_imports_no_lobby_or_web_server_package() -> None:
+    """Every module of main.py, views/, engine/ and storage/ imports with the server packages blocked."""
+    walk = """
+import importlib, pkgutil
+import main
+count = 0
+for package in ("engine", "storage", "views"):
+    root = importlib.import_module(package)
+    for info in pkgutil.walk_packages(root.__path__, package + "."):
+        importlib.import_module(info.name)
+        count += 1
+print(count)
+"""
+    done = run_blocked(walk)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert int(done.stdout.split()[-1]) > 50  # the walk really went through the tree
+
+
+def test_the_blocker_catches_a_server_import() -> None:
+    """The check above can fail: importing the lobby's app is refused."""
+    done = run_blocked("import lobby.app")
+    assert done.returncode != 0 and "reached a server package: lobby" in done.stderr
+
+
+def test_python_m_lobby_without_its_packages_says_how_to_install_them() -> None:
+    """With site-packages left out (``-S``) none of the lobby's packages is found: one line says how."""
+    ran = subprocess.run([sys.executable, "-S", "-m", "lobby"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert ran.returncode == 2
+    assert ran.stderr.strip().splitlines() == [
+        'The lobby needs its own packages: pip install -e ".[lobby]" (from the project root)']
+
+
+def phone_closure() -> dict[str, metadata.Distribution]:
+    """The installed distributions that ``[project].dependencies`` reach, by normalised name."""
+    seen: dict[str, metadata.Distribution] = {}
+    todo = [Requirement(r) for r in PYPROJECT["project"]["dependencies"]]
+    while todo:
+        req = todo.pop()
+        name = canonical(req.name)
+        if name in seen or (req.marker and not req.marker.evaluate({"extra": ""})):
+            continue
+        dist = metadata.distribution(req.name)
+        seen[name] = dist
+        todo.extend(Requirement(r) for r in dist.requires or [])
+    return seen
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def is_pure_python(dist: metadata.Distribution) -> bool:
+    wheel = dist.read_text("WHEEL") or ""
+    return "Root-Is-Purelib: true" in wheel
+
+
+def test_the_phone_dependencies_are_pure_python_or_built_for_phones() -> None:
+    closure = phone_closure()
+    assert {"flet", "sqlmodel", "httpx", "pydantic", "pydantic-core", "sqlalchemy"} <= set(closure)
+    compiled = {name for name, dist in closure.items() if not is_pure_python(dist)}
+    assert compiled <= set(MOBILE_BUILT), f"no Android/iOS build known for: {sorted(compiled - set(MOBILE_BUILT))}"
+    for name, version in MOBILE_BUILT.items():
+        if version is not None and name in closure:
+            assert closure[name].version == version, f"{name} {closure[name].version}: only {version} is built"
+
+
+def test_no_server_package_is_a_phone_dependency() -> None:
+    names = set(phone_closure())
+    assert not names & {"fastapi", "uvicorn", "uvloop", "httptools", "orjson", "psycopg", "psycopg-binary",
+                        "flet-web", "flet-desktop", "websockets", "watchfiles"}
+
+
+def test_the_mobile_built_list_is_documented() -> None:
+    section = APP_DOC.split("## Build for phones", 1)[1]
+    for name in MOBILE_BUILT:
+        assert f"`{name}`" in section
