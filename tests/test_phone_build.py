@@ -9,12 +9,16 @@ pure Python or on the list of packages known to have mobile builds.
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import re
+import struct
 import subprocess
 import sys
 import tomllib
 from importlib import metadata
 from pathlib import Path
+from types import ModuleType
 
 from packaging.requirements import Requirement
 
@@ -126,3 +130,88 @@ def test_the_mobile_built_list_is_documented() -> None:
     section = APP_DOC.split("## Build for phones", 1)[1]
     for name in MOBILE_BUILT:
         assert f"`{name}`" in section
+
+
+# --- the build configuration, the icons and the splash ------------------------------------------
+
+ASSETS = ROOT / "assets"
+FLET = PYPROJECT["tool"]["flet"]
+
+
+def png_header(path: Path) -> tuple[int, int, int]:
+    """(width, height, colour type) of a PNG: 2 is RGB, 6 is RGB with alpha."""
+    data = path.read_bytes()[:26]
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", f"{path.name} is not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height, data[25]
+
+
+def test_the_build_names_the_app_and_its_version() -> None:
+    assert FLET["product"] == "Card Table"
+    assert re.fullmatch(r"[a-z][a-z0-9]*(\.[a-z][a-z0-9]*){2,}", FLET["bundle_id"])
+    assert FLET["bundle_id"].startswith(FLET["org"] + ".")
+    assert isinstance(FLET["build_number"], int) and FLET["build_number"] >= 1
+    assert re.fullmatch(r"\d+\.\d+\.\d+", PYPROJECT["project"]["version"])  # the build's version name
+    assert PYPROJECT["project"]["description"]
+    assert FLET["app"]["module"] == "main" and (ROOT / "main.py").exists()
+
+
+def test_the_build_asks_for_the_network_permission_only() -> None:
+    assert "permissions" not in FLET  # no camera, location, microphone, photos
+    assert FLET["android"]["permission"] == {"android.permission.INTERNET": True}
+
+
+def test_the_package_leaves_out_the_server_the_tests_and_the_docs() -> None:
+    """What `flet build` copies: the app path's entries, less `exclude` (exact paths), build/ and
+    hidden ones. Only the app's own code and assets are left."""
+    app = ROOT / FLET["app"]["path"]
+    exclude = set(FLET["app"]["exclude"])
+    assert {"lobby", "tests", "docs"} <= exclude
+    packaged = {p.name for p in app.iterdir() if not p.name.startswith(".") and p.name not in exclude | {"build"}}
+    assert packaged <= {"main.py", "pyproject.toml", "views", "engine", "storage", "assets"}, packaged
+    assert {"main.py", "views", "engine", "storage", "assets"} <= packaged
+
+
+#: the square images `flet build` reads from assets/, and the least size it wants of each
+ICONS = {"icon.png": 1024, "icon_android.png": 192, "icon_ios.png": 1024, "splash.png": 1024, "splash_dark.png": 1024}
+
+
+def test_every_icon_and_splash_flet_reads_is_there_at_its_size() -> None:
+    for name, least in ICONS.items():
+        width, height, colour = png_header(ASSETS / name)
+        assert width >= least and width == height, (name, width, height)
+        assert colour in (2, 6), (name, colour)
+    assert png_header(ASSETS / "icon_ios.png")[2] == 2  # Apple refuses an app icon with an alpha channel
+    assert png_header(ASSETS / "splash.png")[2] == 6  # the cards alone, on the splash colour
+    assert re.fullmatch(r"#[0-9A-Fa-f]{6}", FLET["splash"]["color"])
+    assert re.fullmatch(r"#[0-9A-Fa-f]{6}", FLET["splash"]["dark_color"])
+
+
+def load_make() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("icon_make", ASSETS / "icon" / "make.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_web_manifest_and_page_are_the_ones_the_script_makes() -> None:
+    """assets/manifest.json and assets/index.html are what assets/icon/make.py writes today, from the
+    theme's colours and from the installed flet-web's own page: a new Flet or a new colour shows here."""
+    make = load_make()
+    assert json.loads((ASSETS / "manifest.json").read_text(encoding="utf-8")) == make.manifest()
+    assert (ASSETS / "index.html").read_text(encoding="utf-8") == make.index_html(make.flet_web_index())
+    from views.ui import theme
+    assert make.manifest()["theme_color"] == theme.FELT == FLET["splash"]["color"] == FLET["icon_background"]
+
+
+def test_the_manifest_names_icons_that_exist_at_their_sizes() -> None:
+    manifest = json.loads((ASSETS / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["name"] == "Card Table" and manifest["short_name"] and manifest["display"] == "standalone"
+    sizes = {(icon["sizes"], icon["purpose"]) for icon in manifest["icons"]}
+    assert {("192x192", "any"), ("512x512", "any"), ("192x192", "maskable"), ("512x512", "maskable")} <= sizes
+    for icon in manifest["icons"]:
+        width, height, _ = png_header(ASSETS / icon["src"])
+        assert f"{width}x{height}" == icon["sizes"]
+    assert png_header(ASSETS / "favicon.png")[:2] == (32, 32)
+    assert png_header(ASSETS / "icons" / "apple-touch-icon-192.png")[:2] == (192, 192)

@@ -1,0 +1,167 @@
+"""Draw the app's icon and splash, and write the web app's manifest and page (run by hand; the
+output is committed): ``python assets/icon/make.py`` (needs the test extra and Debian's chromium).
+
+The vector sources are ``icon.svg`` and ``splash.svg`` beside this file: two playing cards fanned on
+the table's felt, our own drawing under the project's licence. They are rendered by headless
+Chromium onto a canvas and the pixels written as PNGs here, so every size comes from the same
+drawing and the iOS icon can be written without an alpha channel (Apple refuses one).
+
+What is written, and who reads it (docs/app.md, "Build for phones"):
+- ``assets/icon.png`` 1024, ``icon_android.png`` 512, ``icon_ios.png`` 1024 (RGB): ``flet build``;
+- ``assets/splash.png``, ``splash_dark.png`` 1024 (cards only, on the splash colour): ``flet build``;
+- ``assets/favicon.png`` 32, ``assets/icons/*`` 192 and 512, ``assets/manifest.json`` and
+  ``assets/index.html``: the web app, which Flet serves from assets/ before its own files.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+import shutil
+import struct
+import sys
+import zlib
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ASSETS = HERE.parent
+sys.path.insert(0, str(ASSETS.parent))
+
+from views.ui import theme  # noqa: E402  (the colours come from the one theme module)
+
+NAME, SHORT_NAME = "Card Table", "Card Table"
+DESCRIPTION = "Lanes, Lopti and Spit: card games against bots, with friends, and online."
+SIZE = 1024
+CARD_W, CARD_H, CARD_R = 330, 462, 26
+
+HEART = ("M0 90C-60 40-110 0-110-45C-110-85-80-110-50-110C-25-110-8-95 0-75C8-95 25-110 50-110"
+         "C80-110 110-85 110-45C110 0 60 40 0 90Z")
+SPADE = ("M0-100C-60-45-110-10-110 30C-110 65-80 85-50 85C-30 85-12 75-5 60L-20 110H20L5 60"
+         "C12 75 30 85 50 85C80 85 110 65 110 30C110-10 60-45 0-100Z")
+
+
+def card(angle: float, dx: float, suit: str, colour: str, face: str) -> str:
+    """One card, turned ``angle`` degrees about the foot of the pair, its suit drawn large."""
+    x, y = SIZE / 2 - CARD_W / 2 + dx, SIZE / 2 - CARD_H / 2 + 10
+    cx, cy = x + CARD_W / 2, y + CARD_H / 2
+    return (f'<g transform="rotate({angle} {SIZE / 2} {SIZE / 2 + 330})">'
+            f'<rect x="{x + 6}" y="{y + 10}" width="{CARD_W}" height="{CARD_H}" rx="{CARD_R}" fill="#00000040"/>'
+            f'<rect x="{x}" y="{y}" width="{CARD_W}" height="{CARD_H}" rx="{CARD_R}" fill="{face}" '
+            f'stroke="{theme.CARD_EDGE}" stroke-width="3"/>'
+            f'<path d="{suit}" fill="{colour}" transform="translate({cx} {cy}) scale(1.05)"/></g>')
+
+
+def cards(face: str) -> str:
+    return card(-13, -62, SPADE, theme.INK, face) + card(11, 62, HEART, theme.RED, face)
+
+
+def icon_svg() -> str:
+    """Full bleed: the felt fills the square, so it works as a maskable web icon and on iOS (no
+    transparency); the cards stay inside the centre circle that every mask keeps."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE}" viewBox="0 0 {SIZE} {SIZE}">'
+            f'<defs><radialGradient id="lamp" cx="50%" cy="42%" r="70%">'
+            f'<stop offset="0" stop-color="{theme.FELT_LIGHT}"/><stop offset="1" stop-color="{theme.FELT_DARK}"/>'
+            f'</radialGradient></defs><rect width="{SIZE}" height="{SIZE}" fill="url(#lamp)"/>'
+            f'{cards(theme.CARD_FACE)}</svg>\n')
+
+
+def splash_svg(face: str) -> str:
+    """The cards alone: the build puts them on the splash colour (the felt, pyproject.toml)."""
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE}" viewBox="0 0 {SIZE} {SIZE}">'
+            f'{cards(face)}</svg>\n')
+
+
+def png(width: int, height: int, rgba: bytes, alpha: bool) -> bytes:
+    """A PNG of 8-bit RGBA (or RGB, the alpha dropped) pixels, unfiltered rows."""
+    step = 4 if alpha else 3
+    rows = b"".join(b"\0" + bytes(px for i in range(0, width * 4, 4) for px in
+                                  rgba[r * width * 4 + i:r * width * 4 + i + step]) for r in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 6 if alpha else 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+
+
+RENDER = """async ([svg, size]) => {
+  const img = new Image();
+  img.src = 'data:image/svg+xml;base64,' + btoa(svg);
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = size; canvas.height = size;
+  const ctx = canvas.getContext('2d');
+  ctx.imageSmoothingQuality = 'high';
+  ctx.drawImage(img, 0, 0, size, size);
+  const px = ctx.getImageData(0, 0, size, size).data;
+  let s = '';
+  for (let i = 0; i < px.length; i += 0x8000) s += String.fromCharCode.apply(null, px.subarray(i, i + 0x8000));
+  return btoa(s);
+}"""
+
+
+def render(page: object, svg: str, size: int, alpha: bool = True) -> bytes:
+    rgba = base64.b64decode(page.evaluate(RENDER, [svg, size]))  # type: ignore[attr-defined]
+    return png(size, size, rgba, alpha)
+
+
+def manifest() -> dict[str, object]:
+    icons: list[dict[str, str]] = []
+    for purpose in ("any", "maskable"):
+        for size in (192, 512):
+            name = f"icon-{size}.png" if purpose == "any" else f"icon-maskable-{size}.png"
+            icons.append({"src": f"icons/{name}", "sizes": f"{size}x{size}", "type": "image/png", "purpose": purpose})
+    return {"name": NAME, "short_name": SHORT_NAME, "description": DESCRIPTION, "start_url": ".",
+            "display": "standalone", "orientation": "portrait", "background_color": theme.FELT,
+            "theme_color": theme.FELT, "prefer_related_applications": False, "icons": icons}
+
+
+def index_html(flet_index: str) -> str:
+    """Flet's own page with our name and description, so a phone's home screen says Card Table."""
+    out = re.sub(r'<meta name="description" content="[^"]*">', f'<meta name="description" content="{DESCRIPTION}">',
+                 flet_index)
+    out = re.sub(r'<meta name="apple-mobile-web-app-title" content="[^"]*">',
+                 f'<meta name="apple-mobile-web-app-title" content="{SHORT_NAME}">', out)
+    out = re.sub(r"<title>[^<]*</title>", f"<title>{NAME}</title>", out)
+    link = '<link rel="manifest" href="manifest.json">'
+    return out.replace(link, f'<meta name="theme-color" content="{theme.FELT}">\n  {link}')
+
+
+def flet_web_index() -> str:
+    import flet_web
+
+    return (Path(flet_web.__file__).parent / "web" / "index.html").read_text(encoding="utf-8")
+
+
+def main() -> None:
+    from playwright.sync_api import sync_playwright
+
+    (HERE / "icon.svg").write_text(icon_svg(), encoding="utf-8")
+    (HERE / "splash.svg").write_text(splash_svg(theme.CARD_FACE), encoding="utf-8")
+    icon, light, dark = icon_svg(), splash_svg(theme.CARD_FACE), splash_svg(theme.CARD_DIM)
+    (ASSETS / "icons").mkdir(exist_ok=True)
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=chromium, args=["--no-sandbox", "--disable-gpu"])
+        page = browser.new_page()
+        page.set_content("<html><body></body></html>")
+        files = {
+            "icon.png": render(page, icon, 1024), "icon_android.png": render(page, icon, 512),
+            "icon_ios.png": render(page, icon, 1024, alpha=False),
+            "splash.png": render(page, light, 1024), "splash_dark.png": render(page, dark, 1024),
+            "favicon.png": render(page, icon, 32),
+            "icons/icon-192.png": render(page, icon, 192), "icons/icon-512.png": render(page, icon, 512),
+            "icons/icon-maskable-192.png": render(page, icon, 192, alpha=False),
+            "icons/icon-maskable-512.png": render(page, icon, 512, alpha=False),
+            "icons/apple-touch-icon-192.png": render(page, icon, 192, alpha=False),
+        }
+        browser.close()
+    for name, data in files.items():
+        (ASSETS / name).write_bytes(data)
+    (ASSETS / "manifest.json").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
+    (ASSETS / "index.html").write_text(index_html(flet_web_index()), encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
