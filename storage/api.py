@@ -20,6 +20,7 @@ from engine.bots.review import GameReview
 from engine.core import EngineError, GameRecord, replay
 from engine.games import GAMES, rules_for
 from storage.db import Storage
+from storage.lobby_address import BadAddress, normalise
 from storage.models import (
     Account,
     GameAction,
@@ -34,7 +35,8 @@ from storage.models import (
 
 DEFAULT_SETTINGS: dict[str, Any] = {"language": "en", "theme": "system", "sound": True, "haptics": True,
                                     "bot_speed": "normal", "default_variants": [], "card_style": "classic",
-                                    "hint_level": "casual", "reduce_motion": False}
+                                    "hint_level": "casual", "reduce_motion": False,
+                                    "lobby_url": ""}  # "": the built-in address (storage/lobby_address.py)
 EXPORT_FORMAT = "cardtable-game"
 SESSION_FORMAT = "cardtable-lopti-session"
 
@@ -335,24 +337,44 @@ def lesson_progress(st: Storage) -> dict[str, tuple[int, bool]]:
         return {r.lesson_id: (r.step, r.completed) for r in s.exec(select(TutorialProgress)).all()}
 
 
-def set_account(st: Storage, lobby_url: str, player_id: str, token: str, display_name: str) -> None:
+def _same_lobby(a: str, b: str) -> bool:
+    try:
+        return normalise(a) == normalise(b)
+    except BadAddress:
+        return a.rstrip("/") == b.rstrip("/")
+
+
+def accounts(st: Storage) -> list[Account]:
+    """Every online account kept here, one per lobby: a guest account belongs to its lobby, so
+    changing the address keeps the old one for when the player switches back."""
     with st.session() as s:
-        row = s.get(Account, 1) or Account(id=1, lobby_url=lobby_url, player_id=player_id, token=token)
+        return list(s.exec(select(Account).order_by(col(Account.id))).all())
+
+
+def get_account(st: Storage, lobby_url: str) -> Account | None:
+    """The account at this lobby, if the player signed in there."""
+    return next((a for a in accounts(st) if _same_lobby(a.lobby_url, lobby_url)), None)
+
+
+def set_account(st: Storage, lobby_url: str, player_id: str, token: str, display_name: str) -> None:
+    """Signed in at ``lobby_url``: its account is added, or replaces the one kept for that lobby."""
+    old = get_account(st, lobby_url)
+    with st.session() as s:
+        row = (s.get(Account, old.id) if old is not None else None) or Account(
+            lobby_url=lobby_url, player_id=player_id, token=token)
         row.lobby_url, row.player_id, row.token, row.display_name = lobby_url, player_id, token, display_name
         s.add(row)
 
 
-def clear_account(st: Storage) -> None:
-    """Sign out: forget the online account (the lobby keeps the player; the token is gone here)."""
+def clear_account(st: Storage, lobby_url: str) -> None:
+    """Sign out of one lobby: forget its account (the lobby keeps the player; the token is gone here)."""
+    old = get_account(st, lobby_url)
+    if old is None:
+        return
     with st.session() as s:
-        row = s.get(Account, 1)
+        row = s.get(Account, old.id)
         if row is not None:
             s.delete(row)
-
-
-def get_account(st: Storage) -> Account | None:
-    with st.session() as s:
-        return s.get(Account, 1)
 
 
 def enqueue(st: Storage, kind: str, payload: Any) -> int:

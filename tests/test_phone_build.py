@@ -169,7 +169,8 @@ def test_the_package_leaves_out_the_server_the_tests_and_the_docs() -> None:
     assert {"lobby", "tests", "docs"} <= exclude
     packaged = {p.name for p in app.iterdir() if not p.name.startswith(".") and p.name not in exclude | {"build"}}
     assert packaged <= {"main.py", "pyproject.toml", "views", "engine", "storage", "assets"}, packaged
-    assert {"main.py", "views", "engine", "storage", "assets"} <= packaged
+    assert {"main.py", "views", "engine", "storage", "assets", "pyproject.toml"} <= packaged  # the app reads
+    # its built-in lobby address from the packaged pyproject.toml (storage/lobby_address.py)
 
 
 #: the square images `flet build` reads from assets/, and the least size it wants of each

@@ -110,7 +110,7 @@ def test_presets_tutorial_account_outbox(st, tmp_path: Path) -> None:  # type: i
     api.set_lesson(st, "lanes-1", 0, False)
     assert api.lesson_progress(st) == {"lanes-1": (0, True)}  # completion is never lost
     api.set_account(st, "http://127.0.0.1:8600", "p1", "secret-token", "Layla")
-    assert api.get_account(st).token == "secret-token"  # type: ignore[union-attr]
+    assert api.get_account(st, "http://127.0.0.1:8600/").token == "secret-token"  # type: ignore[union-attr]
     assert oct(os.stat(st.path).st_mode & 0o777) == "0o600"
     a, b = api.enqueue(st, "move", {"n": 1}), api.enqueue(st, "move", {"n": 2})
     assert [p[2]["n"] for p in api.pending(st)] == [1, 2]

@@ -296,7 +296,7 @@ def test_online_sign_in_the_lobby_screen_and_the_leaderboard_against_a_real_lobb
         screen.call(lambda: setattr(url, "value", f"http://127.0.0.1:{port}"))
         screen.tap(t("en", "ol_sign_in"))
         screen.wait_text(t("en", "ol_find_rated"))
-        assert api.get_account(screen.app.storage) is not None
+        assert api.get_account(screen.app.storage, f"http://127.0.0.1:{port}") is not None
         screen.tap(t("en", "ol_leaderboard"))
         screen.wait_for(lambda: screen.shows(t("en", "ol_nobody")) or screen.shows("1. "), what="the leaderboard")
         screen.call(screen.app.back)
@@ -796,7 +796,7 @@ def test_the_profile_plots_the_rating_history(screen: Screen, tmp_path: Path) ->
         screen.call(lambda: setattr(field, "value", url))
         screen.tap(t("en", "ol_sign_in"))
         screen.wait_text(t("en", "ol_find_rated"))
-        acc = api.get_account(screen.app.storage)
+        acc = api.get_account(screen.app.storage, url)
         assert acc is not None
         me = LobbyClient(url, acc.token)
         friend.sign_up("Friend")

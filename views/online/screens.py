@@ -19,9 +19,11 @@ import flet.canvas as cv
 
 from engine.lanes import VARIANTS
 from storage import api
-from storage.lobby_client import DEFAULT_URL, LobbyClient, LobbyRefused, LobbyUnavailable
+from storage.lobby_address import BadAddress
+from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
+from views.online.address import account_here, checked, lobby_url, refusal, use_lobby
 from views.online.controller import OnlineMode
 from views.ui import theme
 from views.ui.i18n import t
@@ -32,7 +34,8 @@ TIME_CONTROLS = ("3+2", "5+3", "10+5", "1+0", "untimed")
 
 
 def client_for(app: Any) -> LobbyClient | None:
-    acc = api.get_account(app.storage)
+    """A client signed in at the lobby in use, or None when the player has no account there."""
+    acc = account_here(app)
     if acc is None:
         return None
     return LobbyClient(acc.lobby_url, acc.token, timeout=8.0)
@@ -72,7 +75,7 @@ async def _ask(app: Any, status: ft.Text, call: Any, *args: Any) -> Any:
 
 def online_home(app: Any, notice: str = "") -> None:
     """Sign in (guest) or, when signed in, the lobby: find a game, challenge, leaderboard, profile."""
-    acc = api.get_account(app.storage)
+    acc = account_here(app)
     status = text(app.lang, notice, 13, True, theme.PAGE_ERROR)
     if acc is None:
         sign_in_screen(app, status)
@@ -81,24 +84,38 @@ def online_home(app: Any, notice: str = "") -> None:
 
 
 def sign_in_screen(app: Any, status: ft.Text) -> None:
-    """A guest account at the lobby address given (the default is the public lobby)."""
+    """A guest account at the lobby address given (the one in use; Settings → Online also sets it).
+    A bad address is refused before anything is called or stored."""
     lang = app.lang
-    url = ft.TextField(label=t(lang, "ol_url"), value=DEFAULT_URL, width=320)
+    url = ft.TextField(label=t(lang, "ol_url"), value=lobby_url(app), hint_text="https://…", width=320,
+                       keyboard_type=ft.KeyboardType.URL)
     name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, width=320)
 
     async def sign_in(e: Any) -> None:
+        try:
+            address = checked(url.value or "")
+        except BadAddress as exc:
+            url.error = status.value = refusal(lang, exc)
+            status.color = theme.PAGE_ERROR
+            app.page.update()
+            return
+        url.error = None
+        use_lobby(app, address)
         status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED  # progress, not an error
         app.page.update()
-        client = LobbyClient((url.value or DEFAULT_URL).strip(), timeout=8.0)
+        client = LobbyClient(address, timeout=8.0)
         body = await _ask(app, status, client.sign_up, (name.value or "Player").strip())
         client.close()
         if body is FAILED:
             return
         assert client.token is not None
-        api.set_account(app.storage, client.url, body["id"], client.token, body["name"])
+        api.set_account(app.storage, address, body["id"], client.token, body["name"])
         online_home(app)
 
-    _screen(app, t(lang, "online"), [text(lang, t(lang, "ol_intro"), 14), url, name,
+    intro = [text(lang, t(lang, "ol_intro"), 14)]
+    if not lobby_url(app):
+        intro.append(text(lang, t(lang, "addr_none"), 14))
+    _screen(app, t(lang, "online"), [*intro, url, name,
                                      ft.FilledButton(t(lang, "ol_sign_in"), on_click=sign_in), status])
 
 
@@ -118,7 +135,9 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
         client = client_for(app)
         if client is None:
             return
+        retry.visible = False
         me = await _ask(app, status, client.me)
+        retry.visible = me is FAILED  # unreachable or refused: said in status, and tried again on a tap
         mine = await _ask(app, status, client.my_matches) if me is not FAILED else FAILED
         client.close()
         if me is not FAILED:
@@ -129,13 +148,26 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
                                 *(running_match_button(app, m) for m in mine)]
         app.page.update()
 
+    async def try_again(e: Any) -> None:
+        status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED
+        app.page.update()
+        await load_me()
+        if not retry.visible:
+            status.value = ""
+            app.page.update()
+
+    retry = ft.Semantics(identifier="ol-retry", button=True, visible=False, content=ft.OutlinedButton(
+        t(lang, "retry"), icon=ft.Icons.REFRESH, on_click=try_again))
+
     def sign_out(e: Any) -> None:
-        api.clear_account(app.storage)
+        api.clear_account(app.storage, acc.lobby_url)
         online_home(app)
 
     house_rules = online_variants(app)
     _screen(app, t(lang, "online"), [
         me_line,
+        status,  # up top, where a phone shows it without scrolling
+        retry,
         running,
         ft.Row([tc], wrap=True),
         ft.Row([ft.FilledButton(t(lang, "ol_find_rated"), on_click=lambda e: find_game(app, True, tc.value or "5+3")),
@@ -149,7 +181,6 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
         ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: leaderboard(app)),
                 ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: profile(app)),
                 ft.TextButton(t(lang, "ol_sign_out"), on_click=sign_out)], wrap=True),
-        status,
     ])
     app.page.run_task(load_me)
 
@@ -305,7 +336,10 @@ def find_game(app: Any, rated: bool, time_control: str, variants: list[str] | No
 
 def leaderboard(app: Any) -> None:
     lang = app.lang
-    client = client_for(app) or LobbyClient()
+    client = client_for(app) or (LobbyClient(lobby_url(app)) if lobby_url(app) else None)
+    if client is None:
+        online_home(app)
+        return
     try:
         rows = client.leaderboard()
     except (LobbyUnavailable, LobbyRefused) as exc:
@@ -322,7 +356,7 @@ def leaderboard(app: Any) -> None:
 
 def profile(app: Any) -> None:
     lang = app.lang
-    acc = api.get_account(app.storage)
+    acc = account_here(app)
     client = client_for(app)
     if acc is None or client is None:
         online_home(app)

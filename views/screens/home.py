@@ -72,7 +72,9 @@ def home(app: App) -> ft.Control:
         online,
         *(_tile(app, g) for g in ("lanes", "lopti", "spit")),
     ], scroll=ft.ScrollMode.AUTO, spacing=12)
-    if api.get_account(app.storage) is not None:
+    from views.online.address import account_here
+
+    if account_here(app) is not None:
         app.page.run_task(_offer_online_matches, app, online)
     return ft.Container(body, padding=ft.Padding.all(16))
 

@@ -1,6 +1,6 @@
-"""Settings: name, language, theme, card style (with a live preview), sounds, haptics, bot speed
-and the level hints come from. Stored in the profile; a damaged stored value falls back to its
-default (views/ui/prefs.py)."""
+"""Settings: name, language, theme, card style (with a live preview), sounds, haptics, bot speed,
+the level hints come from, and the lobby's address (views/online/address.py). Stored in the
+profile; a damaged stored value falls back to its default (views/ui/prefs.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from storage import api
+from storage.lobby_address import BadAddress, built_in
+from views.online.address import account_note, checked, lobby_url, refusal, use_lobby
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.widgets import card_face, icon_button, text
@@ -36,6 +38,8 @@ def settings(app: App) -> None:
     haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
     motion = ft.Switch(label=t(lang, "reduce_motion"), value=prefs.reduce_motion)
     preview = ft.Row(spacing=4)
+    lobby = ft.TextField(label=t(lang, "ol_url"), value=lobby_url(app), hint_text="https://…",
+                         keyboard_type=ft.KeyboardType.URL)
 
     def show_preview() -> None:
         preview.controls = [card_face(c, 38, 52, style=style.value) for c in ("AS", "KH", "7D", "10C")]
@@ -48,6 +52,12 @@ def settings(app: App) -> None:
     show_preview()
 
     def save(e: Any) -> None:
+        try:  # the address first: a bad one is said, and nothing at all is saved
+            address = checked(lobby.value or "") if (lobby.value or "").strip() else built_in()
+        except BadAddress as exc:
+            lobby.error = refusal(lang, exc)
+            app.tell(lobby.error)
+            return
         try:
             app.settings = api.update_profile(
                 app.storage, display_name=name.value or "Player", language=language.value or "en",
@@ -58,8 +68,11 @@ def settings(app: App) -> None:
         except ValueError as exc:
             app.tell(str(exc))
             return
+        moved = use_lobby(app, address)
         app.apply_language()
         app.home()
+        if moved:
+            app.tell(moved)
 
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
@@ -71,6 +84,9 @@ def settings(app: App) -> None:
         sound, haptics, ft.Semantics(identifier="setting-reduce_motion", content=motion),
         *([ft.Semantics(identifier="platform-calm", content=text(lang, t(lang, "reduce_motion_platform"), 12))]
           if app.platform_calm else []),
+        text(lang, t(lang, "online"), 16, True),
+        ft.Semantics(identifier="setting-lobby", content=lobby),
+        text(lang, account_note(app), 12, color=ft.Colors.ON_SURFACE_VARIANT),
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
