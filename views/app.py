@@ -171,7 +171,10 @@ class App:
         if route == "/":
             self.page.views[:] = [view]
         else:
-            home = self.page.views[0] if self.page.views and self.page.views[0].route == "/" else None
+            # the home view under this one (where back goes), built unless already shown: Flet's own
+            # empty first view does not count (a deep link would pop back to a blank page)
+            first = self.page.views[0] if self.page.views else None
+            home = first if first is not None and first.route == "/" and first.controls else None
             self.page.views[:] = [home or routes.home_view(self), view]
         self.page.update()
 

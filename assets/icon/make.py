@@ -56,20 +56,23 @@ def cards(face: str) -> str:
     return card(-13, -62, SPADE, theme.INK, face) + card(11, 62, HEART, theme.RED, face)
 
 
+def svg(body: str) -> str:
+    head = f'<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE}" viewBox="0 0 {SIZE} {SIZE}">'
+    return f"{head}{body}</svg>\n"
+
+
 def icon_svg() -> str:
     """Full bleed: the felt fills the square, so it works as a maskable web icon and on iOS (no
     transparency); the cards stay inside the centre circle that every mask keeps."""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE}" viewBox="0 0 {SIZE} {SIZE}">'
-            f'<defs><radialGradient id="lamp" cx="50%" cy="42%" r="70%">'
-            f'<stop offset="0" stop-color="{theme.FELT_LIGHT}"/><stop offset="1" stop-color="{theme.FELT_DARK}"/>'
-            f'</radialGradient></defs><rect width="{SIZE}" height="{SIZE}" fill="url(#lamp)"/>'
-            f'{cards(theme.CARD_FACE)}</svg>\n')
+    lamp = (f'<defs><radialGradient id="lamp" cx="50%" cy="42%" r="70%"><stop offset="0" '
+            f'stop-color="{theme.FELT_LIGHT}"/><stop offset="1" stop-color="{theme.FELT_DARK}"/></radialGradient>'
+            f'</defs><rect width="{SIZE}" height="{SIZE}" fill="url(#lamp)"/>')
+    return svg(lamp + cards(theme.CARD_FACE))
 
 
 def splash_svg(face: str) -> str:
     """The cards alone: the build puts them on the splash colour (the felt, pyproject.toml)."""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{SIZE}" height="{SIZE}" viewBox="0 0 {SIZE} {SIZE}">'
-            f'{cards(face)}</svg>\n')
+    return svg(cards(face))
 
 
 def png(width: int, height: int, rgba: bytes, alpha: bool) -> bytes:

@@ -39,3 +39,46 @@ def test_the_running_app_serves_an_installable_card_table_manifest(tmp_path: Pat
         for src, size in (("favicon.png", 32), ("icons/apple-touch-icon-192.png", 192)):
             assert page.evaluate(IMAGE_SIZE, src) == [200, "image/png", size, size]
         browser.close()
+
+
+#: an iPhone 14 in portrait: 390 × 844 CSS px, the notch 47 px at the top, the home bar 34 at the bottom
+NOTCHED = {"width": 390, "height": 844, "top": 47, "bottom": 34}
+SAFE_INSETS = {"insets": {"top": NOTCHED["top"], "topMax": NOTCHED["top"], "bottom": NOTCHED["bottom"],
+                          "bottomMax": NOTCHED["bottom"], "left": 0, "leftMax": 0, "right": 0, "rightMax": 0}}
+
+
+def test_on_a_notched_phone_the_page_stays_inside_the_safe_area_and_the_table_fits(tmp_path: Path) -> None:
+    """Flutter's web engine ignores the safe-area insets (measured: the same pixels with and without
+    them), so the web app relies on the browser: a page that does not ask for ``viewport-fit=cover``
+    is laid out inside the safe area. Checked on the live page under Chromium's notch emulation, then
+    the Lanes table at the height such a browser leaves (844 − 47 − 34): the top bar and the whole
+    hand are in view. Phone builds pad by the system's insets instead: every view is a SafeArea
+    (tests/views/test_phone_frame.py)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.views.test_browser import open_app, start_lanes_against_the_beginner, wait_until
+
+    with serve(tmp_path / "app.sqlite") as url, sync_playwright() as p:
+        browser, page = launch(p, NOTCHED["width"], NOTCHED["height"])
+        page.context.new_cdp_session(page).send("Emulation.setSafeAreaInsetsOverride", SAFE_INSETS)
+        open_app(page, url)
+        inset = page.evaluate("""() => { const d = document.createElement('div');
+            d.style.paddingTop = 'env(safe-area-inset-top)'; document.body.appendChild(d);
+            return getComputedStyle(d).paddingTop; }""")
+        assert inset == f"{NOTCHED['top']}px"  # the emulated notch is there for the page to see
+        viewport = page.locator('meta[name="viewport"]').get_attribute("content") or ""
+        assert "viewport-fit=cover" not in viewport.replace(" ", "")
+        browser.close()
+        inside = NOTCHED["height"] - NOTCHED["top"] - NOTCHED["bottom"]
+        browser, page = launch(p, NOTCHED["width"], inside)
+        open_app(page, url)
+        start_lanes_against_the_beginner(page)
+        hand = page.locator('[flt-semantics-identifier^="hand-"]')
+        assert wait_until(lambda: hand.count() == 8 and all(c.bounding_box() for c in hand.all()), 20)
+        for card in hand.all():
+            box = card.bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= inside + 1, box
+            assert box["x"] >= 0 and box["x"] + box["width"] <= NOTCHED["width"] + 1, box
+        back = page.get_by_role("button", name="Back").first.bounding_box()  # the top bar, under no notch
+        assert back is not None and back["y"] >= 0
+        browser.close()

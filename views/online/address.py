@@ -7,12 +7,16 @@ they switch back."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import flet as ft
 
 from storage import api
 from storage.lobby_address import BadAddress, built_in, current, normalise
 from storage.models import Account
 from views.ui.i18n import t
+from views.ui.widgets import text
 
 
 def lobby_url(app: Any) -> str:
@@ -57,3 +61,26 @@ def use_lobby(app: Any, address: str) -> str:
     if now is not None:
         said.append(t(lang, "addr_account_there", name=now.display_name))
     return " ".join(said)
+
+
+def settings_section(app: Any) -> tuple[list[ft.Control], Callable[[], str | None]]:
+    """Settings → Online: the address field and what changing it means for the account; and the
+    check to run before anything is saved, which gives the address to store (None: refused, the
+    field and a dialog say why)."""
+    lang = app.lang
+    field = ft.TextField(label=t(lang, "ol_url"), value=lobby_url(app), hint_text="https://…",
+                         keyboard_type=ft.KeyboardType.URL)
+
+    def check() -> str | None:
+        typed = (field.value or "").strip()
+        try:
+            return checked(typed) if typed else built_in()
+        except BadAddress as exc:
+            field.error = refusal(lang, exc)
+            app.tell(field.error)
+            return None
+
+    controls: list[ft.Control] = [
+        text(lang, t(lang, "online"), 16, True), ft.Semantics(identifier="setting-lobby", content=field),
+        text(lang, account_note(app), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
+    return controls, check

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import flet as ft
@@ -130,34 +131,7 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
     me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", 13, color=ft.Colors.ON_SURFACE_VARIANT)
 
     running = ft.Column(spacing=4)
-
-    async def load_me() -> None:
-        client = client_for(app)
-        if client is None:
-            return
-        retry.visible = False
-        me = await _ask(app, status, client.me)
-        retry.visible = me is FAILED  # unreachable or refused: said in status, and tried again on a tap
-        mine = await _ask(app, status, client.my_matches) if me is not FAILED else FAILED
-        client.close()
-        if me is not FAILED:
-            me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],
-                              games=me.get("rated_games", 0)) + " · " + acc.lobby_url
-        if mine is not FAILED and mine:
-            running.controls = [text(lang, t(lang, "ol_running"), 15, True),
-                                *(running_match_button(app, m) for m in mine)]
-        app.page.update()
-
-    async def try_again(e: Any) -> None:
-        status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED
-        app.page.update()
-        await load_me()
-        if not retry.visible:
-            status.value = ""
-            app.page.update()
-
-    retry = ft.Semantics(identifier="ol-retry", button=True, visible=False, content=ft.OutlinedButton(
-        t(lang, "retry"), icon=ft.Icons.REFRESH, on_click=try_again))
+    retry, load_me = _loader(app, acc, status, me_line, running)
 
     def sign_out(e: Any) -> None:
         api.clear_account(app.storage, acc.lobby_url)
@@ -183,6 +157,42 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
                 ft.TextButton(t(lang, "ol_sign_out"), on_click=sign_out)], wrap=True),
     ])
     app.page.run_task(load_me)
+
+
+def _loader(app: Any, acc: Any, status: ft.Text, me_line: ft.Text,
+            running: ft.Column) -> tuple[ft.Control, Callable[[], Awaitable[None]]]:
+    """The lobby screen's call for my rating and my running matches, and the Retry button shown
+    when it fails (an unreachable lobby is said in ``status``; a tap tries again)."""
+    lang = app.lang
+
+    async def load_me() -> None:
+        client = client_for(app)
+        if client is None:
+            return
+        retry.visible = False
+        me = await _ask(app, status, client.me)
+        retry.visible = me is FAILED
+        mine = await _ask(app, status, client.my_matches) if me is not FAILED else FAILED
+        client.close()
+        if me is not FAILED:
+            me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],
+                              games=me.get("rated_games", 0)) + " · " + acc.lobby_url
+        if mine is not FAILED and mine:
+            running.controls = [text(lang, t(lang, "ol_running"), 15, True),
+                                *(running_match_button(app, m) for m in mine)]
+        app.page.update()
+
+    async def try_again(e: Any) -> None:
+        status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED
+        app.page.update()
+        await load_me()
+        if not retry.visible:
+            status.value = ""
+            app.page.update()
+
+    retry = ft.Semantics(identifier="ol-retry", button=True, visible=False, content=ft.OutlinedButton(
+        t(lang, "retry"), icon=ft.Icons.REFRESH, on_click=try_again))
+    return retry, load_me
 
 
 def running_match_button(app: Any, m: dict[str, Any]) -> ft.Control:

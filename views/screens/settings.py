@@ -10,8 +10,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from storage import api
-from storage.lobby_address import BadAddress, built_in
-from views.online.address import account_note, checked, lobby_url, refusal, use_lobby
+from views.online.address import settings_section, use_lobby
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.widgets import card_face, icon_button, text
@@ -21,7 +20,8 @@ if TYPE_CHECKING:
 
 
 def settings(app: App) -> None:
-    """Name, language, theme, card style (with a preview), sound, haptics and bot speed."""
+    """Name, language, theme, card style (with a preview), sound, haptics, bot speed, hints, motion
+    and the lobby's address."""
     lang, prefs = app.lang, app.prefs
     name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40)
 
@@ -37,26 +37,12 @@ def settings(app: App) -> None:
     sound = ft.Switch(label=t(lang, "sound"), value=prefs.sound)
     haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
     motion = ft.Switch(label=t(lang, "reduce_motion"), value=prefs.reduce_motion)
-    preview = ft.Row(spacing=4)
-    lobby = ft.TextField(label=t(lang, "ol_url"), value=lobby_url(app), hint_text="https://…",
-                         keyboard_type=ft.KeyboardType.URL)
-
-    def show_preview() -> None:
-        preview.controls = [card_face(c, 38, 52, style=style.value) for c in ("AS", "KH", "7D", "10C")]
-
-    def restyle(e: Any) -> None:
-        show_preview()
-        preview.update()
-
-    style.on_select = restyle
-    show_preview()
+    preview = live_preview(style)
+    online, checked_address = settings_section(app)
 
     def save(e: Any) -> None:
-        try:  # the address first: a bad one is said, and nothing at all is saved
-            address = checked(lobby.value or "") if (lobby.value or "").strip() else built_in()
-        except BadAddress as exc:
-            lobby.error = refusal(lang, exc)
-            app.tell(lobby.error)
+        address = checked_address()  # first: a bad address is said, and nothing at all is saved
+        if address is None:
             return
         try:
             app.settings = api.update_profile(
@@ -84,13 +70,27 @@ def settings(app: App) -> None:
         sound, haptics, ft.Semantics(identifier="setting-reduce_motion", content=motion),
         *([ft.Semantics(identifier="platform-calm", content=text(lang, t(lang, "reduce_motion_platform"), 12))]
           if app.platform_calm else []),
-        text(lang, t(lang, "online"), 16, True),
-        ft.Semantics(identifier="setting-lobby", content=lobby),
-        text(lang, account_note(app), 12, color=ft.Colors.ON_SURFACE_VARIANT),
+        *online,
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))
+
+
+def live_preview(style: ft.Dropdown) -> ft.Row:
+    """Four cards in the card style chosen, redrawn as the choice changes."""
+    preview = ft.Row(spacing=4)
+
+    def show_preview() -> None:
+        preview.controls = [card_face(c, 38, 52, style=style.value) for c in ("AS", "KH", "7D", "10C")]
+
+    def restyle(e: Any) -> None:
+        show_preview()
+        preview.update()
+
+    style.on_select = restyle
+    show_preview()
+    return preview
 
 
 def your_data(app: App) -> list[ft.Control]:
