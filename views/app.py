@@ -280,7 +280,7 @@ def lifecycle(app: App, state: str) -> None:
     elif state in ("show", "resume"):
         app.paused = False
         app.screen.resume()
-        app.page.run_thread(app.screen.resync)
+        app.page.run_task(app.screen.resync)
 
 
 def warm() -> None:

@@ -98,14 +98,23 @@ class Screen:
     """The running app, as a person sees and taps it."""
 
     def __init__(self, db: Path, start: Callable[[ft.Page, str], Any], route: str = "/",
-                 size: tuple[int, int] = (390, 844)) -> None:
-        self.loop = asyncio.new_event_loop()
+                 size: tuple[int, int] = (390, 844), beside: Screen | None = None) -> None:
+        """``beside``: a second session on that screen's loop, as the web server runs every
+        browser's session on one loop (closed with it)."""
+        self.shares_loop = beside is not None
+        self.loop: asyncio.AbstractEventLoop
         #: exceptions raised in background work (a bot's turn, the Spit ticker): a test fails on any
-        self.errors: list[str] = []
-        self.loop.set_exception_handler(lambda loop, context: self.errors.append(
-            repr(context.get("exception") or context.get("message"))))
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
+        self.errors: list[str]
+        self.thread: threading.Thread
+        if beside is not None:
+            self.loop, self.errors, self.thread = beside.loop, beside.errors, beside.thread
+        else:
+            self.loop = asyncio.new_event_loop()
+            self.errors = []
+            self.loop.set_exception_handler(lambda loop, context: self.errors.append(
+                repr(context.get("exception") or context.get("message"))))
+            self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+            self.thread.start()
         self.conn = StandInConnection(self.loop)
         self.session: Session = self.call(lambda: Session(self.conn))
         self.conn.session = self.session
@@ -130,6 +139,11 @@ class Screen:
         return asyncio.run_coroutine_threadsafe(run(), self.loop).result(timeout=30)
 
     def close(self) -> None:
+        if self.shares_loop:  # the loop is the other screen's: it stops when that one closes
+            self.conn.executor.shutdown(wait=False, cancel_futures=True)
+            assert not self.conn.crashes, self.conn.crashes
+            return
+
         async def cancel_all() -> None:
             for task in asyncio.all_tasks():
                 if task is not asyncio.current_task():
@@ -199,8 +213,9 @@ class Screen:
 
     # --- doing ------------------------------------------------------------------------------------
 
-    def fire(self, control: Any, event: str = "click", data: Any = None) -> None:
-        """Deliver ``event`` to ``control`` as the client would, then Flet's auto-update."""
+    def fire(self, control: Any, event: str = "click", data: Any = None, timeout: float = 30) -> None:
+        """Deliver ``event`` to ``control`` as the client would, then Flet's auto-update; wait for
+        the handler up to ``timeout`` seconds (0: do not wait)."""
         def clickable(c: Any) -> Any:
             # a Semantics wrapper or a Container: the handler sits on the first control that has one
             for x in walk(c):
@@ -214,7 +229,9 @@ class Screen:
             await self.session.dispatch_event(target._i, event, data)
             await self.session.after_event(target)
 
-        asyncio.run_coroutine_threadsafe(deliver(), self.loop).result(timeout=30)
+        done = asyncio.run_coroutine_threadsafe(deliver(), self.loop)
+        if timeout:
+            done.result(timeout=timeout)
         assert not self.conn.crashes, self.conn.crashes
 
     def go(self, route: str) -> None:
@@ -222,8 +239,9 @@ class Screen:
         self.call(lambda: self.app.go(route))
         self.wait_for(lambda: self.page.route == route, what=f"route {route}")
 
-    def tap(self, text: str | None = None, *, kind: type | None = None, ident: str | None = None) -> None:
-        self.fire(self.one(text, kind=kind, ident=ident))
+    def tap(self, text: str | None = None, *, kind: type | None = None, ident: str | None = None,
+            timeout: float = 30) -> None:
+        self.fire(self.one(text, kind=kind, ident=ident), timeout=timeout)
 
     def toggle(self, control: Any, value: bool) -> None:
         self.call(lambda: setattr(control, "value", value))

@@ -62,7 +62,8 @@ def test_online_match_plays_through_the_server_and_follows_the_opponent(pair) ->
             assert legal and all(x in [RULES.parse_action(y) for y in online.view["legal"]] for x in legal)
             action = legal[0]
             events = m._apply(action)
-            assert events and m.refusal is None
+            assert events and m.refusal is None and len(online.queued()) == 1  # sent off the UI loop:
+            assert online.flush(1.0) and online.queued() == []  # the table's worker thread sends it
         else:
             v = b.view(online.match_id)
             act = decide("lanes", v["observation"], "beginner", v["move_count"])
@@ -74,7 +75,8 @@ def test_online_match_plays_through_the_server_and_follows_the_opponent(pair) ->
     # a stale move (the server has moved on) is refused with the server's words, nothing breaks
     until_my_turn(m, online, b)
     online.seq -= 1
-    assert m._apply(m.legal()[0]) == [] and m.refusal is not None
+    assert m._apply(m.legal()[0]) != [] and online.flush(2.0)
+    assert online.notice is not None and online.queued() == [] and m.my_turn  # dropped, said, my turn still
 
 
 def test_lost_connection_is_reported_and_nothing_crashes(pair) -> None:  # type: ignore[no-untyped-def]
@@ -90,7 +92,8 @@ def test_lost_connection_is_reported_and_nothing_crashes(pair) -> None:  # type:
 
     online.client = LobbyClient("http://testserver", token=a.token, transport=httpx.MockTransport(down), timeout=0.2)
     assert online.sync(now=1.0) is False and online.connection == "lost"
-    assert m._apply(m.legal()[0]) == [] and online.connection == "lost"
+    assert m._apply(m.legal()[0]) != [] and online.flush(1.0) is False and online.connection == "lost"
+    assert len(online.queued()) == 1 and m.legal() == []  # it waits; no other move meanwhile
     online.client = a  # back: catch up from the last event number
     assert online.sync(now=2.0) or online.connection == "ok"
     assert online.connection == "ok"
@@ -124,6 +127,7 @@ def test_the_servers_countdowns_are_shown_and_tick_locally(pair) -> None:  # typ
     for _ in range(2):  # both first moves: now the untimed move rule runs
         until_my_turn(m, online, b)
         m._apply(m.legal()[0])
+        assert online.flush(150.0)
     until_my_turn(m, online, b)
     clock.advance(30)  # the opponent has been quiet for half a minute
     online.sync(now=200.0)
@@ -142,6 +146,7 @@ def test_a_finished_online_match_is_kept_in_the_local_history_once(pair, st) -> 
     m = LanesMatch(online)
     until_my_turn(m, online, b)
     m._apply(m.legal()[0])
+    assert online.flush(1.0)
     b.resign(online.match_id)  # the friend resigns: I win
     record = a.record(online.match_id)
     gid = api.keep_online_match(st, record, online.seat, "Bob", online.match_id)
@@ -183,6 +188,7 @@ def test_a_move_made_while_the_connection_drops_arrives_exactly_once(pair, st, t
     online.client = LobbyClient("http://testserver", token=a.token, timeout=0.5,
                                 transport=LostAnswers(a.http._transport))
     assert m._apply(m.legal()[0]) != [] and m.refusal is None
+    assert online.flush(1.0) is False  # the lobby took it, but the answer was lost
     assert len(online.queued()) == 1 and m.legal() == [] and online.connection == "lost"
     assert online.sync(now=1.0) is False  # still cut: it waits
     online.client = a  # the connection is back

@@ -10,10 +10,20 @@ with catch-up from the last number seen after a lost connection).
 Clocks tick locally between server answers: ``remaining(now_local)`` starts from the server's
 ``remaining_ms`` at the moment of the last answer and subtracts the time since on the side to move;
 every answer corrects it.
+
+Nothing here that talks to the lobby may run on Flet's event loop, which every browser session of
+the web app shares (one slow answer would freeze every player): :meth:`submit` only puts the move
+in the outbox ("sending…"), and :meth:`flush`, :meth:`sync` and :meth:`resign` — the calls that go
+over the network — are run by the table in a worker thread (``asyncio.to_thread``). Several of
+them may run at once (the follow loop's long poll, a move being sent, the re-sync on return from the
+background), so each takes the server's answer under one lock, and only an answer at least as new
+as the view held (by event and move count) replaces it: an old answer arriving late changes nothing.
 """
 
 from __future__ import annotations
 
+import itertools
+import threading
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, cast
@@ -52,12 +62,32 @@ class OnlineMode(NoBotNoUndo):
         #: "ok", or "lost" while the lobby cannot be reached (the table says so and keeps retrying)
         self.connection = "ok"
         self.since = int(view.get("event_count", 0))
+        #: every answer from the lobby is taken under this lock; one sender at a time
+        self._lock, self._sending = threading.Lock(), threading.Lock()
+        self._mark = (-1, -1)
+        #: the outbox without a storage (tests): (id, move) pairs
+        self._unsent: list[tuple[int, dict[str, Any]]] = []
+        self._ids = itertools.count(1)
         self._set_view(view, now)
         self.levels = [PERSON, "online"] if self.seat == 0 else ["online", PERSON]
 
     # --- the server's view ---------------------------------------------------------------------
-    def _set_view(self, view: dict[str, Any], now: float | None = None) -> None:
-        """Take the server's answer, stamped with the local time it arrived (for the clocks)."""
+    def _set_view(self, view: dict[str, Any], now: float | None = None) -> bool:
+        """Take the server's answer, stamped with the local time it arrived (for the clocks), unless
+        the view held is newer (a late answer to an older request). True when taken."""
+        with self._lock:
+            return self._take_if_newer(view, now)
+
+    def _take_if_newer(self, view: dict[str, Any], now: float | None) -> bool:
+        """(with the lock held)"""
+        mark = (int(view.get("event_count", 0)), int(view["move_count"]))
+        if mark < self._mark:
+            return False
+        self._mark = mark
+        self._take(view, now)
+        return True
+
+    def _take(self, view: dict[str, Any], now: float | None) -> None:
         self.view = view
         self.seat = int(view["seat"])
         self.seq = int(view["move_count"])
@@ -131,76 +161,84 @@ class OnlineMode(NoBotNoUndo):
 
 
     def submit(self, action: LanesAction, now: float | None = None) -> list[Event]:
-        """Send a move with its expected move number and a client move id (a retry after a lost
-        answer is answered with the original result); raises :class:`Refused` when not taken.
-        With the lobby out of reach the move waits in the storage's outbox ("sending…") and goes,
-        with the same move number and id, when the connection is back (:meth:`flush`)."""
+        """Put a legal move in the outbox with its expected move number and a client move id, and
+        return at once ("sending…"): :meth:`flush` sends it, off the UI loop. Raises
+        :class:`Refused` (nothing queued) when the move is not in the server's list or one is still
+        being sent. A move the lobby then refuses (the opponent's flag fell meanwhile) is dropped
+        and :attr:`notice` says why; one sent while the lobby cannot be reached waits in the
+        storage's outbox and goes, with the same number and id, when the connection is back."""
         if self.queued():
             raise Refused(Why("sending", "your move is still being sent"))
         if action not in self.legal():
             raise Refused(self._why_not(action))
         move = {"match_id": self.match_id, "expected_move": self.seq, "action": RULES.action_to_json(action),
                 "client_move_id": uuid.uuid4().hex}
-        try:
-            body = self.client.move(self.match_id, move["expected_move"], move["action"], move["client_move_id"])
-        except LobbyRefused as exc:  # stale (the opponent moved, a flag fell): take the server's view
-            if isinstance(exc.body, dict) and isinstance(exc.body.get("view"), dict):
-                self._set_view(exc.body["view"], now)
-            raise Refused(Why("rejected", exc.message)) from None
-        except LobbyUnavailable:
-            self.connection = "lost"
-            if self.storage is None:
-                raise Refused(Why("lobby_unreachable", "the lobby cannot be reached")) from None
+        if self.storage is None:
+            self._unsent.append((next(self._ids), move))
+        else:
             from storage import api
 
             api.enqueue(self.storage, "move", move)
-            return [ev("queued")]
-        return self._moved(body, now)
+        return [ev("queued")]
 
     def _moved(self, body: dict[str, Any], now: float | None) -> list[Event]:
         self.connection = "ok"
-        if isinstance(body.get("view"), dict):
-            self._set_view(body["view"], now)
         events = [ev(e["type"], **{k: v for k, v in e.items() if k not in ("type", "n")})
                   for e in body.get("events", []) if isinstance(e, dict) and "type" in e]
-        self.last_events = events
+        with self._lock:
+            if isinstance(body.get("view"), dict) and not self._take_if_newer(body["view"], now):
+                return [ev("move")]
+            self.last_events = events
         return events or [ev("move")]
 
     def queued(self) -> list[tuple[int, dict[str, Any]]]:
         """This match's moves waiting in the outbox (at most one: no move is made past it)."""
         if self.storage is None:
-            return []
+            return list(self._unsent)
         from storage import api
 
         return [(i, p) for i, kind, p in api.pending(self.storage)
                 if kind == "move" and isinstance(p, dict) and p.get("match_id") == self.match_id]
 
-    def flush(self, now: float | None = None) -> bool:
-        """Send the queued move again, exactly as it was (the lobby's idempotent moves make it count
-        once however often it is sent). True when the outbox is empty for this match afterwards; a
-        move the lobby no longer takes (the match ended meanwhile, on time perhaps) is dropped and
-        :attr:`notice` says so plainly."""
+    def _done(self, outbox_id: int) -> None:
+        if self.storage is None:
+            self._unsent = [(i, p) for i, p in self._unsent if i != outbox_id]
+            return
         from storage import api
 
-        for outbox_id, move in self.queued():
-            try:
-                body = self.client.move(self.match_id, int(move["expected_move"]), move["action"],
-                                        str(move["client_move_id"]))
-            except LobbyUnavailable:
-                self.connection = "lost"
-                return False
-            except LobbyRefused as exc:
-                if isinstance(exc.body, dict) and isinstance(exc.body.get("view"), dict):
-                    self._set_view(exc.body["view"], now)
-                self.notice = exc.message
-                api.done(self.storage, outbox_id)
-                continue
-            api.done(self.storage, outbox_id)
-            self._moved(body, now)
-        return True
+        api.done(self.storage, outbox_id)
+
+    def flush(self, now: float | None = None) -> bool:
+        """Send the queued move, exactly as it was (the lobby's idempotent moves make it count once
+        however often it is sent); over the network, so never on the UI loop. True when the outbox
+        is empty for this match afterwards (False while the lobby cannot be reached, or while
+        another thread is sending it). A move the lobby no longer takes (the match ended meanwhile,
+        on time perhaps) is dropped and :attr:`notice` says so plainly."""
+        if not self._sending.acquire(blocking=False):
+            return False
+        try:
+            for outbox_id, move in self.queued():
+                try:
+                    body = self.client.move(self.match_id, int(move["expected_move"]), move["action"],
+                                            str(move["client_move_id"]))
+                except LobbyUnavailable:
+                    self.connection = "lost"
+                    return False
+                except LobbyRefused as exc:
+                    if isinstance(exc.body, dict) and isinstance(exc.body.get("view"), dict):
+                        self._set_view(exc.body["view"], now)
+                    self.notice = exc.message
+                    self._done(outbox_id)
+                    continue
+                self._done(outbox_id)
+                self._moved(body, now)
+            return True
+        finally:
+            self._sending.release()
 
     def resign(self) -> list[Event]:
-        """Resign at the lobby (L-8.3): the server records it and ends the match."""
+        """Resign at the lobby (L-8.3): the server records it and ends the match (over the
+        network: the table runs it off the UI loop)."""
         try:
             self.client.resign(self.match_id)
             self._set_view(self.client.view(self.match_id))
@@ -226,13 +264,14 @@ class OnlineMode(NoBotNoUndo):
             return False
         self.connection = "ok"
         events = [e for e in body.get("events", []) if isinstance(e, dict)]
-        before = (self.seq, self.view["status"])
-        if events:
-            self.since = max(self.since, max(int(e.get("n", 0)) for e in events))
-            engine_events = [ev(e["type"], **{k: v for k, v in e.items() if k not in ("type", "n")})
-                             for e in events if e.get("type") not in ("move", "start", "end")]
-            if engine_events:
-                self.last_events = engine_events
-        if isinstance(body.get("view"), dict):
-            self._set_view(body["view"], now)
-        return bool(events) or before != (self.seq, self.view["status"])
+        with self._lock:
+            before = (self.seq, self.view["status"])
+            if isinstance(body.get("view"), dict) and not self._take_if_newer(body["view"], now):
+                return False  # an answer older than the view held (another sync was quicker)
+            if events:
+                self.since = max(self.since, max(int(e.get("n", 0)) for e in events))
+                engine_events = [ev(e["type"], **{k: v for k, v in e.items() if k not in ("type", "n")})
+                                 for e in events if e.get("type") not in ("move", "start", "end")]
+                if engine_events:
+                    self.last_events = engine_events
+            return bool(events) or before != (self.seq, self.view["status"])

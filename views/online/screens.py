@@ -152,8 +152,8 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
         house_rules,
         text(lang, t(lang, "ol_rated_note"), 12, color=ft.Colors.ON_SURFACE_VARIANT),
         _challenge_row(app, tc, code, status),
-        ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: leaderboard(app)),
-                ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: profile(app)),
+        ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: app.page.run_task(leaderboard, app)),
+                ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: app.page.run_task(profile, app)),
                 ft.TextButton(t(lang, "ol_sign_out"), on_click=sign_out)], wrap=True),
     ])
     app.page.run_task(load_me)
@@ -170,8 +170,13 @@ def _loader(app: Any, acc: Any, status: ft.Text, me_line: ft.Text,
         if client is None:
             return
         retry.visible = False
+        if not status.value:  # a slow lobby: the screen says it is asking
+            status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED
+            app.page.update()
         me = await _ask(app, status, client.me)
         retry.visible = me is FAILED
+        if me is not FAILED and status.value == t(lang, "ol_connecting"):
+            status.value = ""
         mine = await _ask(app, status, client.my_matches) if me is not FAILED else FAILED
         client.close()
         if me is not FAILED:
@@ -307,16 +312,16 @@ def find_game(app: Any, rated: bool, time_control: str, variants: list[str] | No
     info = text(lang, t(lang, "ol_waiting", tc=time_control), 15)
     state: dict[str, Any] = {"seek": None}
 
-    def cancel(e: Any) -> None:
+    async def cancel(e: Any) -> None:
         scope.close()
-        if state["seek"]:
-            with contextlib.suppress(LobbyUnavailable, LobbyRefused):
-                client.cancel_seek(state["seek"])
         online_home(app)
+        if state["seek"]:  # withdrawn off the loop; an unreachable lobby drops it when it expires
+            with contextlib.suppress(LobbyUnavailable, LobbyRefused):
+                await asyncio.to_thread(client.cancel_seek, state["seek"])
 
     _screen(app, t(lang, "ol_find_rated") if rated else t(lang, "ol_find_casual"), [
         ft.Row([ft.ProgressRing(width=28, height=28), info], spacing=12),
-        ft.Button(t(lang, "cancel"), on_click=cancel)], back=cancel)
+        ft.Button(t(lang, "cancel"), on_click=cancel)], back=lambda e: app.page.run_task(cancel, e))
 
     async def wait() -> None:
         try:
@@ -344,19 +349,31 @@ def find_game(app: Any, rated: bool, time_control: str, variants: list[str] | No
     app.page.run_task(wait)
 
 
-def leaderboard(app: Any) -> None:
+async def _fetch(app: Any, title: str, call: Any, *args: Any) -> Any:
+    """A lobby read for a screen of its own: the screen shows a progress ring while the call runs
+    off the loop; on failure the Online screen says why (with Retry) and FAILED is returned; if
+    the player left meanwhile, FAILED too and nothing is shown."""
+    scope = app.scope
+    _screen(app, title, [ft.ProgressRing(width=28, height=28)], back=lambda e: online_home(app))
+    try:
+        body = await asyncio.to_thread(call, *args)
+    except (LobbyUnavailable, LobbyRefused) as exc:
+        if scope.open:
+            online_home(app, _problem(app, exc))
+        return FAILED
+    return body if scope.open else FAILED
+
+
+async def leaderboard(app: Any) -> None:
     lang = app.lang
     client = client_for(app) or (LobbyClient(lobby_url(app)) if lobby_url(app) else None)
     if client is None:
         online_home(app)
         return
-    try:
-        rows = client.leaderboard()
-    except (LobbyUnavailable, LobbyRefused) as exc:
-        online_home(app, _problem(app, exc))
+    rows = await _fetch(app, t(lang, "ol_leaderboard"), client.leaderboard)
+    client.close()
+    if rows is FAILED:
         return
-    finally:
-        client.close()
     items: list[ft.Control] = [
         text(lang, f"{i + 1}. {r['name']} — {r['rating']}" + (" ?" if r.get("provisional") else ""), 15)
         for i, r in enumerate(rows)]
@@ -364,20 +381,17 @@ def leaderboard(app: Any) -> None:
             back=lambda e: online_home(app))
 
 
-def profile(app: Any) -> None:
+async def profile(app: Any) -> None:
     lang = app.lang
     acc = account_here(app)
     client = client_for(app)
     if acc is None or client is None:
         online_home(app)
         return
-    try:
-        p = client.profile(acc.player_id)
-    except (LobbyUnavailable, LobbyRefused) as exc:
-        online_home(app, _problem(app, exc))
+    p = await _fetch(app, t(lang, "ol_profile"), client.profile, acc.player_id)
+    client.close()
+    if p is FAILED:
         return
-    finally:
-        client.close()
     lines: list[ft.Control] = [text(lang, t(lang, "ol_me", name=p.get("name", ""), rating=p.get("rating", ""),
                                              games=p.get("rated_games", 0)), 16, True)]
     hist = p.get("history", [])
@@ -544,9 +558,7 @@ class OnlineLanesTable(LanesTable):
                 backoff = min(10.0, backoff * 2)
                 continue
             backoff = 1.0
-            if self.online.notice is not None:  # a queued move the lobby no longer took
-                self.app.tell(t(self.lang, "ol_move_dropped", why=self.online.notice))
-                self.online.notice = None
+            self._tell_dropped()
             if changed:
                 self.refresh()
             if self.online.status().over:
@@ -561,9 +573,38 @@ class OnlineLanesTable(LanesTable):
             await asyncio.sleep(0.5)
 
     def _after_human(self) -> None:
+        """My move is in the outbox ("sending…" on the clock line, the hand waits): it goes in a
+        worker thread, so the loop every player shares stays free while the lobby answers."""
+        self.refresh()
+        self.app.page.run_task(self.send)
+
+    async def send(self) -> None:
+        await asyncio.to_thread(self.online.flush, time.monotonic())
+        self._tell_dropped()
         self.refresh()
 
-    def resync(self) -> None:
-        """Back from the background: fetch what happened meanwhile."""
-        self.online.sync(time.monotonic())
+    def _tell_dropped(self) -> None:
+        if self.online.notice is not None:  # a queued move the lobby no longer took
+            self.app.tell(t(self.lang, "ol_move_dropped", why=self.online.notice))
+            self.online.notice = None
+
+    def on_resign(self, e: Any) -> None:
+        """Resign after the confirmation, the lobby called off the loop (L-8.3)."""
+        async def resign() -> None:
+            await asyncio.to_thread(self.match.resign)
+            self.refresh()
+
+        def confirm(ev: Any) -> None:
+            self.app.page.pop_dialog()
+            self.app.page.run_task(resign)
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=text(self.lang, t(self.lang, "resign_confirm"), 16, True),
+            actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
+                     ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
+
+    async def resync(self) -> None:
+        """Back from the background: fetch what happened meanwhile (off the loop; the answer is
+        taken only if it is newer than what the follow loop took meanwhile)."""
+        await asyncio.to_thread(self.online.sync, time.monotonic())
         self.refresh()

@@ -26,8 +26,9 @@ class TableScreen:
     def resume(self) -> None:
         """The app is back: clocks and bots go on."""
 
-    def resync(self) -> None:
-        """The app is back: fetch what happened meanwhile (runs off the UI loop)."""
+    async def resync(self) -> None:
+        """The app is back: fetch what happened meanwhile (a task on the UI loop; network calls go
+        to a worker thread)."""
 
     def stop(self) -> None:
         """The screen left the page: its background work ends."""
