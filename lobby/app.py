@@ -38,6 +38,8 @@ DEFAULT_DB = "sqlite:///lobby.sqlite"
 #: an open stream or long poll marks its player present this often (well inside AWAY_WARN_S, so
 #: the opponent never sees a waiting player as away)
 TOUCH_S = 5.0
+#: open event streams per player and worker process (docs/lobby.md, "Security and limits")
+MAX_STREAMS = 4
 
 __all__ = ["MAX_EVENT", "LobbyAPI", "MoveIn", "Terms", "create_app", "event_number", "make_engine", "pg_dsn"]
 
@@ -49,6 +51,9 @@ class LobbyAPI(FastAPI):
     hot_routes: hot.HotRoutes | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        receive = await hot.capped(scope, receive, send)  # a body over the cap is never read: 413
+        if receive is None:
+            return
         if self.hot_routes is not None:
             receive = await self.hot_routes.serve(scope, receive, send)
             if receive is None:
@@ -77,7 +82,7 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         fallback_s = float(os.environ.get("LOBBY_FALLBACK_S", 5.0))
     if touch_s is None:  # LOBBY_TOUCH_S: how often an open stream or poll marks its player present
         touch_s = float(os.environ.get("LOBBY_TOUCH_S", TOUCH_S))
-    ctx = Context(database, clk, touch_s, fallback_s)
+    ctx = Context(database, clk, touch_s, fallback_s, int(os.environ.get("LOBBY_MAX_STREAMS", MAX_STREAMS)))
     limiter = RateLimiter(float(os.environ.get("LOBBY_RATE", rate)), float(os.environ.get("LOBBY_BURST", burst)),
                           trusted_proxies=trusted_proxies_from_env(), player_of=svc.known_player)
 

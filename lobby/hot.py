@@ -41,6 +41,12 @@ CLIENT_MOVE_ID_MAX = 64
 _JSON = b"application/json"
 #: the answer to a request over its rate limit (429, here and in :class:`lobby.ratelimit.RateLimit`)
 TOO_MANY_REQUESTS = {"error": "too many requests: slow down"}
+#: the largest request body the lobby reads, in bytes (docs/lobby.md, "Security and limits"): a move
+#: is about 150 bytes and the largest body, a challenge with every house rule, under 1 KiB
+MAX_BODY = 16 * 1024
+TOO_LARGE = {"error": "request body too large", "detail": f"at most {MAX_BODY} bytes"}
+#: marks a request the hot path already counted against the rate limit (the middleware skips it)
+COUNTED = "lobby.rate_counted"
 
 
 def header(scope: Scope, name: bytes) -> bytes | None:
@@ -101,20 +107,24 @@ class HotRoutes:
         rest = path[9:]
         method = scope["method"]
         if method == "GET" and rest and "/" not in rest:
-            match_id, fields = rest, None
+            match_id, is_move = rest, False
         elif method == "POST" and rest.endswith("/moves") and len(rest) > 6 and "/" not in rest[:-6]:
             match_id = rest[:-6]
             if (header(scope, b"content-type") or b"").split(b";")[0].strip().lower() != _JSON:
                 return receive  # FastAPI's rules for other types (+json, none at all) are its own
+            is_move = True
+        else:
+            return receive
+        scope[COUNTED] = True  # the limit first: a request over it is not read, let alone parsed
+        if self.limited(scope):
+            await respond(send, 429, svc.to_json(TOO_MANY_REQUESTS), [(b"retry-after", b"1")])
+            return None
+        fields = None
+        if is_move:
             body = await read_body(receive)
             fields = move_fields(body)
             if fields is None:
                 return replay(body, receive)
-        else:
-            return receive
-        if self.limited(scope):
-            await respond(send, 429, svc.to_json(TOO_MANY_REQUESTS), [(b"retry-after", b"1")])
-            return None
         token = bearer(header(scope, b"authorization"))
         try:
             if fields is None:
@@ -130,6 +140,26 @@ class HotRoutes:
         return None
 
 
+async def capped(scope: Scope, receive: Receive, send: Send) -> Receive | None:
+    """Every HTTP request's body held to :data:`MAX_BODY` before anything reads it: a declared
+    length over it is answered 413 at once, unread (the connection is closed); a chunked body is
+    read only up to the cap. None when answered here; else the ``receive`` to hand on."""
+    if scope["type"] != "http":
+        return receive
+    length = header(scope, b"content-length")
+    if length is not None:
+        if length.strip().isdigit() and int(length) <= MAX_BODY:
+            return receive  # the server hands on no more than the declared length
+    elif header(scope, b"transfer-encoding") is None:
+        return receive  # no body at all
+    else:
+        body = await read_upto(receive, MAX_BODY)
+        if body is not None:
+            return replay(body, receive)
+    await respond(send, 413, svc.to_json(TOO_LARGE), [(b"connection", b"close")])
+    return None
+
+
 async def read_body(receive: Receive) -> bytes:
     chunks = []
     while True:
@@ -140,6 +170,23 @@ async def read_body(receive: Receive) -> bytes:
         if not message.get("more_body", False):
             break
     return b"".join(chunks)
+
+
+async def read_upto(receive: Receive, cap: int) -> bytes | None:
+    """The body, or None as soon as it passes ``cap`` bytes (the rest is never read)."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return b"".join(chunks)
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > cap:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 def replay(body: bytes, receive: Receive) -> Receive:

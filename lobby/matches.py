@@ -140,8 +140,7 @@ def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expe
               client_move_id: str, action: Any) -> MoveResult:
     """Idempotent, ordered moves: a repeated client move id gets the original answer; a stale move
     number gets 409 with the current state; the flag is checked before the move."""
-    m = locked_match(db, match_id)
-    seat = seat_of(m, player)
+    m, seat = locked_match(db, match_id, player)
     if not client_move_id or len(client_move_id) > 64:
         raise LobbyError(422, "client_move_id: 1 to 64 characters")
     earlier = _receipt(db, m, player, client_move_id)
@@ -236,21 +235,28 @@ def _move_events(db: Db, m: MatchRow, events: list[Any]) -> None:
 
 
 def resign(db: Db, clock: Clock, player: Player, match_id: str) -> dict[str, Any]:
-    m = locked_match(db, match_id)
-    seat = seat_of(m, player)
+    m, seat = locked_match(db, match_id, player)
     _end(db, clock, m, Resign(seat))
     return view_for(db, clock, m, seat)
 
 
-def locked_match(db: Db, match_id: str) -> MatchRow:
-    """The match, row-locked until the transaction ends (PostgreSQL ``FOR UPDATE``; SQLite has one
-    writer anyway): moves, resignations, touches and the sweeper of several workers serialise per
-    match, so a move and a flag can never both win. Its changes are written when the transaction
-    commits (:mod:`lobby.rows`)."""
+def locked_match(db: Db, match_id: str, player: Player | Caller) -> tuple[MatchRow, int]:
+    """The match and ``player``'s seat in it, the row locked until the transaction ends (PostgreSQL
+    ``FOR UPDATE``; SQLite has one writer anyway): moves, resignations, touches and the sweeper of
+    several workers serialise per match, so a move and a flag can never both win. Its changes are
+    written when the transaction commits (:mod:`lobby.rows`).
+
+    The seat is checked on a plain read first: running match ids are public (profiles list them), so
+    a stranger's request must be refused (403) without ever queueing for the players' row lock."""
+    seats = run(db, 'SELECT player0, player1 FROM "match" WHERE id = :id', {"id": match_id}).fetchone()
+    if seats is None:
+        raise LobbyError(404, "no such match")
+    if player.id not in tuple(seats):
+        raise LobbyError(403, "you are not a player in this match")
     m = load(db, match_id)
     if m is None:
         raise LobbyError(404, "no such match")
-    return m
+    return m, seat_of(m, player)
 
 
 def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:

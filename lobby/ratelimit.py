@@ -104,7 +104,7 @@ class RateLimit:
         self.app, self.limiter = app, limiter
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and self.limiter.over(scope):
+        if scope["type"] == "http" and not scope.get(hot.COUNTED) and self.limiter.over(scope):
             response = JSONResponse(hot.TOO_MANY_REQUESTS, status_code=429, headers={"Retry-After": "1"})
             await response(scope, receive, send)
             return

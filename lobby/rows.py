@@ -242,16 +242,17 @@ def mark_present(db: Db, row: MatchRow, seat: int, t: float) -> None:
         db.info["rows"][row.id] = (row, tuple(before))
 
 
+_FLUSH = ('UPDATE "match" SET last_seen0 = CASE WHEN :t0 > last_seen0 THEN :t0 ELSE last_seen0 END, '
+          'last_seen1 = CASE WHEN :t1 > last_seen1 THEN :t1 ELSE last_seen1 END '
+          "WHERE id = :id AND status = 'running' AND (:t0 > last_seen0 OR :t1 > last_seen1)")
+
+
 def flush_presence(db: Db) -> int:
     """Write the noted presence of running matches (the sweeper, once a second). Returns how many."""
     seen = PRESENCE.take()
     try:
-        for match_id, times in seen.items():
-            for seat, t in enumerate(times):
-                if t:
-                    field = f"last_seen{seat}"
-                    run(db, f'UPDATE "match" SET {field} = :t WHERE id = :id AND {field} < :t AND status = \'running\'',
-                        {"t": t, "id": match_id})
+        if seen:  # one statement for every seat of every match noted (executemany)
+            run_many(db, _FLUSH, [{"id": match_id, "t0": times[0], "t1": times[1]} for match_id, times in seen.items()])
     except BaseException:
         PRESENCE.give_back(seen)
         raise

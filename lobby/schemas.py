@@ -87,9 +87,10 @@ class ErrorBody(BaseModel):
 
 _WHY = {400: "the body is not JSON", 401: "no token, or one that is not valid", 403: "not your match or seek",
         404: "no such player, seek, challenge or match", 409: "the state changed (a stale move, a finished "
-        "match, a taken challenge)", 422: "a field or a move is not valid", 429: "too many requests (Retry-After)"}
-PUBLIC = (400, 404, 409, 422, 429)
-SIGNED_IN = (400, 401, 403, 404, 409, 422, 429)
+        "match, a taken challenge)", 413: "the body is over 16 KiB (never read)", 422: "a field or a move is not valid",
+        429: "too many requests, or too many open event streams (Retry-After)"}
+PUBLIC = (400, 404, 409, 413, 422, 429)
+SIGNED_IN = (400, 401, 403, 404, 409, 413, 422, 429)
 
 
 def errors(codes: tuple[int, ...]) -> dict[int | str, dict[str, Any]]:

@@ -27,6 +27,8 @@ class Context:
     touch_s: float
     #: waiters re-read after this long even without a ring (a listener reconnecting)
     recheck_s: float
+    #: open event streams one player may hold on one worker process; the next gets 429
+    max_streams: int = 4
     #: FastAPI dependencies: a route's transaction (``get_db``) and its signed-in player (``me``)
     get_db: Callable[..., Iterator[Session]] = field(init=False)
     me: Callable[..., models.Player] = field(init=False)

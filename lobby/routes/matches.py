@@ -5,7 +5,7 @@ functions (:class:`Hot`) when a request is plainly well formed."""
 import json
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query
@@ -15,7 +15,7 @@ from sqlmodel import Session
 from lobby import hot, models
 from lobby import service as svc
 from lobby.routes import Context
-from lobby.rows import MatchRow, Tx
+from lobby.rows import PRESENCE, MatchRow, Tx
 from lobby.schemas import PUBLIC, SIGNED_IN_OP, MoveIn, errors
 
 #: the highest event number a client may name (a signed 64-bit column holds the numbers; a larger
@@ -45,11 +45,17 @@ class Hot:
     """The match requests the hot path serves too: one function each for both paths."""
 
     ctx: Context
+    #: open event streams per bearer token (one token per player), on this worker process
+    streams: dict[str, int] = field(default_factory=dict)
+
+    def note_present(self, match_id: str, seat: int) -> None:
+        """An open stream's player is here: noted in memory only (no transaction, no lock), written
+        with every other note by the sweeper's one statement (:func:`lobby.rows.flush_presence`)."""
+        PRESENCE.note(match_id, seat, self.ctx.clock.now())
 
     def match_for(self, db: Tx, match_id: str, player: models.Player | svc.Caller) -> tuple[MatchRow, int]:
         clk = self.ctx.clock
-        m = svc.locked_match(db, match_id)  # locked: a view also touches and enforces
-        seat = svc.seat_of(m, player)
+        m, seat = svc.locked_match(db, match_id, player)  # locked: a view also touches and enforces
         svc.touch(db, clk, m, seat)
         svc.enforce(db, clk, m)
         return m, seat
@@ -156,36 +162,50 @@ def add_waiting_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
 
     @api.get("/matches/{match_id}/events", **SIGNED_IN_OP)
     async def stream(match_id: str, authorization: Auth = None, since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,
-                     last_event_id: Annotated[str, Header(pattern=r"^[0-9]{1,18}$")] = "") -> StreamingResponse:
+                     last_event_id: Annotated[str, Header(pattern=r"^[0-9]{1,18}$")] = "") -> Response:
         """Server-sent events, numbered; reconnect with ``Last-Event-ID`` or ``?since=`` to catch up.
         An open stream also counts as being present (no disconnect loss)."""
         token = bearer(authorization)
         start = event_number(last_event_id, since)
         seat = (await hot_calls.present(match_id, token, start))["seat"]  # 401/403/404 before streaming
-        return StreamingResponse(events(hot_calls, match_id, token, seat, start, touch_s),
+        key = token or ""
+        if hot_calls.streams.get(key, 0) >= ctx.max_streams:
+            return JSONResponse({"error": "too many open event streams",
+                                 "detail": f"at most {ctx.max_streams} at once: close one"},
+                                status_code=429, headers={"Retry-After": "5"})
+        hot_calls.streams[key] = hot_calls.streams.get(key, 0) + 1
+        return StreamingResponse(events(hot_calls, match_id, key, seat, start, touch_s),
                                  media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
 
 
-async def events(hot_calls: Hot, match_id: str, token: str | None, seat: int, start: int,
+async def events(hot_calls: Hot, match_id: str, token: str, seat: int, start: int,
                  touch_s: float) -> AsyncIterator[str]:
-    """An open stream: the events as they come, presence every ``touch_s``, a keep-alive comment
-    after 15 quiet seconds, and ``closed`` once the match is over."""
+    """An open stream: the events as they come, presence every ``touch_s`` (in memory: no locked
+    transaction per stream), a keep-alive comment after 15 quiet seconds, and ``closed`` once the
+    match is over. It counts against ``token``'s open streams until it ends."""
     cursor = start
     touched = quiet = time.monotonic()
-    while True:
-        now = time.monotonic()
-        if now - touched >= touch_s:
-            await hot_calls.present(match_id, token, cursor)
-            touched = now
-        new, status = await hot_calls.quiet_wait(match_id, seat, cursor, min(touched + touch_s, quiet + 15))
-        for e in new:
-            cursor = e["n"]
-            yield f"id: {e['n']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
-            quiet = time.monotonic()
-        if status != "running" and not new:
-            yield "event: closed\ndata: {}\n\n"
-            return
-        if time.monotonic() - quiet >= 15:
-            yield ": keep-alive\n\n"
-            quiet = time.monotonic()
+    try:
+        while True:
+            now = time.monotonic()
+            if now - touched >= touch_s:
+                hot_calls.note_present(match_id, seat)
+                touched = now
+            new, status = await hot_calls.quiet_wait(match_id, seat, cursor, min(touched + touch_s, quiet + 15))
+            for e in new:
+                cursor = e["n"]
+                yield f"id: {e['n']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
+                quiet = time.monotonic()
+            if status != "running" and not new:
+                yield "event: closed\ndata: {}\n\n"
+                return
+            if time.monotonic() - quiet >= 15:
+                yield ": keep-alive\n\n"
+                quiet = time.monotonic()
+    finally:  # closed, finished or the client went away: the player may open another
+        left = hot_calls.streams.get(token, 1) - 1
+        if left > 0:
+            hot_calls.streams[token] = left
+        else:
+            hot_calls.streams.pop(token, None)

@@ -187,7 +187,8 @@ def test_against_the_lobby_process_countdowns_and_a_cut_move_that_arrives_once(s
         online.sync(now=2.0)
     seq = online.seq
     online.client = LobbyClient(url, token=a.token, transport=_LostAnswers(), timeout=2.0)
-    m._apply(m.legal()[0])
+    m._apply(m.legal()[0])  # into the outbox; the table's worker thread sends it:
+    assert online.flush(2.5) is False  # the lobby took it, the answer was cut
     assert len(online.queued()) == 1 and online.connection == "lost"
     online.client = a
     online.sync(now=3.0)
