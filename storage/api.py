@@ -95,6 +95,8 @@ class GameInfo:
     finished_at: float | None
     winner: int | None
     reason: str | None
+    #: the Lopti session this deal belongs to (None for a game of its own)
+    session_id: int | None = None
 
     @property
     def record(self) -> GameRecord[Any]:
@@ -178,7 +180,7 @@ def load_game(st: Storage, game_id: int) -> GameInfo:
         assert row.id is not None
         return GameInfo(row.id, row.game, json.loads(row.options), row.seed, row.players, json.loads(row.seats),
                         row.mode, [json.loads(a.action) for a in acts], row.started_at, row.finished_at, row.winner,
-                        row.reason)
+                        row.reason, row.session_id)
 
 
 def resume_game(st: Storage, game_id: int) -> tuple[GameInfo, Any]:
@@ -193,6 +195,16 @@ def games_in_progress(st: Storage) -> list[GameInfo]:
         ids = s.exec(select(SavedGame.id).where(col(SavedGame.finished_at).is_(None))
                      .order_by(col(SavedGame.updated_at).desc())).all()
     return [load_game(st, i) for i in ids if i is not None]
+
+
+#: the modes of a game played here, on this device (not an online match, an import or a lesson)
+LOCAL_MODES = ("bots", "pass_and_play")
+
+
+def local_games_in_progress(st: Storage, game: str | None = None) -> list[GameInfo]:
+    """The unfinished games played on this device (of ``game``, when given), newest first: each one
+    can be resumed or deleted, and none is lost by starting another."""
+    return [g for g in games_in_progress(st) if g.mode in LOCAL_MODES and (game is None or g.game == game)]
 
 
 def delete_game(st: Storage, game_id: int) -> None:

@@ -228,6 +228,10 @@ class Screen:
         async def deliver() -> None:
             await self.session.dispatch_event(target._i, event, data)
             await self.session.after_event(target)
+            # what the client does when a dialog closes: it reports the dismiss once closed
+            for dialog in list(self.page._dialogs.controls):
+                if not dialog.open and dialog.on_dismiss is not None:
+                    await self.session.dispatch_event(dialog._i, "dismiss", None)
 
         done = asyncio.run_coroutine_threadsafe(deliver(), self.loop)
         if timeout:

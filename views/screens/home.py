@@ -1,5 +1,6 @@
-"""Home: the three games (continue the game in progress, quick starts, Learn, Rules), and in the
-top bar Learn, Online, History & stats and Settings."""
+"""Home: the games in progress (views/screens/in_progress.py), the three games (continue the newest
+game in progress, quick starts, Learn, Rules), and in the top bar Learn, Online, History & stats and
+Settings."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from storage import api
+from views.screens.in_progress import ask_before_new, in_progress_section
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
@@ -34,8 +36,8 @@ def _starts(app: App, game: str) -> list[ft.Control]:
     if game == "lopti":
         from views.lopti.play import new_session
 
-        out: list[ft.Control] = [ft.Button(t(lang, "players_n", n=n), on_click=lambda e, n=n: new_session(app, n))
-                                 for n in (2, 3, 4, 5)]
+        out: list[ft.Control] = [ft.Button(t(lang, "players_n", n=n), on_click=lambda e, n=n: ask_before_new(
+            app, "lopti", lambda: new_session(app, n))) for n in (2, 3, 4, 5)]
         out.append(ft.OutlinedButton(t(lang, "lopti_table_setup"), icon=ft.Icons.GROUPS,
                                      on_click=lambda e: app.go("/lopti/new")))
         return out
@@ -71,6 +73,7 @@ def home(app: App) -> ft.Control:
         text(lang, t(lang, "tagline"), 14, color=ft.Colors.ON_SURFACE_VARIANT),
         online,
         *(_tile(app, g) for g in ("lanes", "lopti", "spit")),
+        *in_progress_section(app, app.home),  # below the games: they stay where a player knows them
     ], scroll=ft.ScrollMode.AUTO, spacing=12)
     from views.online.address import account_here
 

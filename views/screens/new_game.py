@@ -22,7 +22,14 @@ LEVELS = ("beginner", "casual", "skilled", "expert")
 
 
 def start(app: App, game: str, level: str) -> None:
-    """A new game against ``level`` (or "person": pass-and-play), on its table at /play/<id>."""
+    """A new game against ``level`` (or "person": pass-and-play), on its table at /play/<id>; asked
+    first when one of the same game is in progress (views/screens/in_progress.py)."""
+    from views.screens.in_progress import ask_before_new
+
+    ask_before_new(app, game, lambda: begin(app, game, level))
+
+
+def begin(app: App, game: str, level: str) -> None:
     from views.screens import play
 
     if game == "lanes":

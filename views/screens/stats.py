@@ -16,6 +16,7 @@ from views.lanes.table import LanesTable
 from views.lopti.controller import LoptiMatch
 from views.lopti.table import LoptiTable
 from views.screens import review as rv
+from views.screens.in_progress import in_progress_section
 from views.spit.table import SpitTable
 from views.table.replay import open_replay
 from views.ui import theme
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 
 
 def stats(app: App) -> None:
-    """Per game and opponent level: played, won, streaks, average length; recent results."""
+    """The games in progress; per game and opponent level: played, won, streaks, average length;
+    recent results."""
     lang = app.lang
     rows: list[ft.Control] = []
     for key, e in sorted(api.stats(app.storage).items()):
@@ -55,6 +57,7 @@ def stats(app: App) -> None:
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 text(lang, t(lang, "stats"), 20, True)]),
+        *in_progress_section(app, lambda: stats(app)),
         *(rows or [text(lang, t(lang, "no_games"), 14)]),
         text(lang, t(lang, "recent"), 16, True) if recent else ft.Container(),
         *recent,
