@@ -35,7 +35,8 @@ def main(argv: list[str] | None = None) -> None:
 
     warm()
     assets = str(ROOT / "assets")
-    if args.web:
+    if args.web:  # say where: the web server itself prints nothing
+        print(f"Card Table is served at http://{args.host}:{args.port}/ (Ctrl+C stops it)", flush=True)
         ft.run(app_main, assets_dir=assets, view=ft.AppView.WEB_BROWSER, host=args.host, port=args.port,
                no_cdn=True)
     else:

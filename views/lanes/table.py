@@ -280,9 +280,9 @@ class LanesTable(TurnBasedTable):
         actions = ft.Row([
             self._drop(ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
                        self.match.human, None, None),
-            ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint,
-                          disabled=not m.my_turn or lesson or not powers.hint or self.thinking,
-                          style=ft.ButtonStyle(color=theme.LAST_MOVE)),
+            *([ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn or self.thinking,
+                             style=ft.ButtonStyle(color=theme.LAST_MOVE))]
+              if powers.hint and not lesson else []),  # a lesson's coach has its own Hint; online has none
             *([ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
                              disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT))]
               if m.can_undo() else []),
