@@ -219,3 +219,18 @@ def test_a_queued_move_the_lobby_no_longer_takes_is_dropped_and_said(pair, st) -
     online.sync(now=3.0)
     assert api.pending(st) == [] and online.notice is not None and "over" in online.notice
     assert online.status().over
+
+
+def test_while_another_thread_sends_the_move_a_sync_still_polls(pair) -> None:  # type: ignore[no-untyped-def]
+    """#41: the table's worker thread is sending my move when the follow loop syncs: the sync polls
+    (and waits on its poll) instead of returning at once, which made the follow loop spin."""
+    a, b, clock = pair
+    vb = b.accept(a.challenge(rated=False))
+    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
+    m = LanesMatch(online)
+    until_my_turn(m, online, b)
+    m._apply(m.legal()[0])
+    online.since = 0  # events to catch up on: a poll answers at once
+    with online._sending:  # another thread holds the outbox
+        assert online.sync(now=1.0, wait=0.5) is True and len(online.queued()) == 1
+    assert online.flush(2.0) and online.queued() == []

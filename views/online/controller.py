@@ -253,8 +253,9 @@ class OnlineMode(NoBotNoUndo):
     def sync(self, now: float, wait: float = 0.0) -> bool:
         """Fetch events after the last number seen (catch-up after a lost connection) and the current
         view; True when something changed."""
-        if self.queued() and not self.flush(now):  # the lobby is back: the waiting move goes first
-            return False
+        if self.queued() and not self.flush(now) and self.connection == "lost":
+            return False  # the waiting move goes first once the lobby is back; while another thread
+            # is sending it, the poll below waits for the answer instead of spinning
         try:
             body = self.client.poll(self.match_id, self.since, timeout=wait)
         except LobbyUnavailable:
