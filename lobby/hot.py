@@ -121,7 +121,7 @@ class HotRoutes:
             return None
         fields = None
         if is_move:
-            body = await read_body(receive)
+            body = await read_upto(receive, MAX_BODY) or b""  # within the cap already (capped)
             fields = move_fields(body)
             if fields is None:
                 return replay(body, receive)
@@ -158,18 +158,6 @@ async def capped(scope: Scope, receive: Receive, send: Send) -> Receive | None:
             return replay(body, receive)
     await respond(send, 413, svc.to_json(TOO_LARGE), [(b"connection", b"close")])
     return None
-
-
-async def read_body(receive: Receive) -> bytes:
-    chunks = []
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            break
-    return b"".join(chunks)
 
 
 async def read_upto(receive: Receive, cap: int) -> bytes | None:

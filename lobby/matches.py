@@ -256,7 +256,7 @@ def locked_match(db: Db, match_id: str, player: Player | Caller) -> tuple[MatchR
     m = load(db, match_id)
     if m is None:
         raise LobbyError(404, "no such match")
-    return m, seat_of(m, player)
+    return m, tuple(seats).index(player.id)
 
 
 def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:

@@ -79,20 +79,17 @@ class OnlineMode(NoBotNoUndo):
             return self._take_if_newer(view, now)
 
     def _take_if_newer(self, view: dict[str, Any], now: float | None) -> bool:
-        """(with the lock held)"""
+        """:meth:`_set_view` with the lock already held."""
         mark = (int(view.get("event_count", 0)), int(view["move_count"]))
         if mark < self._mark:
             return False
         self._mark = mark
-        self._take(view, now)
-        return True
-
-    def _take(self, view: dict[str, Any], now: float | None) -> None:
         self.view = view
         self.seat = int(view["seat"])
         self.seq = int(view["move_count"])
         self.view_at = now if now is not None else (self.clock() if self.clock else 0.0)
         self.since = max(self.since, int(view.get("event_count", 0)))
+        return True
 
     def viewer(self) -> int:
         return self.seat

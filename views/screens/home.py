@@ -17,11 +17,11 @@ if TYPE_CHECKING:
     from views.app import App
 
 
-def _continue(app: App, game: str) -> ft.Control | None:
-    """"Continue" for the game in progress (a Lopti session between deals counts)."""
+def _continue(app: App, game: str, in_progress: list[api.GameInfo]) -> ft.Control | None:
+    """"Continue" for the newest game in progress (a Lopti session between deals counts)."""
     lang = app.lang
-    for g in api.games_in_progress(app.storage):
-        if g.game == game and g.mode in ("bots", "pass_and_play"):
+    for g in in_progress:
+        if g.game == game:
             return ft.FilledButton(t(lang, "continue"), on_click=lambda e, gid=g.id: app.go(f"/play/{gid}"))
     if game == "lopti":
         between = next((s for s in api.sessions(app.storage) if s["status"] == "running"), None)
@@ -44,10 +44,10 @@ def _starts(app: App, game: str) -> list[ft.Control]:
     return [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game}/new"))]
 
 
-def _tile(app: App, game: str) -> ft.Control:
+def _tile(app: App, game: str, in_progress: list[api.GameInfo]) -> ft.Control:
     lang = app.lang
     buttons = _starts(app, game)
-    resume = _continue(app, game)
+    resume = _continue(app, game, in_progress)
     if resume is not None:
         buttons.insert(0, resume)
     extra: list[ft.Control] = [
@@ -64,6 +64,7 @@ def _tile(app: App, game: str) -> ft.Control:
 def home(app: App) -> ft.Control:
     lang = app.lang
     online = ft.Column(spacing=6)  # filled with the running online matches, when there are any
+    in_progress = api.local_games_in_progress(app.storage)  # read once for the tiles and the list
     body = ft.Column([
         ft.Row([ft.Container(text(lang, t(lang, "app_title"), 28, True), expand=True),
                 icon_button(ft.Icons.SCHOOL, t(lang, "learn"), lambda e: app.go("/learn")),
@@ -72,8 +73,8 @@ def home(app: App) -> ft.Control:
                 icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: app.go("/settings"))]),
         text(lang, t(lang, "tagline"), 14, color=ft.Colors.ON_SURFACE_VARIANT),
         online,
-        *(_tile(app, g) for g in ("lanes", "lopti", "spit")),
-        *in_progress_section(app, app.home),  # below the games: they stay where a player knows them
+        *(_tile(app, g, in_progress) for g in ("lanes", "lopti", "spit")),
+        *in_progress_section(app, app.home, in_progress),  # below the games: they stay where a player knows them
     ], scroll=ft.ScrollMode.AUTO, spacing=12)
     from views.online.address import account_here
 

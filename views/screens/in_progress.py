@@ -25,10 +25,12 @@ def described(app: App, g: api.GameInfo) -> str:
     return f"{t(lang, g.game)} · {who} · {t(lang, 'moves_n', n=len(g.actions))}"
 
 
-def in_progress_section(app: App, redraw: Callable[[], None]) -> list[ft.Control]:
-    """The title and one row per game in progress (nothing when there is none). ``redraw`` shows the
-    screen again after a deletion."""
-    games = api.local_games_in_progress(app.storage)
+def in_progress_section(app: App, redraw: Callable[[], None],
+                        games: list[api.GameInfo] | None = None) -> list[ft.Control]:
+    """The title and one row per game in progress (nothing when there is none); ``games`` when the
+    screen read them already. ``redraw`` shows the screen again after a deletion."""
+    if games is None:
+        games = api.local_games_in_progress(app.storage)
     if not games:
         return []
     lang = app.lang
