@@ -36,6 +36,7 @@ from storage.models import (
 DEFAULT_SETTINGS: dict[str, Any] = {"language": "en", "theme": "system", "sound": True, "haptics": True,
                                     "bot_speed": "normal", "default_variants": [], "card_style": "classic",
                                     "hint_level": "casual", "reduce_motion": False,
+                                    "lopti_bots": "mixed",  # the quick Lopti table's bots: a level, or mixed
                                     "lobby_url": ""}  # "": the built-in address (storage/lobby_address.py)
 EXPORT_FORMAT = "cardtable-game"
 SESSION_FORMAT = "cardtable-lopti-session"

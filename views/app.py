@@ -27,7 +27,7 @@ from views.table.screen import NO_SCREEN, Scope, TableScreen
 from views.ui import theme
 from views.ui.i18n import LANGS, RTL, t
 from views.ui.prefs import Prefs
-from views.ui.widgets import FONTS, family, text
+from views.ui.widgets import FONT, FONTS, family, text
 
 
 class App:
@@ -78,9 +78,8 @@ class App:
         fam, _ = family(self.lang)
         prefs = self.prefs
         self.page.rtl = self.lang in RTL
-        self.page.theme = ft.Theme(font_family=fam, color_scheme_seed=theme.FELT, page_transitions=theme.TRANSITIONS)
-        self.page.dark_theme = ft.Theme(font_family=fam, color_scheme_seed=theme.FELT,
-                                        page_transitions=theme.TRANSITIONS)
+        self.page.theme = page_theme(fam)
+        self.page.dark_theme = page_theme(fam)
         self.page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(
             prefs.theme, ft.ThemeMode.SYSTEM)
         theme.set_look(self.page, theme.Look(card_style=prefs.card_style, lang=self.lang,
@@ -266,6 +265,22 @@ class App:
     def new_seed() -> int:
         """A new game's or session's seed: the app picks it from the clock; the engine never reads one."""
         return int(time.time() * 1000) & 0xFFFFFFFF
+
+
+def page_theme(fam: str | None) -> ft.Theme:
+    """The Material theme of every screen: the language's font, and the bundled font behind every
+    text style, so words in another script (the language menu's "العربية" in an English app, a
+    player's name) draw from the app's own font. Without it Flutter's web engine asked a CDN for a
+    Noto font (a 404 offline) and drew empty boxes (#42)."""
+    style = ft.TextStyle(font_family=fam, font_family_fallback=[FONT])
+    texts = ft.TextTheme(**{role: style for role in TEXT_ROLES})
+    return ft.Theme(font_family=fam, color_scheme_seed=theme.FELT, page_transitions=theme.TRANSITIONS,
+                    text_theme=texts, primary_text_theme=texts)
+
+
+#: every role of Material's type scale (a text with no style of its own takes one of them)
+TEXT_ROLES = tuple(f"{size}_{scale}" for size in ("display", "headline", "title", "body", "label")
+                   for scale in ("large", "medium", "small"))
 
 
 PAUSING = {"hide", "pause", "inactive", "detach"}

@@ -128,7 +128,27 @@ def index_html(flet_index: str) -> str:
                  f'<meta name="apple-mobile-web-app-title" content="{SHORT_NAME}">', out)
     out = re.sub(r"<title>[^<]*</title>", f"<title>{NAME}</title>", out)
     link = '<link rel="manifest" href="manifest.json">'
-    return out.replace(link, f'<meta name="theme-color" content="{theme.FELT}">\n  {link}')
+    out = out.replace(link, f'<meta name="theme-color" content="{theme.FELT}">\n  {link}')
+    return out.replace("</head>", NO_RIVE + "</head>", 1)
+
+
+#: Flet's web client loads the Rive animation runtime from a CDN as it starts, whatever the app
+#: draws (its address is compiled into main.dart.js; no setting turns it off). This app draws no
+#: Rive animation, and web mode must work offline without a request off its own origin: the
+#: script's address is pointed at assets/no-rive.js, whose RiveNative refuses, which the client
+#: takes as "Rive unavailable" (it then never asks again).
+RIVE_CDN = "https://cdn.jsdelivr.net/npm/@rive-app/"
+NO_RIVE = f"""  <script>
+    (function () {{
+      var src = Object.getOwnPropertyDescriptor(HTMLScriptElement.prototype, "src");
+      Object.defineProperty(HTMLScriptElement.prototype, "src", {{
+        configurable: true, enumerable: src.enumerable,
+        get: function () {{ return src.get.call(this); }},
+        set: function (v) {{ src.set.call(this, String(v).indexOf("{RIVE_CDN}") === 0 ? "no-rive.js" : v); }}
+      }});
+    }})();
+  </script>
+"""
 
 
 def flet_web_index() -> str:

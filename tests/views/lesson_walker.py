@@ -71,6 +71,7 @@ def play_move(page: Any, game: str, move: dict[str, Any], learner: int, lang: st
             press(page, t(lang, "discard"))
         else:
             assert tap_id(page, f"disband-{move['disband']}"), move
+            assert tap_id(page, "disband-confirm"), move  # disbanding asks first
     elif game == "lopti":
         if "play" in move:
             for card in move["play"]:

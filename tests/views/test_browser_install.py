@@ -41,6 +41,34 @@ def test_the_running_app_serves_an_installable_card_table_manifest(tmp_path: Pat
         browser.close()
 
 
+def test_the_app_asks_nothing_off_its_origin_and_every_script_renders_from_bundled_fonts(tmp_path: Path) -> None:
+    """#42 item 2. Web mode works offline: loading the app, a table, and the settings' language menu
+    (whose "العربية" the English app drew as empty boxes while Flutter fetched a Noto Arabic font it
+    does not have: 404s) request nothing outside the app's origin, and nothing answers 404. Flet's
+    client asked a CDN for the Rive runtime on every load (assets/icon/make.py, NO_RIVE)."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.views.test_browser import open_app, start_lanes_against_the_beginner
+
+    with serve(tmp_path / "app.sqlite") as url, sync_playwright() as p:
+        browser, page = launch(p)
+        origin = url.rstrip("/")
+        away: list[str] = []
+        missing: list[str] = []
+        page.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:")) else away.append(r.url))
+        page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+        open_app(page, url)
+        start_lanes_against_the_beginner(page)
+        page.get_by_role("button", name="Back").first.click(timeout=20_000)
+        page.get_by_role("button", name="Settings").first.click(timeout=20_000)
+        page.locator('[flt-semantics-identifier="setting-language"]').first.click(timeout=20_000)
+        page.get_by_text("العربية").first.wait_for(timeout=20_000)
+        page.wait_for_timeout(1500)  # any font the menu's words need is asked for now
+        assert away == [], f"requests off the app's origin: {away}"
+        assert missing == [], f"requests answered with an error: {missing}"
+        browser.close()
+
+
 #: an iPhone 14 in portrait: 390 × 844 CSS px, the notch 47 px at the top, the home bar 34 at the bottom
 NOTCHED = {"width": 390, "height": 844, "top": 47, "bottom": 34}
 SAFE_INSETS = {"insets": {"top": NOTCHED["top"], "topMax": NOTCHED["top"], "bottom": NOTCHED["bottom"],

@@ -1,14 +1,22 @@
-"""Small things a newcomer trips on (#42, item 10), each checked on the real app."""
+"""What a newcomer trips on in the first minutes (#42), each checked on the real app."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import flet as ft
 import pytest
 
+from storage.db import open_storage
+from tests.views.screen import walk
+from tests.views.test_lanes_controller import human_move
 from tests.views.test_screens import open_at
+from views.app import App
+from views.lanes.controller import LanesMatch
+from views.table import motion
 from views.table.lessons import lessons
-from views.ui.i18n import t
+from views.ui.i18n import card_name, t
 
 
 @pytest.mark.parametrize("game", ["lanes", "lopti"])
@@ -30,3 +38,138 @@ def test_a_game_against_a_bot_keeps_its_hint_button(tmp_path: Path) -> None:
         assert len(s.find(t("en", "hint"))) == 1
     finally:
         s.close()
+
+
+@pytest.mark.parametrize("route", ["/lanes/new", "/"])
+def test_the_dealt_hand_lies_where_it_will_rest_from_its_first_frame(tmp_path: Path, route: str,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """#42 item 9: cards that flew in from the deck took the taps meant for the cards they passed
+    over. Now each dealt card appears at its own place: in the deal's first frame no card of the
+    hand is moved off it (no offset), so a tap during the deal selects the card under the finger.
+    Lanes, and Lopti from home."""
+    monkeypatch.setattr(App, "new_seed", staticmethod(lambda: 1))  # a deal where I move first
+    first_frames: list[list[Any]] = []
+    settle = motion.Arrivals.settle
+
+    def spy(self: motion.Arrivals, page: Any, redraw: Any) -> None:  # the frame that just went out
+        if self.dealing and self.arriving:
+            first_frames.append(list(walk(redraw.__self__.root)))
+        settle(self, page, redraw)
+
+    monkeypatch.setattr(motion.Arrivals, "settle", spy)
+    s = open_at(tmp_path, route)
+    try:
+        s.tap("Beginner" if route == "/lanes/new" else t("en", "players_n", n=2))
+        s.wait_for(lambda: first_frames, what="the deal's first frame")
+        frame = first_frames[0]
+        hand = [c for c in frame if str(getattr(c, "identifier", "")).startswith("hand-")]
+        assert len(hand) >= 3
+        moved = [c for c in frame if getattr(c, "offset", None) not in (None, ft.Offset(0, 0))
+                 and any(h in hand for h in walk(c))]
+        faded = [c for c in frame if getattr(c, "opacity", None) == 0.0 and any(h in hand for h in walk(c))]
+        assert len(faded) == len(hand), "the deal should still be drawn arriving"
+        assert not moved, f"{len(moved)} dealt cards start away from their place"
+        table = s.app.screen
+        assert s.call(lambda: table.match.my_turn and table.match.observation["ply"] == 0)
+        tapped = s.one(ident="hand-2").label  # the card drawn at that place, by its spoken name
+        s.tap(ident="hand-2")
+        chosen = s.call(lambda: table.match.selected)
+        assert card_name("en", str(chosen[0] if isinstance(chosen, list) else chosen)) == tapped
+    finally:
+        s.close()
+
+
+def test_disbanding_a_lane_asks_first(tmp_path: Path) -> None:
+    """#42 item 7, L-4.3: "Disband" under a lane throws the whole lane away, so a tap on it asks
+    first; Cancel keeps the lane, the dialog's Disband empties it."""
+    st = open_storage(tmp_path / "app.sqlite")
+    m = LanesMatch.new(st, "beginner", seed=3)
+    while not (m.my_turn and m.disbandable()):
+        if m.my_turn:
+            human_move(m)
+        else:
+            m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    lane, game_id = min(m.disbandable()), m.mode.game_id
+    st.close()
+    s = open_at(tmp_path, f"/play/{game_id}")
+    try:
+        s.wait_for(lambda: s.find(ident=f"disband-{lane}"), what="the Disband button")
+        table = s.app.screen
+        cards = s.call(lambda: list(table.match.observation["players"][0]["lanes"][lane]))
+        assert cards
+        s.tap(ident=f"disband-{lane}")
+        assert s.dialog_shown(), "one tap disbanded without asking"
+        assert s.shows(t("en", "disband_confirm", n=lane + 1))
+        s.tap(t("en", "cancel"))
+        assert not s.dialog_shown()
+        assert s.call(lambda: list(table.match.observation["players"][0]["lanes"][lane])) == cards
+        s.tap(ident=f"disband-{lane}")
+        s.tap(ident="disband-confirm")
+        s.wait_for(lambda: not table.match.observation["players"][0]["lanes"][lane], what="the lane disbanded")
+    finally:
+        s.close()
+
+
+def test_my_lopti_seat_is_named_you(tmp_path: Path) -> None:
+    """#42 item 10: the other seats carry their names; mine says "You" and is lit on my turn."""
+    s = open_at(tmp_path, "/")
+    try:
+        s.tap(t("en", "players_n", n=3))
+        s.wait_for(lambda: s.find(ident="seat-me"), what="my seat")
+        mine = s.one(ident="seat-me")
+        said = [w for c in walk(mine) if (w := getattr(c, "value", None)) and isinstance(w, str)]
+        assert t("en", "you") in said
+    finally:
+        s.close()
+
+
+def test_a_card_with_nowhere_to_go_says_why_when_picked_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#42 item 6, L-3.2: during the opening a face card lights nothing and cannot be discarded;
+    picking it up says the engine's reason at once, not the usual "tap a highlighted lane"."""
+    monkeypatch.setattr(App, "new_seed", staticmethod(lambda: 1))  # I open, holding a face card
+    s = open_at(tmp_path, "/lanes/new")
+    try:
+        s.tap("Beginner")
+        s.wait_for(lambda: s.find(ident="hand-0"), what="the table")
+        table = s.app.screen
+        hand = s.call(lambda: list(table.match.observation["hand"]))
+        face = next(i for i, c in enumerate(hand) if c[:-1] in ("J", "Q", "K") or c == "JK")
+        number = next(i for i, c in enumerate(hand) if c[:-1] not in ("J", "Q", "K") and c != "JK")
+        s.tap(ident=f"hand-{face}")
+        reason = t("en", "not_possible", why=t("en", "why_opening_no_face"))
+        assert s.shows(reason), s.texts()
+        assert not s.shows(t("en", "pick_target"))
+        s.tap(ident=f"hand-{number}")  # a card that can go somewhere: the usual prompt
+        assert s.shows(t("en", "pick_target")) and not s.shows(reason)
+    finally:
+        s.close()
+
+
+def test_the_quick_lopti_tables_bots_are_the_level_chosen_and_remembered(tmp_path: Path) -> None:
+    """#42 item 8: home's "3 players" started at once against a fixed mix of bots; the level is now
+    chosen on the Lopti tile (every seat, or the mixed table) and remembered for the next visit."""
+    s = open_at(tmp_path, "/")
+    try:
+        dd = s.one(ident="lopti-bots").content
+        assert s.call(lambda: dd.value) == "mixed"
+        s.call(lambda: setattr(dd, "value", "expert"))
+        s.fire(dd, "select", "expert")
+        s.tap(t("en", "players_n", n=3))
+        s.wait_for(lambda: s.find(ident="seat-me"), what="the Lopti table")
+        assert s.call(lambda: list(s.app.screen.match.levels)) == ["person", "expert", "expert"]
+    finally:
+        s.close()
+    s = open_at(tmp_path, "/")  # the app opened again: the choice stayed
+    try:
+        again = s.one(ident="lopti-bots").content
+        assert s.call(lambda: again.value) == "expert"
+    finally:
+        s.close()
+
+
+def test_a_mixed_table_keeps_its_spread_of_levels() -> None:
+    from views.ui.prefs import Prefs
+
+    assert Prefs.from_settings({}).lopti_levels(4) == ["expert", "casual", "skilled"]
+    assert Prefs.from_settings({"lopti_bots": "beginner"}).lopti_levels(3) == ["beginner", "beginner"]
+    assert Prefs.from_settings({"lopti_bots": "cheater"}).lopti_bots == "mixed"  # a damaged setting

@@ -364,16 +364,17 @@ def test_each_lane_says_its_value_direction_and_sale(tmp_path: Path) -> None:
 
 
 def test_a_new_deal_arrives_from_the_deck_until_the_first_move() -> None:
-    """A deal nobody has moved in comes in card after card; once a move's events arrive the hand
-    is drawn plainly again (and a move's own motions take over)."""
+    """A deal nobody has moved in comes in card after card, each growing in at its own place; once
+    a move's events arrive the hand is drawn plainly again (and a move's own motions take over)."""
     arrivals = motion.Arrivals()
     card = ft.Container()
     arrivals.deal()
     first = [arrivals.dealt(card, i, 8) for i in range(8)]
     wrapped = [c for c in first if isinstance(c, ft.Container) and c is not card]
     assert len(wrapped) == 8 and all(c.opacity == 0.0 for c in wrapped)
-    durations = [c.animate_offset.duration for c in wrapped if isinstance(c.animate_offset, ft.Animation)
-                 and isinstance(c.animate_offset.duration, int)]  # milliseconds, as motion.py gives them
+    assert all(c.scale == motion.DEALT_SCALE and c.offset is None for c in wrapped)
+    durations = [c.animate_scale.duration for c in wrapped if isinstance(c.animate_scale, ft.Animation)
+                 and isinstance(c.animate_scale.duration, int)]  # milliseconds, as motion.py gives them
     assert len(durations) == 8
     assert durations == sorted(durations) and max(durations) <= motion.DURATION_MS + 60
     arrivals.arriving = False  # what settle() does after the first frame went out

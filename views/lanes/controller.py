@@ -10,16 +10,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from engine.cards import Card, parse_card
-from engine.core import Event, Why
+from engine.cards import Card, Rng, parse_card
+from engine.core import EngineError, Event, Why
 from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
+from engine.lanes.notation import LanesObservation
 from engine.lanes.state import is_number
 from views.table.contract import Refused, Status
 from views.table.modes import PERSON, Local, TurnMode
 from views.ui.i18n import said, t
+
+
+def reason_seen(observation: dict[str, Any], action: LanesAction) -> Why | None:
+    """The engine's reason ``action`` is illegal, from what this player sees. Legality depends only
+    on the player's own hand and the table, so any world consistent with the observation gives the
+    reason (the online table's referee stays the lobby)."""
+    world = RULES.determinise(cast("LanesObservation", observation), Rng(0))
+    try:
+        why = RULES.why_illegal(world, action)
+    except EngineError as exc:
+        return exc.why
+    return why if isinstance(why, Why) or why is None else Why("rejected", str(why))
 
 
 @dataclass
@@ -121,7 +134,20 @@ class LanesMatch:
             return
         card = parse_card(card_text)
         self.selected = None if self.selected == card else card
-        self.refusal = None
+        self.refusal = self._stuck(card) if self.selected is not None else None
+
+    def _stuck(self, card: Card) -> Why | None:
+        """Why ``card`` can go nowhere now, said as soon as it is picked up (a face card during the
+        opening: L-3.2), not after a tap on a lane that cannot light (#42); None when any legal
+        action uses it."""
+        if any(isinstance(a, (Play, Discard)) and a.card == card for a in self.legal()):
+            return None
+        tries: list[LanesAction] = [Play(card, 0) if is_number(card) else Play(card, 0, self.human, 0), Discard(card)]
+        for action in tries:
+            why = reason_seen(self.observation, action)
+            if why is not None:
+                return why
+        return None
 
     def play_at(self, owner: int, lane: int, stack: int | None = None) -> list[Event]:
         """The selected card tapped onto a lane or a card of it, lit or not. A legal action for that

@@ -359,9 +359,21 @@ class LanesTable(TurnBasedTable):
         self._played(self.match.discard())
 
     def on_disband(self, lane: int) -> None:
+        """Disbanding throws a whole lane away (L-4.3), so it asks first, as resigning does: a stray
+        tap on the word under a lane must not cost the lane (#42)."""
         if self.busy:
             return
-        self._played(self.match.disband(lane))
+
+        def confirm(ev: Any) -> None:
+            self.app.page.pop_dialog()
+            if not self.busy:
+                self._played(self.match.disband(lane))
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=text(self.lang, t(self.lang, "disband_confirm", n=lane + 1), 16, True),
+            actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
+                     ft.Semantics(identifier="disband-confirm", button=True, content=ft.TextButton(
+                         t(self.lang, "disband"), on_click=confirm))]))
 
     def on_resign(self, e: Any) -> None:
         def confirm(ev: Any) -> None:

@@ -17,13 +17,10 @@ from views.ui.widgets import felt
 if TYPE_CHECKING:
     from views.app import App
 
-QUICK_SEATS = ["expert", "casual", "skilled", "beginner"]
-
-
 def new_session(app: App, players: int, levels: list[str] | None = None) -> None:
     """A new session (P-2.3) at once on its first deal: deal after deal, each winner adding a
-    house rule (the quick table from home)."""
-    flow = SessionFlow(app.storage, levels or QUICK_SEATS[: players - 1], app.new_seed())
+    house rule (the quick table from home: its bots are the level chosen there, remembered)."""
+    flow = SessionFlow(app.storage, levels or app.prefs.lopti_levels(players), app.new_seed())
     match = flow.start_deal()
     open_deal(app, match, flow, route=f"/lopti/session/{flow.session_id}")
 

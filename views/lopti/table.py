@@ -80,6 +80,21 @@ class LoptiTable(TurnBasedTable):
         return seat_plate(self.lang, self.match.who(seat, self.lang), ft.Column(lines, spacing=3, tight=True),
                           count=p["hand_size"], turn=turn)
 
+    def _my_seat(self, obs: dict[str, Any]) -> ft.Control:
+        """My place at the table, named as the others' are: "You" (and which player, when people
+        share the device), lit on my turn, with my finishing place once I am out (#42: my own seat
+        had no name, so a newcomer could not tell which cards were theirs)."""
+        m = self.match
+        name = t(self.lang, "you")
+        if "person" in m.levels[1:]:
+            name += " · " + t(self.lang, "player_n", n=m.human + 1)
+        me = obs["players"][m.human]
+        detail = t(self.lang, "place", n=obs["places"].index(m.human) + 1) if m.human in obs["places"] else \
+            t(self.lang, "face_down", n=me["down_count"])
+        turn = obs["to_move"] == m.human and obs["phase"] != "over"
+        plate = seat_plate(self.lang, name, text(self.lang, detail, 11, color=theme.ON_FELT_MUTED), turn=turn)
+        return ft.Row([ft.Semantics(identifier="seat-me", content=plate)])
+
     def _pile(self, obs: dict[str, Any]) -> ft.Control:
         """The pile, the centre of the table: its last three plays, the newest largest and on top;
         the play that just landed grows (or turns, when it was flipped); a pile that was cleared or
@@ -196,6 +211,7 @@ class LoptiTable(TurnBasedTable):
                           on_accept=lambda e: self.on_drop(str(e.src.data))),
             self._status_rows(obs),
             ft.Container(expand=True),
+            self._my_seat(obs),
             ft.Row(self._slots(me, setup), spacing=6, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
             hand_fan(hand, fan, room, self.lang in RTL),
             ft.Row(self._buttons(setup), spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),

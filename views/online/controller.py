@@ -26,19 +26,19 @@ import itertools
 import threading
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from engine.cards import Rng
-from engine.core import EngineError, Event, Why, ev
+from engine.core import Event, Why, ev
 from engine.lanes import RULES
 from engine.lanes.actions import LanesAction
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
+from views.lanes.controller import reason_seen
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
 from views.table.modes import PERSON, NoBotNoUndo
 
 if TYPE_CHECKING:
-    from engine.lanes.notation import LanesObservation
+    pass
 
 
 class OnlineMode(NoBotNoUndo):
@@ -149,12 +149,7 @@ class OnlineMode(NoBotNoUndo):
         v = self.view
         if v["status"] != "running" or int(v["clock"]["to_move"]) != self.seat:
             return Why("not_your_turn", "it is not your turn")
-        world = RULES.determinise(cast("LanesObservation", self.view["observation"]), Rng(0))
-        try:
-            why = RULES.why_illegal(world, action)
-        except EngineError as exc:
-            return exc.why
-        return why if isinstance(why, Why) else Why("rejected", "that move is not possible now")
+        return reason_seen(self.view["observation"], action) or Why("rejected", "that move is not possible now")
 
 
     def submit(self, action: LanesAction, now: float | None = None) -> list[Event]:

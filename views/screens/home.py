@@ -4,13 +4,14 @@ Settings."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
 from storage import api
 from views.screens.in_progress import ask_before_new, in_progress_section
 from views.ui.i18n import t
+from views.ui.prefs import LOPTI_BOTS
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
@@ -40,8 +41,24 @@ def _starts(app: App, game: str) -> list[ft.Control]:
             app, "lopti", lambda: new_session(app, n))) for n in (2, 3, 4, 5)]
         out.append(ft.OutlinedButton(t(lang, "lopti_table_setup"), icon=ft.Icons.GROUPS,
                                      on_click=lambda e: app.go("/lopti/new")))
-        return out
+        return [_lopti_bots(app), *out]
     return [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game}/new"))]
+
+
+def _lopti_bots(app: App) -> ft.Control:
+    """The level of the bots at a quick Lopti table: one level for every seat, or the mixed table;
+    remembered in the settings (seat by seat: "Set up a table")."""
+    lang = app.lang
+
+    def chosen(e: Any) -> None:
+        value = e.control.value
+        if value in LOPTI_BOTS:
+            app.settings = api.update_profile(app.storage, lopti_bots=value)
+
+    dd = ft.Dropdown(label=t(lang, "lp_bots"), value=app.prefs.lopti_bots, width=200, on_select=chosen,
+                     options=[ft.DropdownOption(key=k, text=t(lang, "lp_bots_mixed" if k == "mixed" else k))
+                              for k in LOPTI_BOTS])
+    return ft.Semantics(identifier="lopti-bots", content=dd)
 
 
 def _tile(app: App, game: str, in_progress: list[api.GameInfo]) -> ft.Control:

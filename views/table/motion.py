@@ -23,6 +23,7 @@ import flet as ft
 from views.ui import theme
 
 DURATION_MS = 240
+DEALT_SCALE = 0.8  # a dealt card's size as it appears, around its own centre (within its own place)
 #: where a departing card flies, as a share of its own size: down toward me, up toward the others,
 #: sideways off the table (a cleared pile)
 TOWARD_ME, TOWARD_THEM, SWEPT = (0.0, 2.5), (0.0, -2.5), (2.5, 0.0)
@@ -127,18 +128,21 @@ class Arrivals:
         return True
 
     def deal(self) -> None:
-        """A deal nobody has moved in yet is on the table: its hand comes in from the deck, card
-        after card (each a little later, all within DURATION_MS + 180 ms)."""
+        """A deal nobody has moved in yet is on the table: its hand appears card after card (each a
+        little later, all within DURATION_MS + 180 ms)."""
         self.dealing = self.arriving = True
 
     def dealt(self, control: ft.Control, i: int, n: int) -> ft.Control:
-        """Hand card ``i`` of ``n`` while the deal arrives (itself otherwise)."""
+        """Hand card ``i`` of ``n`` while the deal arrives (itself otherwise). Each card grows and
+        fades in at its own place, never flying in from elsewhere: a tap during the deal lands on
+        the card drawn under the finger (#42: a card sliding in from the deck took the taps meant
+        for the card it passed over)."""
         if not self.dealing or theme.look().reduce_motion:
             return control
         self.wrapped = self.wrapped or self.arriving
         late = ft.Animation(DURATION_MS - 120 + (180 * i) // max(1, n - 1), ft.AnimationCurve.EASE_OUT)
-        return ft.Container(control, offset=ft.Offset(0, -1.5 if self.arriving else 0),
-                            opacity=0.0 if self.arriving else 1.0, animate_offset=late, animate_opacity=late)
+        return ft.Container(control, scale=DEALT_SCALE if self.arriving else 1.0,
+                            opacity=0.0 if self.arriving else 1.0, animate_scale=late, animate_opacity=late)
 
     def remember(self, key: str, value: Any) -> Any:
         """Note what the table shows now under ``key``; returns what it showed before this batch."""

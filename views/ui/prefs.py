@@ -17,6 +17,9 @@ THEMES = ("system", "light", "dark")
 CARD_STYLES = ("classic", "four_colour")
 #: a bot's pause before its move is shown, as a factor of the table's own pause
 BOT_SPEEDS = {"slow": 2.5, "normal": 1.0, "fast": 0.25}
+#: the bots at a quick Lopti table (home): one level at every seat, or the mixed table
+LOPTI_BOTS = ("mixed", "beginner", "casual", "skilled", "expert")
+MIXED_SEATS = ("expert", "casual", "skilled", "beginner")  # seat 2, 3, … of a mixed table
 #: the level the hint button asks is one of ``HINT_LEVELS`` (casual answers at once, expert thinks)
 
 
@@ -30,6 +33,7 @@ class Prefs:
     hint_level: str = "casual"
     #: cards appear where they land instead of moving there (also when the platform asks for less motion)
     reduce_motion: bool = False
+    lopti_bots: str = "mixed"
 
     @classmethod
     def from_settings(cls, settings: dict[str, Any]) -> Prefs:
@@ -45,7 +49,14 @@ class Prefs:
                    sound=flag("sound", True), haptics=flag("haptics", True),
                    bot_speed=pick("bot_speed", BOT_SPEEDS, "normal"),
                    hint_level=pick("hint_level", HINT_LEVELS, "casual"),
-                   reduce_motion=flag("reduce_motion", False))
+                   reduce_motion=flag("reduce_motion", False),
+                   lopti_bots=pick("lopti_bots", LOPTI_BOTS, "mixed"))
+
+    def lopti_levels(self, players: int) -> list[str]:
+        """The bots of a quick Lopti table of ``players`` seats (seat 1 is the player)."""
+        if self.lopti_bots == "mixed":
+            return list(MIXED_SEATS[: players - 1])
+        return [self.lopti_bots] * (players - 1)
 
     def bot_delay(self, base: float) -> float:
         """The pause before a bot's move is shown (the bot's thinking time is its own)."""
