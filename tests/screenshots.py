@@ -11,6 +11,7 @@ own dependencies and ``chromium`` (tests/run.py installs both)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import re
 import sys
 import tempfile
@@ -64,6 +65,9 @@ def tables(page: Any, lang: str, out: Path, prefix: str) -> None:
     page.get_by_role("button", name=t(lang, "home")).last.click(timeout=20_000)
     time.sleep(0.8)
     button(page, t(lang, "players_n", n=3)).click(timeout=20_000)
+    fresh = button(page, t(lang, "start_new"))  # an earlier viewport's table is still in progress
+    with contextlib.suppress(Exception):
+        fresh.click(timeout=2_500)
     page.wait_for_selector('[flt-semantics-identifier^="hand-"]', timeout=20_000)
     shoot(page, out, f"{prefix}-lopti", 2.0)
     button(page, t(lang, "keep")).click(timeout=20_000)  # the setup done: we lead (or the bots do)
@@ -77,6 +81,8 @@ def tables(page: Any, lang: str, out: Path, prefix: str) -> None:
     back(page, lang)
     button(page, t(lang, "play_vs_bot"), 1).click(timeout=20_000)
     button(page, t(lang, "beginner")).click(timeout=20_000)
+    with contextlib.suppress(Exception):
+        button(page, t(lang, "start_new")).click(timeout=2_500)
     page.wait_for_selector('[flt-semantics-identifier^="stock-0-"]', timeout=20_000)
     shoot(page, out, f"{prefix}-spit", 1.5)
     back(page, lang)

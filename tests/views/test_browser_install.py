@@ -109,4 +109,16 @@ def test_on_a_notched_phone_the_page_stays_inside_the_safe_area_and_the_table_fi
             assert box["x"] >= 0 and box["x"] + box["width"] <= NOTCHED["width"] + 1, box
         back = page.get_by_role("button", name="Back").first.bounding_box()  # the top bar, under no notch
         assert back is not None and back["y"] >= 0
+        # #42 items 3 and 5, as drawn: every button is a finger's target, and my lanes' beds reach
+        # down to the hand without covering it
+        small = [(b.get_attribute("aria-label") or b.inner_text(), box) for b in page.locator('[role="button"]').all()
+                 if (box := b.bounding_box()) and min(box["width"], box["height"]) < 43.5]
+        assert small == [], small
+        hand_top = min(box["y"] for c in hand.all() if (box := c.bounding_box()))
+        beds = [box for i in range(3) if (box := page.locator(f'[flt-semantics-identifier="lane-0-{i}"]').first
+                                          .bounding_box())]
+        assert len(beds) == 3
+        for bed in beds:
+            assert bed["y"] + bed["height"] <= hand_top + 1, (bed, hand_top)
+            assert hand_top - (bed["y"] + bed["height"]) < 80, (bed, hand_top)  # no band of bare cloth
         browser.close()

@@ -16,7 +16,9 @@ from views.app import App
 from views.lanes.controller import LanesMatch
 from views.table import motion
 from views.table.lessons import lessons
+from views.ui import sizing
 from views.ui.i18n import card_name, t
+from views.ui.widgets import BACK_SRC
 
 
 @pytest.mark.parametrize("game", ["lanes", "lopti"])
@@ -173,3 +175,86 @@ def test_a_mixed_table_keeps_its_spread_of_levels() -> None:
     assert Prefs.from_settings({}).lopti_levels(4) == ["expert", "casual", "skilled"]
     assert Prefs.from_settings({"lopti_bots": "beginner"}).lopti_levels(3) == ["beginner", "beginner"]
     assert Prefs.from_settings({"lopti_bots": "cheater"}).lopti_bots == "mixed"  # a damaged setting
+
+
+def test_lopti_draws_its_deck_and_pile_as_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#42 item 4: the draw deck is a card back with its count (P-3.5), the pile an outlined place
+    while empty, then its plays as cards with how many it holds; not "Empty table / Draw 25"."""
+    monkeypatch.setattr(App, "new_seed", staticmethod(lambda: 1))
+    s = open_at(tmp_path, "/")
+    try:
+        s.tap(t("en", "players_n", n=3))
+        s.wait_for(lambda: s.find(ident="lopti-deck"), what="the Lopti table")
+        table = s.app.screen
+        obs = s.call(lambda: table.match.observation)
+        deck = list(walk(s.one(ident="lopti-deck")))
+        assert any(isinstance(c, ft.Image) and c.src == BACK_SRC for c in deck)
+        assert any(getattr(c, "value", None) == str(obs["draw_size"]) for c in deck)
+        pile = s.one(ident="lopti-pile")
+        assert t("en", "lp_pile_n", n=0) in [getattr(c, "value", None) for c in walk(pile)]
+        s.tap(t("en", "keep"))
+        m = table.match
+        s.wait_for(lambda: m.observation["pile"] or (m.my_turn and m.phase == "play"), what="play", timeout=30)
+        if not s.call(lambda: m.observation["pile"]):  # I lead: my lowest card goes on the pile
+            s.tap(ident="hand-0")
+            s.tap(t("en", "play") + " (1)")
+        s.wait_for(lambda: table.match.observation["pile"], what="a play on the pile", timeout=30)
+        obs = s.call(lambda: table.match.observation)
+        faces = {c.src for c in walk(s.one(ident="lopti-pile")) if isinstance(c, ft.Image)}
+        assert {f"cards/classic/{c}.svg" for c in obs["pile"][-1]} <= faces
+    finally:
+        s.close()
+
+
+def test_spit_draws_each_players_spit_deck_beside_the_piles(tmp_path: Path) -> None:
+    """#42 item 4: each player's spit deck (S-2) lies beside the centre piles as a card back with
+    its count."""
+    s = open_at(tmp_path, "/spit/new")
+    try:
+        s.tap("Beginner")
+        s.wait_for(lambda: s.find(ident="spit-deck-0"), what="the Spit table")
+        obs = s.call(lambda: s.app.screen.game.observation)
+        for player in (0, 1):
+            deck = list(walk(s.one(ident=f"spit-deck-{player}")))
+            assert any(isinstance(c, ft.Image) and c.src == BACK_SRC for c in deck)
+            assert str(obs["players"][player]["spit_count"]) in [getattr(c, "value", None) for c in deck]
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize(("small", "large"), [((360, 640), (390, 844)), ((390, 844), (800, 1280))])
+def test_cards_grow_with_the_screen(small: tuple[int, int], large: tuple[int, int]) -> None:
+    """#42 item 5: a taller screen draws bigger cards on every table; the smallest phone keeps
+    every tapped card a finger wide."""
+    a, b = sizing.lanes(*small), sizing.lanes(*large)
+    assert b.hand[1] >= a.hand[1] and b.lane[1] > a.lane[1]
+    assert sizing.lopti(*large).pile[1] > sizing.lopti(*small).pile[1]
+    assert sizing.lopti(*large).hand[1] >= sizing.lopti(*small).hand[1]
+    assert sizing.spit(*large).stock[1] > sizing.spit(*small).stock[1]
+    for size in (small, large):
+        assert min(sizing.lanes(*size).lane[0], sizing.lopti(*size).table[0], sizing.spit(*size).stock[0]) >= 44
+        assert sizing.lanes(*size).hand[0] >= 44
+
+
+def test_long_lanes_close_their_step_before_the_cards_shrink() -> None:
+    """#42 item 5: lanes sized for three cards; a longer lane overlaps its cards more (down to a
+    strip that still shows the index) instead of pushing the hand off the screen."""
+    short, long = sizing.lanes(390, 844, 2), sizing.lanes(390, 844, 10)
+    assert short.lane[:2] == long.lane[:2] and long.lane[2] < short.lane[2]
+    assert long.lane[2] >= sizing.MIN_STEP
+
+
+def test_the_lanes_table_fills_the_height_on_a_tall_phone(tmp_path: Path) -> None:
+    """#42 item 5: at 390×844 the lanes' beds take the height the cards leave (they expand) and
+    the lane cards are the viewport's size, not a fixed phone size."""
+    s = open_at(tmp_path, "/lanes/new")
+    try:
+        s.tap("Beginner")
+        s.wait_for(lambda: s.find(ident="hand-0"), what="the table")
+        table = s.app.screen
+        assert s.call(lambda: table.lane_card) == sizing.lanes(390, 844).lane
+        beds = [c for c in s.controls() if str(getattr(c, "identifier", "")).startswith("lane-")
+                and str(c.identifier).count("-") == 2]
+        assert len(beds) == 6 and all(c.expand for c in beds)
+    finally:
+        s.close()

@@ -22,8 +22,8 @@ from views.table.motion import (
 )
 from views.table.result import Outcome, result_dialog
 from views.table.turn_table import TurnBasedTable
-from views.ui import theme
-from views.ui.fan import WIDE, Fan, hand_card, hand_fan, hand_room, lay_out
+from views.ui import sizing, theme
+from views.ui.fan import Fan, hand_fan, hand_room, lay_out
 from views.ui.i18n import RTL, t, why_text
 from views.ui.reconcile import anew_when, show
 from views.ui.widgets import (
@@ -37,6 +37,7 @@ from views.ui.widgets import (
     mini_card,
     seat_plate,
     status_box,
+    table_button,
     table_header,
     text,
 )
@@ -45,9 +46,6 @@ if TYPE_CHECKING:
     from views.app import App
 
 ARROW = {"up": "↑", "down": "↓", None: "·"}
-STEP = 20  # vertical offset between overlapping stacks (on a phone; a wide table uses WIDE_LANE_CARD)
-LANE_CARD = (40, 54, STEP)  # a lane's card width, height and the step between its stacks, on a phone
-WIDE_LANE_CARD = (52, 72, 26)  # ... where the table is wider than WIDE
 
 
 class LanesTable(TurnBasedTable):
@@ -64,7 +62,7 @@ class LanesTable(TurnBasedTable):
         #: pass-and-play: the device is being handed to the next player; until they tap Ready every
         #: redraw (the motion's second frame, a resize) shows the privacy screen, never a hand
         self.handing_over = False
-        self.lane_card = LANE_CARD
+        self.lane_card = sizing.lanes(None, None).lane
         if match.observation["ply"] == 0 and not match.mode.powers.read_only:
             self.motion.deal()
 
@@ -93,14 +91,8 @@ class LanesTable(TurnBasedTable):
         if selling:
             chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), 11, True, theme.INK),
                                       bgcolor=theme.SELLING, border_radius=ft.BorderRadius.all(8),
-                                      padding=ft.Padding.symmetric(horizontal=5, vertical=0),
-                                      on_click=(lambda e: self.app.rules_dialog("lanes", "L-7.2"))
-                                      if self.match.selected is None else None))
-        # with no card selected, tapping a lane's value/direction/suit explains how they are worked out
-        # (with a card selected, the tap belongs to the lane: it plays there)
-        return ft.Container(ft.Row(chips, spacing=4, alignment=ft.MainAxisAlignment.CENTER, wrap=True),
-                            on_click=(lambda e: self.app.rules_dialog("lanes", "L-5.9"))
-                            if self.match.selected is None else None)
+                                      padding=ft.Padding.symmetric(horizontal=5, vertical=0)))
+        return ft.Row(chips, spacing=4, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
 
     def _lane(self, obs: dict[str, Any], owner: int, lane: int, targets: Any, disbandable: set[int]) -> ft.Control:
         stacks = obs["players"][owner]["lanes"][lane]
@@ -144,16 +136,21 @@ class LanesTable(TurnBasedTable):
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
             shadow=self.motion.glow() if lane in self.sold else None, animate=ft.Animation(DURATION_MS * 2),
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
-            on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
+            on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else
+            # with no card selected, a tap on a lane explains it: how its value, direction and suit
+            # are worked out, or what selling means (the whole bed is the target: its words are small)
+            (lambda e, rule="L-7.2" if obs["selling"][lane] == owner else "L-5.9": self.app.rules_dialog(
+                "lanes", rule)))
         # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
         # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
+        # the bed fills the side's height: the felt below the cards is the lane's, where its next
+        # cards will lie (not empty cloth between the lanes and the hand)
         column: list[ft.Control] = [anew_when(ft.Semantics(identifier=f"lane-{owner}-{lane}", container=True,
-                                                           content=self._drop(body, owner, lane, None)),
+                                                           expand=True, content=self._drop(body, owner, lane, None)),
                                               tuple(tuple(stack) for stack in stacks))]
         if me and lane in disbandable and self.match.selected is None:
-            column.append(ft.Semantics(identifier=f"disband-{lane}", button=True, content=ft.TextButton(
-                t(self.lang, "disband"), on_click=lambda e, ln=lane: self.on_disband(ln),
-                style=ft.ButtonStyle(color=theme.ON_FELT))))
+            column.append(table_button(t(self.lang, "disband"), handler(self.on_disband, lane), kind="text",
+                                       ident=f"disband-{lane}"))
         return ft.Column(column, expand=True, spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
@@ -192,8 +189,8 @@ class LanesTable(TurnBasedTable):
     def _side(self, obs: dict[str, Any], owner: int) -> ft.Control:
         targets = self.match.targets()
         dis = self.match.disbandable()
-        return ft.Row([self._lane(obs, owner, i, targets, dis) for i in range(3)], spacing=4,
-                      vertical_alignment=ft.CrossAxisAlignment.START)
+        return ft.Row([self._lane(obs, owner, i, targets, dis) for i in range(3)], spacing=4, expand=True,
+                      vertical_alignment=ft.CrossAxisAlignment.STRETCH)
 
     def _hand(self, obs: dict[str, Any], fan: Fan, arrived: set[str]) -> list[ft.Control]:
         """My hand at the fan's card size: the selected card lifted, the coach's cards lit, the ones I
@@ -239,8 +236,9 @@ class LanesTable(TurnBasedTable):
         title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
         rules = self.app.rules_button("lanes")
         if powers.resign:
-            rules = ft.Row([rules, ft.TextButton(t(self.lang, "resign"), on_click=self.on_resign, disabled=obs["over"],
-                                                 style=ft.ButtonStyle(color=theme.RESIGN))], spacing=0, tight=True)
+            resign = table_button(t(self.lang, "resign"), self.on_resign, disabled=obs["over"], kind="text",
+                                  color=theme.RESIGN)
+            rules = ft.Row([rules, resign], spacing=0, tight=True)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"), rules)
 
     def _opponent_row(self, obs: dict[str, Any], opp: int) -> ft.Control:
@@ -263,8 +261,10 @@ class LanesTable(TurnBasedTable):
         self.removed = lanes_removed(m.last_events) if fresh else {}
         self.sold = lanes_sold(m.last_events) if fresh else set()
         room = hand_room(self.app.page.width)
-        self.lane_card = WIDE_LANE_CARD if room >= WIDE else LANE_CARD
-        fan = lay_out(len(obs["hand"]), room, *hand_card(room))
+        longest = sum(max((len(lane) for lane in p["lanes"]), default=1) - 1 for p in obs["players"])
+        sizes = sizing.lanes(self.app.page.width, self.app.page.height, max(0, longest))
+        self.lane_card = sizes.lane
+        fan = lay_out(len(obs["hand"]), room, *sizes.hand)
         hand = self._hand(obs, fan, set(drawn(m.last_events, me)) if fresh else set())
         targets = m.targets()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
@@ -278,20 +278,18 @@ class LanesTable(TurnBasedTable):
                                 status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
                                 else ft.Container()], spacing=4, tight=True)
         actions = ft.Row([
-            self._drop(ft.Button(t(self.lang, "discard"), on_click=self.on_discard, disabled=not targets.discard),
+            self._drop(table_button(t(self.lang, "discard"), self.on_discard, disabled=not targets.discard),
                        self.match.human, None, None),
-            *([ft.TextButton(t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn or self.thinking,
-                             style=ft.ButtonStyle(color=theme.LAST_MOVE))]
+            *([table_button(t(self.lang, "hint"), self.on_hint, disabled=not m.my_turn or self.thinking, kind="text",
+                            color=theme.LAST_MOVE)]
               if powers.hint and not lesson else []),  # a lesson's coach has its own Hint; online has none
-            *([ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
-                             disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT))]
-              if m.can_undo() else []),
+            *([table_button(t(self.lang, "undo"), self.on_undo, disabled=not m.my_turn, kind="text",
+                            icon=ft.Icons.UNDO)] if m.can_undo() else []),
             text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color=theme.ON_FELT_MUTED),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
         rows = [
             self._header(obs), *self.top_rows(), self._opponent_row(obs, opp), self._side(obs, opp), status,
             self._side(obs, me),
-            ft.Container(expand=True),
             hand_fan(hand, fan, room, self.lang in RTL),
             *([] if powers.read_only else [actions]),  # a replay has its own bar
         ]

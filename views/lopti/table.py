@@ -26,8 +26,8 @@ from views.table.motion import (
     lopti_landed,
 )
 from views.table.turn_table import TurnBasedTable
-from views.ui import theme
-from views.ui.fan import Fan, hand_card, hand_fan, hand_room, lay_out
+from views.ui import sizing, theme
+from views.ui.fan import Fan, hand_fan, hand_room, lay_out
 from views.ui.i18n import RTL, t, why_text
 from views.ui.reconcile import show
 from views.ui.widgets import (
@@ -40,12 +40,20 @@ from views.ui.widgets import (
     radius,
     seat_plate,
     status_box,
+    table_button,
     table_header,
     text,
 )
 
 if TYPE_CHECKING:
     from views.app import App
+
+
+def _slot(width: float, height: float, words: str) -> ft.Control:
+    """Where cards will lie, with none there yet: an outline on the cloth, and what it is."""
+    return ft.Container(ft.Text(words, size=11, color=theme.ON_FELT_MUTED, text_align=ft.TextAlign.CENTER),
+                        width=width, height=height, alignment=ft.Alignment.CENTER, padding=ft.Padding.all(2),
+                        border=border(1.5, theme.SEAT_EDGE), border_radius=radius(6))
 
 
 def _fanned(cards: list[str], width: float, height: float, step: float = 18) -> ft.Control:
@@ -93,48 +101,67 @@ class LoptiTable(TurnBasedTable):
             t(self.lang, "face_down", n=me["down_count"])
         turn = obs["to_move"] == m.human and obs["phase"] != "over"
         plate = seat_plate(self.lang, name, text(self.lang, detail, 11, color=theme.ON_FELT_MUTED), turn=turn)
-        return ft.Row([ft.Semantics(identifier="seat-me", content=plate)])
+        return ft.Semantics(identifier="seat-me", content=plate)
 
     def _pile(self, obs: dict[str, Any]) -> ft.Control:
-        """The pile, the centre of the table: its last three plays, the newest largest and on top;
-        the play that just landed grows (or turns, when it was flipped); a pile that was cleared or
+        """The centre of the table: the draw deck (a card back with its count) beside the pile —
+        its last three plays fanned, the newest largest and on top, and how many cards it holds.
+        The play that just landed grows (or turns, when it was flipped); a pile that was cleared or
         taken sweeps away or slides to its taker."""
         events = self.match.last_events
         fresh = self.motion.fresh(events)
+        pw, ph = self.sizes.pile
+        ow, oh = sizing.card(ph * 0.72)  # the older plays beneath
         plays = [list(p) for p in obs["pile"][-3:]]
         before = self.motion.remember("pile", plays)
         landed = lopti_landed(events) if fresh else False
         cards: list[ft.Control] = []
         for k, play in enumerate(plays):
             top = k == len(plays) - 1
-            row = _fanned(play, 50 if top else 38, 70 if top else 54)
+            row = _fanned(play, pw if top else ow, ph if top else oh, step=pw * 0.3)
             cards.append(self.motion.wrap(row, turn=lopti_flipped(events)) if landed and top else row)
         if not cards:
-            cards = [text(self.lang, t(self.lang, "empty_pile"), 13, color=theme.ON_FELT_MUTED)]
+            cards = [_slot(pw, ph, t(self.lang, "empty_pile"))]
         departed = lopti_departed(events) if fresh else None
         gone = [c for p in (before or [])[-2:] for c in p] + [c for e in events if e.get("type") == "play"
                                                                for c in e.get("cards", [])]
         row_of_cards: ft.Control = ft.Row(cards, spacing=8, alignment=ft.MainAxisAlignment.CENTER,
-                                          vertical_alignment=ft.CrossAxisAlignment.END)
+                                          vertical_alignment=ft.CrossAxisAlignment.END, tight=True)
         if departed and gone:
             kind, who = departed
             toward = SWEPT if kind == "clear" else TOWARD_ME if who == self.match.human else TOWARD_THEM
-            row_of_cards = ft.Stack([row_of_cards, self.motion.ghost(_fanned(gone[-6:], 50, 70), toward)],
+            row_of_cards = ft.Stack([row_of_cards, self.motion.ghost(_fanned(gone[-6:], pw, ph), toward)],
                                     alignment=ft.Alignment.CENTER, clip_behavior=ft.ClipBehavior.NONE)
-        badges: list[ft.Control] = [ft.Container(
-            text(self.lang, t(self.lang, "draw_pile", n=obs["draw_size"]), 12, color=theme.ON_FELT_MUTED),
-            on_click=lambda e: self.app.rules_dialog("lopti", "P-3.5"))]
+        held = sum(len(p) for p in obs["pile"])
+        pile = ft.Semantics(identifier="lopti-pile", content=ft.Column(
+            [row_of_cards, text(self.lang, t(self.lang, "lp_pile_n", n=held), 12, color=theme.ON_FELT_MUTED)],
+            spacing=4, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+        badges: list[ft.Control] = []
         if obs["threes"]:
             badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"]), theme.THREES, "P-4.2"))
         if obs["low"]:
             badges.append(self._badge(t(self.lang, "lp_low"), theme.LOW, "P-4.4"))
         if obs["obligation"]:
             badges.append(self._badge(t(self.lang, "lp_obligation"), theme.OBLIGATION, "P-4.6"))
-        return ft.Container(ft.Column([row_of_cards,
-                                       ft.Row(badges, spacing=6, wrap=True,
-                                              alignment=ft.MainAxisAlignment.CENTER)],
-                                      horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=6, tight=True),
+        centre: list[ft.Control] = [ft.Row([self._deck(obs), pile], spacing=16, alignment=ft.MainAxisAlignment.CENTER,
+                                           vertical_alignment=ft.CrossAxisAlignment.END)]
+        if badges:
+            centre.append(ft.Row(badges, spacing=6, wrap=True, alignment=ft.MainAxisAlignment.CENTER))
+        return ft.Container(ft.Column(centre, horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=2,
+                                      tight=True),
                             padding=ft.Padding.all(8), bgcolor=theme.SHADE_LIGHT, border_radius=ft.BorderRadius.all(10))
+
+    def _deck(self, obs: dict[str, Any]) -> ft.Control:
+        """The draw deck (P-3.5) as a card back with its count; tapping it explains drawing."""
+        w, h = sizing.card(max(sizing.MIN_CARD, self.sizes.pile[1] * 0.72))
+        n = obs["draw_size"]
+        face = card_back(w, h, str(n)) if n else _slot(w, h, "0")
+        return ft.Semantics(identifier="lopti-deck", button=True,
+                            content=ft.Column([ft.Container(face, on_click=lambda e: self.app.rules_dialog("lopti",
+                                                                                                          "P-3.5")),
+                                               text(self.lang, t(self.lang, "draw_pile", n=n), 12,
+                                                    color=theme.ON_FELT_MUTED)],
+                                              spacing=4, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
 
     def _draggable(self, card: str, face: ft.Control, setup: bool, fan: Fan, arrived: bool = False) -> ft.Control:
         """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play;
@@ -159,10 +186,13 @@ class LoptiTable(TurnBasedTable):
 
     def _badge(self, label: str, color: str, rule: str) -> ft.Control:
         """A marker that explains itself: tapping it shows the rule behind it."""
-        return ft.Semantics(identifier=f"rule-{rule}", button=True, content=ft.Container(
+        chip = ft.Container(
             ft.Row([text(self.lang, label, 11, True, theme.INK), ft.Icon(ft.Icons.INFO_OUTLINE, size=12,
                                                                           color=theme.INK)], spacing=2, tight=True),
-            bgcolor=color, border_radius=ft.BorderRadius.all(8), padding=ft.Padding.symmetric(horizontal=6, vertical=1),
+            bgcolor=color, border_radius=ft.BorderRadius.all(8), padding=ft.Padding.symmetric(horizontal=6, vertical=1))
+        # the chip is small; the finger's target around it is MIN_TARGET tall
+        return ft.Semantics(identifier=f"rule-{rule}", button=True, content=ft.Container(
+            chip, height=theme.MIN_TARGET, alignment=ft.Alignment.CENTER,
             on_click=lambda e: self.app.rules_dialog("lopti", rule)))
 
     def _status(self, obs: dict[str, Any]) -> str:
@@ -201,7 +231,8 @@ class LoptiTable(TurnBasedTable):
         me = obs["players"][m.human]
         setup = obs["phase"] == "setup"
         room = hand_room(self.app.page.width)
-        fan = lay_out(len(m.sorted_hand()), room, *hand_card(room))
+        self.sizes = sizing.lopti(self.app.page.width, self.app.page.height, len(obs["players"]) - 1)
+        fan = lay_out(len(m.sorted_hand()), room, *self.sizes.hand)
         hand = self._hand(setup, fan)
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
         rows = [
@@ -211,8 +242,8 @@ class LoptiTable(TurnBasedTable):
                           on_accept=lambda e: self.on_drop(str(e.src.data))),
             self._status_rows(obs),
             ft.Container(expand=True),
-            self._my_seat(obs),
-            ft.Row(self._slots(me, setup), spacing=6, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
+            ft.Row([self._my_seat(obs), *self._slots(me, setup)], spacing=6, wrap=True,
+                   alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             hand_fan(hand, fan, room, self.lang in RTL),
             ft.Row(self._buttons(setup), spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
         ]
@@ -238,7 +269,8 @@ class LoptiTable(TurnBasedTable):
         """My face-up cards (tappable during the setup swap)."""
         m = self.match
         coached = m.coach_cards()
-        return [card_face(c, 36, 50, selected=m.selected_up is not None and str(m.selected_up) == c,
+        w, h = self.sizes.table
+        return [card_face(c, w, h, selected=m.selected_up is not None and str(m.selected_up) == c,
                           target=c in coached, ident=f"up-{i}",
                           on_click=handler(self.on_up, c) if setup and m.my_turn else None)
                 for i, c in enumerate(me["up"])]
@@ -250,8 +282,9 @@ class LoptiTable(TurnBasedTable):
         slots: list[ft.Control] = []
         for i in range(max(len(ups), len(downs))):
             if i < len(ups) and i < len(downs):
+                w, h = self.sizes.table
                 slots.append(ft.Stack([ft.Container(downs[i], left=0, top=0), ft.Container(ups[i], left=5, top=9)],
-                                      width=36 + 5 + 4, height=50 + 9 + 4))
+                                      width=w + 5 + 4, height=h + 9 + 4))
             else:
                 slots.append(ups[i] if i < len(ups) else downs[i])
         return slots
@@ -260,7 +293,7 @@ class LoptiTable(TurnBasedTable):
         """My face-down cards, lit when one may be flipped."""
         flip = self.match.can_flip()
         return [ft.Semantics(identifier=f"down-{i}", content=ft.Container(
-            card_back(36, 50), on_click=handler(self.on_flip, i) if flip else None,
+            card_back(*self.sizes.table), on_click=handler(self.on_flip, i) if flip else None,
             border=border(2, HIGHLIGHT) if flip else None, border_radius=radius(8)))
             for i in range(me["down_count"])]
 
@@ -269,29 +302,28 @@ class LoptiTable(TurnBasedTable):
         sel = m.selected
         buttons: list[ft.Control] = []
         if setup:
-            buttons += [ft.Button(t(self.lang, "swap"), on_click=self.on_swap,
-                                  disabled=not (m.my_turn and sel and m.selected_up is not None)),
-                        ft.Button(t(self.lang, "keep"), on_click=self.on_keep, disabled=not m.can_keep())]
+            buttons += [table_button(t(self.lang, "swap"), self.on_swap,
+                                     disabled=not (m.my_turn and sel and m.selected_up is not None)),
+                        table_button(t(self.lang, "keep"), self.on_keep, disabled=not m.can_keep())]
         else:
             # enabled with any selection: a play the rules refuse is explained, not silently blocked
-            buttons += [ft.FilledButton(t(self.lang, "play") + (f" ({len(sel)})" if sel else ""),
-                                        on_click=self.on_play, disabled=not (m.my_turn and sel)),
-                        ft.Button(t(self.lang, "take"), on_click=self.on_take, disabled=not m.can_take())]
+            buttons += [table_button(t(self.lang, "play") + (f" ({len(sel)})" if sel else ""), self.on_play,
+                                     disabled=not (m.my_turn and sel), kind="primary"),
+                        table_button(t(self.lang, "take"), self.on_take, disabled=not m.can_take())]
             if m.can_flip():
-                buttons.append(ft.Button(t(self.lang, "flip"), on_click=lambda e: self.on_flip(0)))
+                buttons.append(table_button(t(self.lang, "flip"), lambda e: self.on_flip(0)))
             if m.mode.powers.hint and m.mode.coach is None:
-                buttons.append(ft.Semantics(identifier="lopti-hint", button=True, content=ft.TextButton(
-                    t(self.lang, "hint"), on_click=self.on_hint, disabled=not m.my_turn or self.thinking,
-                    style=ft.ButtonStyle(color=theme.LAST_MOVE))))
+                buttons.append(table_button(t(self.lang, "hint"), self.on_hint, disabled=not m.my_turn or self.thinking,
+                                            kind="text", color=theme.LAST_MOVE, ident="lopti-hint"))
         if m.mode.powers.read_only:
             buttons = []  # a replay has its own bar
         elif self.session is not None and m.status.over:
-            buttons = [ft.Semantics(identifier="deal-done", button=True, content=ft.FilledButton(
-                t(self.lang, "sess_continue"), icon=ft.Icons.ARROW_FORWARD,
-                on_click=lambda e: self.app.lopti_deal_done(self))), *self._review_button()]
+            buttons = [table_button(t(self.lang, "sess_continue"), lambda e: self.app.lopti_deal_done(self),
+                                    kind="primary", icon=ft.Icons.ARROW_FORWARD, ident="deal-done"),
+                       *self._review_button()]
         if m.can_undo():
-            buttons.append(ft.TextButton(t(self.lang, "undo"), icon=ft.Icons.UNDO, on_click=self.on_undo,
-                                         disabled=not m.my_turn, style=ft.ButtonStyle(color=theme.ON_FELT)))
+            buttons.append(table_button(t(self.lang, "undo"), self.on_undo, disabled=not m.my_turn, kind="text",
+                                        icon=ft.Icons.UNDO))
         return buttons
 
     def _review_button(self) -> list[ft.Control]:
@@ -299,9 +331,8 @@ class LoptiTable(TurnBasedTable):
         gid = self.match.mode.game_id
         if gid is None:
             return []
-        return [ft.Semantics(identifier="deal-review", button=True, content=ft.TextButton(
-            t(self.lang, "review"), icon=ft.Icons.INSIGHTS, on_click=lambda e: self.app.review_screen(gid),
-            style=ft.ButtonStyle(color=theme.ON_FELT)))]
+        return [table_button(t(self.lang, "review"), lambda e: self.app.review_screen(gid), kind="text",
+                             icon=ft.Icons.INSIGHTS, ident="deal-review")]
 
     def _header(self) -> ft.Control:
         m = self.match

@@ -19,17 +19,18 @@ from views.table.coach import coach_for
 from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, spit_taken
 from views.table.result import Outcome, result_dialog
 from views.table.screen import TableScreen
-from views.ui import theme
+from views.ui import sizing, theme
 from views.ui.i18n import t, why_text
 from views.ui.reconcile import anew_when, show
 from views.ui.widgets import (
     FELT_DARK,
     HIGHLIGHT,
-    SELECTED,
     card_back,
     card_face,
     drag_ghost,
+    handler,
     seat_plate,
+    table_button,
     table_header,
     text,
 )
@@ -38,11 +39,6 @@ if TYPE_CHECKING:
     from views.app import App
 
 
-#: (stock card, pile card) sizes: a short screen (a 360×640 phone, or bigger text) gets smaller
-#: cards so that both players' rows stay on it
-ROOMY = ((56, 78), (84, 118))
-COMPACT = ((52, 72), (72, 100))
-COMPACT_BELOW = 700
 
 
 class SpitTable(TableScreen):
@@ -59,7 +55,7 @@ class SpitTable(TableScreen):
         #: the last events (a play grows onto its pile: views/table/motion.py)
         self.motion = Arrivals()
         self.taken: dict[int, int] = {}  # pile → who took it, in the batch being drawn
-        self.sizes = ROOMY
+        self.sizes = self._sized()
         self.events: list[Any] = []
         self.landed: set[int] = set()
         #: one long-lived status line: the ticker changes its text in place (the countdown)
@@ -99,8 +95,9 @@ class SpitTable(TableScreen):
         else:
             face = ft.Container(width=sw, height=sh, border=ft.Border.all(2, HIGHLIGHT if target else theme.SUCCESS),
                                 border_radius=ft.BorderRadius.all(6))
-        # "+3" cards beneath; the left-to-right mark keeps the sign in front in Arabic too
-        under = text(self.lang, "\u200e+" + str(size - 1) if size > 1 else " ", 11, color=theme.ON_FELT_MUTED)
+        # how many cards the stock holds, as under the centre piles (no sign: a "+3" needed a
+        # direction mark in Arabic, which the bundled font's fallback then drew without its "+")
+        under = text(self.lang, str(size) if size else " ", 11, color=theme.ON_FELT_MUTED)
         body: ft.Control = ft.Container(ft.Column([face, under], spacing=2, tight=True,
                                                   horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                                         on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
@@ -116,6 +113,27 @@ class SpitTable(TableScreen):
         return anew_when(ft.Semantics(identifier=f"stock-{player}-{slot}", container=True, content=body),
                          (top, size))
 
+    def _sized(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        """(stock card, pile card) sizes from the page (views/ui/sizing.py)."""
+        sizes = sizing.spit(self.app.page.width, self.app.page.height)
+        return sizes.stock, sizes.pile
+
+    def _deck(self, player: int, obs: SpitObservation) -> ft.Control:
+        """A player's spit deck beside the centre piles (S-2): a card back with its count, the
+        cards they turn up onto a pile when play is stuck."""
+        w, h = self.sizes[0]
+        n = obs["players"][player]["spit_count"]
+        face = card_back(w, h, str(n)) if n else ft.Container(
+            width=w, height=h, border=ft.Border.all(1.5, theme.SEAT_EDGE), border_radius=ft.BorderRadius.all(6))
+        return ft.Semantics(identifier=f"spit-deck-{player}", content=ft.Column(
+            [face, text(self.lang, t(self.lang, "sp_spit_cards", n=n), 11, color=theme.ON_FELT_MUTED)],
+            spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+
+    def _centre(self, obs: SpitObservation) -> ft.Control:
+        """The two piles, each player's spit deck at their own side of them."""
+        return ft.Row([self._deck(1, obs), self._pile(0, obs), self._pile(1, obs), self._deck(0, obs)], spacing=8,
+                      alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER)
+
     def _pile(self, i: int, obs: SpitObservation) -> ft.Control:
         top = obs["pile_tops"][i]
         target = (i in self.game.target_piles(0) or (self.game.split and i in self.game.target_piles(1))
@@ -123,6 +141,10 @@ class SpitTable(TableScreen):
         pw, ph = self.sizes[1]
         face = card_face(top, pw, ph, target=target) if top else ft.Container(
             width=pw, height=ph, border=ft.Border.all(2, theme.SUCCESS), border_radius=ft.BorderRadius.all(8))
+        if top and obs["pile_sizes"][i] > 1:  # the pile's thickness: the cards beneath show at its edge
+            edge = ft.Container(width=pw, height=ph, bgcolor=theme.CARD_FACE, border=ft.Border.all(1, theme.CARD_EDGE),
+                                border_radius=ft.BorderRadius.all(max(3.0, pw * theme.CARD_RADIUS)))
+            face = ft.Stack([ft.Container(edge, left=3, top=3), face], width=pw + 3, height=ph + 3)
         if top and i in self.landed:
             face = self.motion.wrap(face)
         before = self.motion.remember(f"pile-{i}", top)
@@ -167,7 +189,7 @@ class SpitTable(TableScreen):
 
     def refresh(self, update: bool = True) -> None:
         fresh = self.motion.fresh(self.events)
-        self.sizes = COMPACT if (self.app.page.height or 844) < COMPACT_BELOW else ROOMY
+        self.sizes = self._sized()
         self.landed = spit_landed(self.events) if fresh else set()
         self.taken = spit_taken(self.events) if fresh else {}
         obs = self.game.observation
@@ -188,19 +210,17 @@ class SpitTable(TableScreen):
         def info(p: int) -> ft.Control:
             return ft.Row([seat_plate(self.lang, t(self.lang, "player_n", n=p + 1),
                                       text(self.lang, counts(p), 12, color=theme.ON_FELT_MUTED),
-                                      count=obs["players"][p]["spit_count"])], alignment=ft.MainAxisAlignment.CENTER)
+                                      )], alignment=ft.MainAxisAlignment.CENTER)
 
         def plate(p: int, name: str) -> ft.Control:
             return ft.Row([seat_plate(self.lang, name, ft.Semantics(identifier=f"spit-counts-{p}", content=text(
-                self.lang, counts(p), 12, color=theme.ON_FELT_MUTED)), count=obs["players"][p]["spit_count"])])
+                self.lang, counts(p), 12, color=theme.ON_FELT_MUTED)))])
 
         bot_info = plate(1, t(self.lang, self.game.level))
         my_info = plate(0, t(self.lang, "you"))
         self.status.value = self._status(obs)
-        spit_button = ft.FilledButton(
-            t(self.lang, "spit_call"), on_click=self.on_spit, disabled=not self.game.can_spit(),
-            style=ft.ButtonStyle(bgcolor=SELECTED if self.game.can_spit() else None, padding=ft.Padding.symmetric(
-                horizontal=28, vertical=14)))
+        spit_button = table_button(t(self.lang, "spit_call"), self.on_spit, disabled=not self.game.can_spit(),
+                                   kind="primary")
         if self.game.split:
             show(self.root, self._split_rows(obs, header, info), update)
             self.motion.settle(self.app.page, self.refresh)
@@ -209,9 +229,9 @@ class SpitTable(TableScreen):
             header, bot_info,
             ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
             ft.Container(height=8),
-            ft.Row([self._pile(0, obs), self._pile(1, obs)], spacing=24, alignment=ft.MainAxisAlignment.CENTER),
+            self._centre(obs),
             self._coach() if lesson else self.status,
-            spit_button if obs["phase"] == "stalled" else ft.Container(height=48),
+            spit_button if obs["phase"] == "stalled" else ft.Container(height=theme.BUTTON_HEIGHT),
             ft.Container(expand=True),
             ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
             my_info,
@@ -299,17 +319,14 @@ class SpitTable(TableScreen):
         """Split screen: one person's own buttons (Spit!, and the two slap targets when a round ends)."""
         lang = self.lang
         if obs["phase"] == "slap":
-            return ft.Row([ft.Semantics(identifier=f"slap-{player}-{i}", button=True, content=ft.FilledButton(
-                t(lang, "sp_slap_pile", n=i + 1, size=obs["pile_sizes"][i]),
-                on_click=lambda e, i=i: self.on_slap(i, player))) for i in obs["piles_in_use"]],
-                spacing=12, alignment=ft.MainAxisAlignment.CENTER)
+            return ft.Row([table_button(t(lang, "sp_slap_pile", n=i + 1, size=obs["pile_sizes"][i]),
+                                        handler(self.on_slap, i, player), kind="primary",
+                                        ident=f"slap-{player}-{i}") for i in obs["piles_in_use"]],
+                          spacing=12, alignment=ft.MainAxisAlignment.CENTER)
         if obs["phase"] == "stalled":
-            return ft.Semantics(identifier=f"spit-{player}", button=True, content=ft.FilledButton(
-                t(lang, "spit_call"), on_click=lambda e: self.on_spit(e, player),
-                disabled=not self.game.can_spit(player),
-                style=ft.ButtonStyle(bgcolor=SELECTED if self.game.can_spit(player) else None,
-                                     padding=ft.Padding.symmetric(horizontal=28, vertical=12))))
-        return ft.Container(height=44)
+            return table_button(t(lang, "spit_call"), lambda e: self.on_spit(e, player),
+                                disabled=not self.game.can_spit(player), kind="primary", ident=f"spit-{player}")
+        return ft.Container(height=theme.BUTTON_HEIGHT)
 
     def _split_rows(self, obs: SpitObservation, header: ft.Control, info: Any) -> list[ft.Control]:
         """Two people on one device: player 2's half is turned to face them across the table."""
@@ -319,7 +336,7 @@ class SpitTable(TableScreen):
             rotate=math.pi)
         return [
             header, top,
-            ft.Row([self._pile(0, obs), self._pile(1, obs)], spacing=24, alignment=ft.MainAxisAlignment.CENTER),
+            self._centre(obs),
             self.status,
             ft.Container(expand=True),
             self._controls(0, obs),

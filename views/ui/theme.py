@@ -18,6 +18,10 @@ LAST_MOVE = "#FFE082"  # the last move in words, and hint buttons
 SHADE = "#00000033"  # a panel on the cloth (status)
 SHADE_LIGHT = "#00000022"  # a lighter panel on the cloth (the Lopti pile)
 RESIGN = "#FFCDD2"  # the resign button on the cloth
+#: a button on the cloth that cannot be used now: dimmer than ON_FELT yet at least 3:1 against every
+#: shade of the cloth (3.75:1 on FELT_LIGHT), so a newcomer still sees that it is there (#42)
+OFF_FELT = "#9CCC9F"
+BUTTON = "#FFFFFF"  # a usable button on the cloth (its words in INK)
 
 # --- cards ---------------------------------------------------------------------------------------
 CARD_FACE = "#FFFFFF"
@@ -65,6 +69,7 @@ LIFT = -0.12  # the selected card rises by this share of its height
 GLOW = "#FFD54F"  # the light around a legal target
 CARD_SHADOW = "#66000000"  # the shadow under a card on the cloth
 MIN_TARGET = 44  # the least width and height of anything a finger taps on a phone (px)
+BUTTON_HEIGHT = 48  # a button on a table (Android's 48 dp touch target)
 
 
 @dataclass(frozen=True)

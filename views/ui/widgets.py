@@ -241,10 +241,49 @@ def status_box(lang: str, status: str, last: str) -> ft.Control:
                         border_radius=radius(8))
 
 
+@cache
+def _button_style(kind: str, color: str) -> ft.ButtonStyle:
+    """A table button's look, usable and not: a usable one is a light pill (``primary``: the
+    table's main action, in the highlight colour); one that cannot be used now keeps its outline
+    and words in OFF_FELT, never dark on the dark cloth. A ``text`` button is words in ``color``."""
+    off = theme.OFF_FELT
+    shape = ft.RoundedRectangleBorder(radius=theme.BUTTON_HEIGHT / 2)
+    if kind == "text":
+        return ft.ButtonStyle(color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: color},
+                              icon_color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: color},
+                              padding=pad2(14, 0), shape=shape)
+    return ft.ButtonStyle(
+        bgcolor={ft.ControlState.DISABLED: ft.Colors.TRANSPARENT,
+                 ft.ControlState.DEFAULT: theme.HIGHLIGHT if kind == "primary" else theme.BUTTON},
+        color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: theme.INK},
+        icon_color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: theme.INK},
+        side={ft.ControlState.DISABLED: ft.BorderSide(1.5, off), ft.ControlState.DEFAULT: ft.BorderSide(0, color)},
+        padding=pad2(20, 0), shape=shape, elevation={ft.ControlState.DISABLED: 0, ft.ControlState.DEFAULT: 1})
+
+
+def table_button(label: str, on_click: Callable[[Any], Any] | None, *, disabled: bool = False,
+                 kind: str = "filled", color: str = theme.ON_FELT, icon: Any = None,
+                 ident: str | None = None) -> ft.Control:
+    """A button on the cloth, BUTTON_HEIGHT tall (a finger's target on every platform: Material
+    shrinks buttons to 32–40 px on the web and the desktop). ``kind``: "filled", "primary" or
+    "text"; ``ident``: its semantics identifier, for tests and screen readers' tools."""
+    style = _button_style(kind, color)
+    button: ft.Control
+    if kind == "text":
+        button = ft.TextButton(label, icon=icon, on_click=on_click, disabled=disabled, style=style,
+                               height=theme.BUTTON_HEIGHT)
+    else:
+        button = ft.Button(label, icon=icon, on_click=on_click, disabled=disabled, style=style,
+                           height=theme.BUTTON_HEIGHT)
+    return button if ident is None else ft.Semantics(identifier=ident, button=True, content=button)
+
+
 def icon_button(icon: Any, label: str, on_click: Callable[[Any], Any], color: str | None = None) -> ft.Control:
     """An icon button with an accessible name (screen readers and browser tests see ``label``)."""
+    # 48 × 48 everywhere: Material's icon buttons are 40 px on the web and the desktop
     return ft.Semantics(label=label, button=True,
-                        content=ft.IconButton(icon, on_click=on_click, icon_color=color, tooltip=label))
+                        content=ft.IconButton(icon, on_click=on_click, icon_color=color, tooltip=label,
+                                              width=theme.BUTTON_HEIGHT, height=theme.BUTTON_HEIGHT))
 
 
 MAX_WIDTH = theme.MAX_WIDTH
