@@ -122,13 +122,34 @@ def run(out: Path, langs: list[str], themes: list[str], viewports: list[str]) ->
     return shots
 
 
+#: what docs/app.md shows ("Screenshots"): these screens, in English and the light theme, on the
+#: two phones; ``--docs`` writes them to DOCS as ``{viewport}-{screen}.png``
+DOCS = ROOT / "docs" / "screenshots"
+DOC_SCREENS = ("home", "lanes", "lopti-play", "spit", "settings")
+DOC_VIEWPORTS = ("phone360", "phone390")
+
+
+def docs() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        run(Path(tmp), ["en"], ["light"], list(DOC_VIEWPORTS))
+        DOCS.mkdir(parents=True, exist_ok=True)
+        for view in DOC_VIEWPORTS:
+            for screen in DOC_SCREENS:
+                (DOCS / f"{view}-{screen}.png").write_bytes((Path(tmp) / f"en-light-{view}-{screen}.png").read_bytes())
+    return len(DOC_VIEWPORTS) * len(DOC_SCREENS)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "cardtable-screenshots"))
     ap.add_argument("--langs", default="en,ar,vi")
     ap.add_argument("--themes", default="light,dark")
     ap.add_argument("--viewports", default=",".join([*VIEWPORTS, TEXT_SCALED]))
+    ap.add_argument("--docs", action="store_true", help=f"write docs/app.md's screenshots to {DOCS}")
     args = ap.parse_args()
+    if args.docs:
+        print(f"{docs()} screenshots in {DOCS}")
+        return
     out = Path(args.out)
     n = run(out, args.langs.split(","), args.themes.split(","), args.viewports.split(","))
     print(f"{n} screenshots in {out}")

@@ -24,7 +24,8 @@ from tests.views.screen import Screen, walk
 from views.app import start
 from views.table import motion
 from views.ui import theme
-from views.ui.fan import MAX_ROWS, hand_card, hand_room, lay_out
+from views.ui import sizing
+from views.ui.fan import MAX_ROWS, hand_room, lay_out
 from views.ui.i18n import card_name, t
 from views.ui.prefs import CARD_STYLES
 
@@ -56,14 +57,17 @@ def test_the_two_card_styles_differ_only_where_four_colours_recolour() -> None:
 
 # --- the hand's fan -----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("page_width", [320, 360, 390, 412, 768, 1280])
-def test_every_card_of_any_hand_shows_a_finger_width(page_width: int) -> None:
+@pytest.mark.parametrize(("page_width", "page_height"), [(320, 568), (360, 640), (390, 844), (412, 915),
+                                                          (768, 1024), (1280, 800)])
+def test_every_card_of_any_hand_shows_a_finger_width(page_width: int, page_height: int) -> None:
     """Whatever the hand's length, each card shows at least MIN_TARGET × MIN_TARGET of itself, no
-    card leaves the hand's box, and the hand scrolls sideways only past MAX_ROWS rows."""
+    card leaves the hand's box, and the hand scrolls sideways only past MAX_ROWS rows (the hand
+    cards of the Lanes and Lopti tables at that page size: views/ui/sizing.py)."""
     room = hand_room(page_width)
     finger = theme.MIN_TARGET
-    for n in range(1, 41):
-        fan = lay_out(n, room, *hand_card(room))
+    for n, card in [(n, c) for n in range(1, 41) for c in (sizing.lanes(page_width, page_height).hand,
+                                                           sizing.lopti(page_width, page_height).hand)]:
+        fan = lay_out(n, room, *card)
         assert len(fan.spots) == n and fan.card_width >= finger and fan.card_height >= finger
         rows = sorted({top for _, top in fan.spots})
         assert len(rows) <= MAX_ROWS

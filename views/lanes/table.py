@@ -136,11 +136,10 @@ class LanesTable(TurnBasedTable):
             padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
             shadow=self.motion.glow() if lane in self.sold else None, animate=ft.Animation(DURATION_MS * 2),
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
-            on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else
-            # with no card selected, a tap on a lane explains it: how its value, direction and suit
-            # are worked out, or what selling means (the whole bed is the target: its words are small)
-            (lambda e, rule="L-7.2" if obs["selling"][lane] == owner else "L-5.9": self.app.rules_dialog(
-                "lanes", rule)))
+            # only while a card is picked up: a bed that answers gestures at other times (it once
+            # explained L-5.9 on a tap) loses its cards' semantics identifiers in Flutter's web
+            # engine when the selection patches it, and a tap before picking a card opened a dialog
+            on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
         # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
         # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
         # the bed fills the side's height: the felt below the cards is the lane's, where its next

@@ -53,14 +53,6 @@ def lay_out(n: int, room: float, width: float = 48, height: float = 68,
     return Fan(w, h, tuple(spots), box, LIFT_ROOM + (rows - 1) * down + h + GLOW_ROOM)
 
 
-WIDE = 500  # a table at least this wide (a tablet, a desktop window) draws bigger cards
-
-
-def hand_card(room: float) -> tuple[float, float]:
-    """A hand card's size where there is ``room``: a phone's, or a bigger one on a wide table."""
-    return (48, 68) if room < WIDE else (62, 88)
-
-
 def hand_room(page_width: float | None) -> float:
     """The width a hand may take: the page's (a phone's width when unknown, as in screen tests),
     at most the table's column, less the cloth's margins."""
