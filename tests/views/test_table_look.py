@@ -23,8 +23,7 @@ from tests.views.modes import live, state_of
 from tests.views.screen import Screen, walk
 from views.app import start
 from views.table import motion
-from views.ui import theme
-from views.ui import sizing
+from views.ui import sizing, theme
 from views.ui.fan import MAX_ROWS, hand_room, lay_out
 from views.ui.i18n import card_name, t
 from views.ui.prefs import CARD_STYLES
