@@ -48,7 +48,7 @@ def test_the_app_asks_nothing_off_its_origin_and_every_script_renders_from_bundl
     client asked a CDN for the Rive runtime on every load (assets/icon/make.py, NO_RIVE)."""
     from playwright.sync_api import sync_playwright
 
-    from tests.views.test_browser import open_app, start_lanes_against_the_beginner
+    from tests.views.test_browser import open_app, start_lanes_against_the_beginner, wait_until
 
     with serve(tmp_path / "app.sqlite") as url, sync_playwright() as p:
         browser, page = launch(p)
@@ -66,6 +66,17 @@ def test_the_app_asks_nothing_off_its_origin_and_every_script_renders_from_bundl
         page.wait_for_timeout(1500)  # any font the menu's words need is asked for now
         assert away == [], f"requests off the app's origin: {away}"
         assert missing == [], f"requests answered with an error: {missing}"
+        # #42 item 5: the fullest table on the smallest phone fits without anything pushed off it
+        page.set_viewport_size({"width": 360, "height": 640})
+        page.keyboard.press("Escape")  # the language menu
+        page.get_by_role("button", name="Back").first.click(timeout=20_000)
+        page.get_by_role("button", name="5 players").click(timeout=20_000)
+        page.wait_for_selector('[flt-semantics-identifier^="hand-"]', timeout=20_000)
+        keep = page.get_by_role("button", name="Keep")
+        assert wait_until(lambda: keep.count() == 1 and keep.first.bounding_box() is not None, 20)
+        low = [box for el in [keep.first, *page.locator('[flt-semantics-identifier^="hand-"]').all()]
+               if (box := el.bounding_box()) and box["y"] + box["height"] > 640 + 1]
+        assert low == [], low
         browser.close()
 
 

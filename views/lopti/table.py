@@ -49,6 +49,9 @@ if TYPE_CHECKING:
     from views.app import App
 
 
+OPPONENT_DOWN = (20, 28)  # an opponent's face-down cards, as a small back with the count
+
+
 def _slot(width: float, height: float, words: str) -> ft.Control:
     """Where cards will lie, with none there yet: an outline on the cloth, and what it is."""
     return ft.Container(ft.Text(words, size=11, color=theme.ON_FELT_MUTED, text_align=ft.TextAlign.CENTER),
@@ -79,10 +82,10 @@ class LoptiTable(TurnBasedTable):
         turn = obs["to_move"] == seat and obs["phase"] != "over"
         ups = [card_face(c, 26, 36) for c in p["up"]]
         place = obs["places"].index(seat) + 1 if seat in obs["places"] else None
-        lines: list[ft.Control] = [
-            ft.Row([*ups, text(self.lang, t(self.lang, "face_down", n=p["down_count"]), 11, color=theme.ON_FELT_MUTED)],
-                   spacing=3, wrap=True),
-        ]
+        # the face-down cards as a small back with their count (a screen reader says "Face-down
+        # cards: 3"): the plate stays narrow enough for two a row on a 360-px phone (sizing.lopti)
+        downs = [card_back(*OPPONENT_DOWN, str(p["down_count"]))] if p["down_count"] else []
+        lines: list[ft.Control] = [ft.Row([*ups, *downs], spacing=3, tight=True)]
         if place:
             lines.append(text(self.lang, t(self.lang, "place", n=place), 12, True, theme.SELLING))
         return seat_plate(self.lang, self.match.who(seat, self.lang), ft.Column(lines, spacing=3, tight=True),

@@ -39,8 +39,6 @@ if TYPE_CHECKING:
     from views.app import App
 
 
-
-
 class SpitTable(TableScreen):
     def __init__(self, app: App, game: SpitControls, t0: float) -> None:
         self.app = app

@@ -68,9 +68,10 @@ def lanes(width: float | None, height: float | None, stacks: int = 0) -> LanesSi
 # --- Lopti ------------------------------------------------------------------------------------------
 
 #: header, status, the pile's words, the buttons, spacing and padding (~292), and each row of the
-#: opponents' seat plates (64): one plate a row on a phone
+#: opponents' seat plates (64), each plate at most LOPTI_PLATE wide (two a row on a phone)
 LOPTI_CHROME = 292
 LOPTI_PLATE_ROW = 64
+LOPTI_PLATE = 172
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ def lopti(width: float | None, height: float | None, opponents: int = 2) -> Lopt
     """The hand, the pile and my table cards share what the seats and bars leave of the height
     (a hand a third of it, the pile a third, my table cards the rest)."""
     w, h = room(width), height or PHONE[1]
-    per_row = 2 if w >= 2 * 220 else 1  # a seat plate is about 210 px wide
+    per_row = max(1, int((w + 4) // (LOPTI_PLATE + 4)))
     rows = -(-opponents // per_row)
     free = max(0.0, h - LOPTI_CHROME - LOPTI_PLATE_ROW * rows)
     hand_h = _clamp(free * 0.36, 68, 150)
