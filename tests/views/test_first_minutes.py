@@ -8,12 +8,10 @@ from typing import Any
 import flet as ft
 import pytest
 
-from storage.db import open_storage
 from tests.views.screen import walk
-from tests.views.test_lanes_controller import human_move
+from tests.views.test_lanes_controller import stored_mid_game
 from tests.views.test_screens import open_at
 from views.app import App
-from views.lanes.controller import LanesMatch
 from views.table import motion
 from views.table.lessons import lessons
 from views.ui import sizing
@@ -84,15 +82,8 @@ def test_the_dealt_hand_lies_where_it_will_rest_from_its_first_frame(tmp_path: P
 def test_disbanding_a_lane_asks_first(tmp_path: Path) -> None:
     """#42 item 7, L-4.3: "Disband" under a lane throws the whole lane away, so a tap on it asks
     first; Cancel keeps the lane, the dialog's Disband empties it."""
-    st = open_storage(tmp_path / "app.sqlite")
-    m = LanesMatch.new(st, "beginner", seed=3)
-    while not (m.my_turn and m.disbandable()):
-        if m.my_turn:
-            human_move(m)
-        else:
-            m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-    lane, game_id = min(m.disbandable()), m.mode.game_id
-    st.close()
+    game_id, lanes = stored_mid_game(tmp_path / "app.sqlite")
+    lane = min(lanes)
     s = open_at(tmp_path, f"/play/{game_id}")
     try:
         s.wait_for(lambda: s.find(ident=f"disband-{lane}"), what="the Disband button")

@@ -3,9 +3,12 @@ match resumes identically, the bot only plays legal moves, words for the last mo
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.lanes import RULES
 from engine.lanes.actions import Discard, Play
 from storage import api
+from storage.db import open_storage
 from tests.views.modes import local, state_of
 from views.lanes.controller import LanesMatch
 from views.ui.i18n import LANGS, t, table
@@ -27,6 +30,22 @@ def human_move(m: LanesMatch) -> None:
             return
         m.select(card)  # deselect
     m.disband(min(m.disbandable()))
+
+
+def stored_mid_game(db: Path) -> tuple[int, set[int]]:
+    """A stored game against the Beginner past the opening, on my move with lanes I may disband
+    (L-4.3): its id and those lanes."""
+    st = open_storage(db)
+    m = LanesMatch.new(st, "beginner", seed=3)
+    while not (m.my_turn and m.disbandable()):
+        if m.my_turn:
+            human_move(m)
+        else:
+            m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
+    game_id, lanes = m.mode.game_id, m.disbandable()
+    st.close()
+    assert game_id is not None
+    return game_id, lanes
 
 
 def test_targets_are_exactly_the_legal_actions(st) -> None:  # type: ignore[no-untyped-def]

@@ -19,12 +19,10 @@ from typing import Any
 import flet as ft
 import pytest
 
-from storage.db import open_storage
 from tests.views.screen import Screen, walk
-from tests.views.test_lanes_controller import human_move
+from tests.views.test_lanes_controller import stored_mid_game
 from tests.views.test_screens import start
 from views.app import App
-from views.lanes.controller import LanesMatch
 from views.ui import theme
 from views.ui.i18n import t
 
@@ -120,18 +118,10 @@ def test_every_control_on_the_lanes_table_is_a_finger_target(tmp_path: Path) -> 
         assert problems(s) == []
     finally:
         s.close()
-    st = open_storage(tmp_path / "mid.sqlite")
-    m = LanesMatch.new(st, "beginner", seed=3)
-    while not (m.my_turn and m.disbandable()):
-        if m.my_turn:
-            human_move(m)
-        else:
-            m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-    game_id = m.mode.game_id
-    st.close()
+    game_id, lanes = stored_mid_game(tmp_path / "mid.sqlite")
     s = Screen(tmp_path / "mid.sqlite", start, route=f"/play/{game_id}", size=PHONE)
     try:
-        s.wait_for(lambda: s.find(ident=f"disband-{min(m.disbandable())}"), what="the Disband buttons")
+        s.wait_for(lambda: s.find(ident=f"disband-{min(lanes)}"), what="the Disband buttons")
         assert problems(s) == []
     finally:
         s.close()
