@@ -384,3 +384,24 @@ def test_a_new_deal_arrives_from_the_deck_until_the_first_move() -> None:
     assert all(arrivals.dealt(card, i, 8).opacity == 1.0 for i in range(8))
     arrivals.fresh([{"type": "play"}])
     assert arrivals.dealt(card, 0, 8) is card
+
+
+def test_a_closed_sessions_look_is_let_go() -> None:
+    """The looks are held per session, weakly: a browser tab that closed leaves nothing behind in
+    a server that runs for weeks (#43: keyed by the session's id, every session stayed)."""
+    import gc
+
+    class Session:
+        pass
+
+    class Page:
+        def __init__(self) -> None:
+            self.session = Session()
+
+    page = Page()
+    theme.set_look(page, theme.Look(lang="ar"))  # type: ignore[arg-type]
+    held = len(theme._LOOKS)
+    assert theme._LOOKS.get(page.session) == theme.Look(lang="ar")
+    del page
+    gc.collect()
+    assert len(theme._LOOKS) == held - 1

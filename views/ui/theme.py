@@ -3,7 +3,9 @@ job (``ON_FELT``, ``SELLING``); nothing else in ``views/`` writes a colour liter
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
+from typing import Any
 
 import flet as ft
 
@@ -82,12 +84,14 @@ class Look:
     reduce_motion: bool = False
 
 
-#: the look of each running session's page (settings); read by the card widgets and the motion
-_LOOKS: dict[str, Look] = {}
+#: the look of each running session's page (settings); read by the card widgets and the motion.
+#: Held by the session object weakly: a closed session's entry goes with it (keyed by its id, every
+#: browser tab that ever connected stayed here for the server's life)
+_LOOKS: weakref.WeakKeyDictionary[Any, Look] = weakref.WeakKeyDictionary()
 
 
 def set_look(page: ft.Page, look: Look) -> None:
-    _LOOKS[page.session.id] = look
+    _LOOKS[page.session] = look
 
 
 def look() -> Look:
@@ -97,7 +101,7 @@ def look() -> Look:
         page = ft.context.page
     except RuntimeError:
         return Look()
-    return _LOOKS.get(page.session.id, Look()) if page is not None else Look()
+    return _LOOKS.get(page.session, Look()) if page is not None else Look()
 
 
 def card_style() -> str:

@@ -10,11 +10,10 @@ from typing import Any
 import flet as ft
 
 from views.ui import theme
-from views.ui.i18n import card_name, t
+from views.ui.i18n import SUIT_GLYPH, card_name, t
 from views.ui.reconcile import anew_when
 from views.ui.theme import card_style
 
-SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = theme.RED
 BLACK = theme.INK
 HIGHLIGHT = theme.HIGHLIGHT
