@@ -3,8 +3,8 @@ tablet, instead of drawing phone-sized cards on empty felt (#42).
 
 Each table has a fixed part (its bars, seat plates, status, buttons: ``*_CHROME``, measured on
 the running app at 390×844) and cards that share what is left of the page's height. Sizes never
-go below the 360×640 phone's (the sizes every table had before) nor past what the table's width
-allows; pure arithmetic, tested without Flet."""
+go below the 360×640 phone's (a tapped card at least MIN_CARD tall, so 44 px wide) nor past what
+the table's width allows; pure arithmetic, tested without Flet."""
 
 from __future__ import annotations
 
@@ -68,7 +68,7 @@ def lanes(width: float | None, height: float | None, stacks: int = 0) -> LanesSi
 # --- Lopti ------------------------------------------------------------------------------------------
 
 #: header, status, the pile's words, the buttons, spacing and padding (~292), and each row of the
-#: opponents' seat plates (64), each plate at most LOPTI_PLATE wide (two a row on a phone)
+#: opponents' seat plates (64), each plate about LOPTI_PLATE wide (two a row on a phone)
 LOPTI_CHROME = 292
 LOPTI_PLATE_ROW = 64
 LOPTI_PLATE = 172
