@@ -4,7 +4,7 @@ functions (:class:`Hot`) when a request is plainly well formed."""
 
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
@@ -47,6 +47,14 @@ class Hot:
     ctx: Context
     #: open event streams per bearer token (one token per player), on this worker process
     streams: dict[str, int] = field(default_factory=dict)
+
+    def release(self, token: str) -> None:
+        """One of ``token``'s open streams ended: the player may open another."""
+        left = self.streams.get(token, 1) - 1
+        if left > 0:
+            self.streams[token] = left
+        else:
+            self.streams.pop(token, None)
 
     def note_present(self, match_id: str, seat: int) -> None:
         """An open stream's player is here: noted in memory only (no transaction, no lock), written
@@ -174,38 +182,45 @@ def add_waiting_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
                                  "detail": f"at most {ctx.max_streams} at once: close one"},
                                 status_code=429, headers={"Retry-After": "5"})
         hot_calls.streams[key] = hot_calls.streams.get(key, 0) + 1
-        return StreamingResponse(events(hot_calls, match_id, key, seat, start, touch_s),
-                                 media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+        return CountedStream(events(hot_calls, match_id, seat, start, touch_s), lambda: hot_calls.release(key),
+                             media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
 
 
+class CountedStream(StreamingResponse):
+    """A stream that gives its player's slot back however it ends: closed, finished, or the client
+    gone before the first event (a generator never started runs no ``finally``, so the release
+    belongs to the response, not to the events)."""
 
-async def events(hot_calls: Hot, match_id: str, token: str, seat: int, start: int,
-                 touch_s: float) -> AsyncIterator[str]:
+    def __init__(self, content: AsyncIterator[str], release: Callable[[], None], **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self.release = release
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self.release()
+
+
+async def events(hot_calls: Hot, match_id: str, seat: int, start: int, touch_s: float) -> AsyncIterator[str]:
     """An open stream: the events as they come, presence every ``touch_s`` (in memory: no locked
     transaction per stream), a keep-alive comment after 15 quiet seconds, and ``closed`` once the
-    match is over. It counts against ``token``'s open streams until it ends."""
+    match is over."""
     cursor = start
     touched = quiet = time.monotonic()
-    try:
-        while True:
-            now = time.monotonic()
-            if now - touched >= touch_s:
-                hot_calls.note_present(match_id, seat)
-                touched = now
-            new, status = await hot_calls.quiet_wait(match_id, seat, cursor, min(touched + touch_s, quiet + 15))
-            for e in new:
-                cursor = e["n"]
-                yield f"id: {e['n']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
-                quiet = time.monotonic()
-            if status != "running" and not new:
-                yield "event: closed\ndata: {}\n\n"
-                return
-            if time.monotonic() - quiet >= 15:
-                yield ": keep-alive\n\n"
-                quiet = time.monotonic()
-    finally:  # closed, finished or the client went away: the player may open another
-        left = hot_calls.streams.get(token, 1) - 1
-        if left > 0:
-            hot_calls.streams[token] = left
-        else:
-            hot_calls.streams.pop(token, None)
+    while True:
+        now = time.monotonic()
+        if now - touched >= touch_s:
+            hot_calls.note_present(match_id, seat)
+            touched = now
+        new, status = await hot_calls.quiet_wait(match_id, seat, cursor, min(touched + touch_s, quiet + 15))
+        for e in new:
+            cursor = e["n"]
+            yield f"id: {e['n']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
+            quiet = time.monotonic()
+        if status != "running" and not new:
+            yield "event: closed\ndata: {}\n\n"
+            return
+        if time.monotonic() - quiet >= 15:
+            yield ": keep-alive\n\n"
+            quiet = time.monotonic()

@@ -76,3 +76,27 @@ def test_the_presence_of_every_seat_is_written_in_one_statement(lobby: Lobby, mo
         for mid in mids:
             m = db.get(Match, mid)
             assert m is not None and (m.last_seen0, m.last_seen1) == (later, later + 1)
+
+
+def test_a_stream_gives_its_slot_back_even_if_the_client_left_before_the_first_event() -> None:
+    """An event stream's slot (LOBBY_MAX_STREAMS) is released by the response however it ends; a
+    generator that never started runs no ``finally``, so a client gone at once leaked a slot."""
+    import asyncio
+
+    from lobby.routes.matches import CountedStream
+
+    released: list[bool] = []
+
+    async def never_read() -> Any:
+        yield "event"
+
+    async def gone(message: Any) -> None:
+        raise OSError("the client went away")
+
+    async def disconnected() -> dict[str, str]:
+        return {"type": "http.disconnect"}
+
+    response = CountedStream(never_read(), lambda: released.append(True), media_type="text/event-stream")
+    with pytest.raises(BaseException):  # noqa: B017 - whatever the server makes of the broken send
+        asyncio.run(response({"type": "http", "asgi": {"spec_version": "2.4"}}, disconnected, gone))
+    assert released == [True]
