@@ -37,6 +37,15 @@ def pair(tmp_path: Path) -> Iterator[tuple[LobbyClient, LobbyClient, FakeClock]]
         yield a, b, clock
 
 
+def friendly_on_my_turn(a: LobbyClient, b: LobbyClient) -> tuple[OnlineMode, LanesMatch]:
+    """``b`` accepts ``a``'s unrated challenge; ``a``'s table, once it is ``a``'s move."""
+    vb = b.accept(a.challenge(rated=False))
+    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
+    m = LanesMatch(online)
+    until_my_turn(m, online, b)
+    return online, m
+
+
 def until_my_turn(m: LanesMatch, online: OnlineMode, opponent: LobbyClient) -> None:
     """Let the opponent move (as the beginner bot) until it is this player's turn."""
     for _ in range(4):
@@ -103,10 +112,7 @@ def test_a_refused_tap_online_is_explained_in_the_engines_words(pair) -> None:  
     """#20: the online table does not invent refusals — a number card on the opponent's lane is
     refused with the engine's reason (L-5.1), and nothing is sent."""
     a, b, clock = pair
-    vb = b.accept(a.challenge(rated=False))
-    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
-    m = LanesMatch(online)
-    until_my_turn(m, online, b)
+    online, m = friendly_on_my_turn(a, b)
     number = next(c for c in m.observation["hand"] if c[:-1] in {"A", *map(str, range(2, 11))})
     seq = online.seq
     m.select(number)
@@ -141,10 +147,7 @@ def test_a_finished_online_match_is_kept_in_the_local_history_once(pair, st) -> 
     from storage import api
 
     a, b, clock = pair
-    vb = b.accept(a.challenge(rated=False))
-    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
-    m = LanesMatch(online)
-    until_my_turn(m, online, b)
+    online, m = friendly_on_my_turn(a, b)
     m._apply(m.legal()[0])
     assert online.flush(1.0)
     b.resign(online.match_id)  # the friend resigns: I win
@@ -225,10 +228,7 @@ def test_while_another_thread_sends_the_move_a_sync_still_polls(pair) -> None:  
     """#41: the table's worker thread is sending my move when the follow loop syncs: the sync polls
     (and waits on its poll) instead of returning at once, which made the follow loop spin."""
     a, b, clock = pair
-    vb = b.accept(a.challenge(rated=False))
-    online = OnlineMode(a, a.view(vb["match_id"]), now=0.0)
-    m = LanesMatch(online)
-    until_my_turn(m, online, b)
+    online, m = friendly_on_my_turn(a, b)
     m._apply(m.legal()[0])
     online.since = 0  # events to catch up on: a poll answers at once
     with online._sending:  # another thread holds the outbox

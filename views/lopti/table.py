@@ -35,6 +35,7 @@ from views.ui.widgets import (
     border,
     card_back,
     card_face,
+    card_slot,
     drag_ghost,
     handler,
     radius,
@@ -50,13 +51,6 @@ if TYPE_CHECKING:
 
 
 OPPONENT_DOWN = (20, 28)  # an opponent's face-down cards, as a small back with the count
-
-
-def _slot(width: float, height: float, words: str) -> ft.Control:
-    """Where cards will lie, with none there yet: an outline on the cloth, and what it is."""
-    return ft.Container(ft.Text(words, size=11, color=theme.ON_FELT_MUTED, text_align=ft.TextAlign.CENTER),
-                        width=width, height=height, alignment=ft.Alignment.CENTER, padding=ft.Padding.all(2),
-                        border=border(1.5, theme.SEAT_EDGE), border_radius=radius(6))
 
 
 def _fanned(cards: list[str], width: float, height: float, step: float = 18) -> ft.Control:
@@ -124,7 +118,7 @@ class LoptiTable(TurnBasedTable):
             row = _fanned(play, pw if top else ow, ph if top else oh, step=pw * 0.3)
             cards.append(self.motion.wrap(row, turn=lopti_flipped(events)) if landed and top else row)
         if not cards:
-            cards = [_slot(pw, ph, t(self.lang, "empty_pile"))]
+            cards = [card_slot(pw, ph, t(self.lang, "empty_pile"))]
         departed = lopti_departed(events) if fresh else None
         gone = [c for p in (before or [])[-2:] for c in p] + [c for e in events if e.get("type") == "play"
                                                                for c in e.get("cards", [])]
@@ -158,7 +152,7 @@ class LoptiTable(TurnBasedTable):
         """The draw deck (P-3.5) as a card back with its count; tapping it explains drawing."""
         w, h = sizing.card(max(sizing.MIN_CARD, self.sizes.pile[1] * 0.72))
         n = obs["draw_size"]
-        face = card_back(w, h, str(n)) if n else _slot(w, h, "0")
+        face = card_back(w, h, str(n)) if n else card_slot(w, h, "0")
         return ft.Semantics(identifier="lopti-deck", button=True,
                             content=ft.Column([ft.Container(face, on_click=lambda e: self.app.rules_dialog("lopti",
                                                                                                           "P-3.5")),

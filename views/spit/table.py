@@ -27,6 +27,7 @@ from views.ui.widgets import (
     HIGHLIGHT,
     card_back,
     card_face,
+    card_slot,
     drag_ghost,
     handler,
     seat_plate,
@@ -121,8 +122,7 @@ class SpitTable(TableScreen):
         cards they turn up onto a pile when play is stuck."""
         w, h = self.sizes[0]
         n = obs["players"][player]["spit_count"]
-        face = card_back(w, h, str(n)) if n else ft.Container(
-            width=w, height=h, border=ft.Border.all(1.5, theme.SEAT_EDGE), border_radius=ft.BorderRadius.all(6))
+        face = card_back(w, h, str(n)) if n else card_slot(w, h)
         return ft.Semantics(identifier=f"spit-deck-{player}", content=ft.Column(
             [face, text(self.lang, t(self.lang, "sp_spit_cards", n=n), 11, color=theme.ON_FELT_MUTED)],
             spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import flet as ft
 
-from views.ui import theme
+from views.ui import sizing, theme
 
 MAX_ROWS = 3  # a longer hand scrolls sideways (with its scroll bar shown) rather than fill the table
 GAP = 4  # between cards that do not need to overlap
@@ -53,10 +53,8 @@ def lay_out(n: int, room: float, width: float = 48, height: float = 68,
     return Fan(w, h, tuple(spots), box, LIFT_ROOM + (rows - 1) * down + h + GLOW_ROOM)
 
 
-def hand_room(page_width: float | None) -> float:
-    """The width a hand may take: the page's (a phone's width when unknown, as in screen tests),
-    at most the table's column, less the cloth's margins."""
-    return min(page_width or 390, theme.MAX_WIDTH) - 2 * theme.FELT_PAD
+#: the width a hand may take: a table row's (views/ui/sizing.py)
+hand_room = sizing.room
 
 
 def hand_fan(cards: list[ft.Control], fan: Fan, room: float, rtl: bool) -> ft.Control:

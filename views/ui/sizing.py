@@ -28,8 +28,8 @@ def card(height: float) -> tuple[float, float]:
 
 
 def room(width: float | None) -> float:
-    """The width a table's rows may take: the page's, at most the table's column, less the cloth's
-    margins."""
+    """The width a table's rows (and a hand) may take: the page's (a phone's when unknown, as in
+    screen tests), at most the table's column, less the cloth's margins."""
     return min(width or PHONE[0], theme.MAX_WIDTH) - 2 * theme.FELT_PAD
 
 

@@ -171,6 +171,13 @@ def _card_chip(card: str, width: float, height: float, *, selected: bool, target
     return anew_when(ft.Semantics(identifier=ident, label=name, content=chip), card) if ident else chip
 
 
+def card_slot(width: float, height: float, words: str = "") -> ft.Control:
+    """Where cards will lie, with none there yet: an outline on the cloth, and what it is."""
+    return ft.Container(ft.Text(words, size=11, color=theme.ON_FELT_MUTED, text_align=ft.TextAlign.CENTER),
+                        width=width, height=height, alignment=ft.Alignment.CENTER, padding=pad(2),
+                        border=border(1.5, theme.SEAT_EDGE), border_radius=radius(6))
+
+
 def drag_ghost(width: float, height: float) -> ft.Control:
     """What stays behind while a card is dragged: a faded slot of its size. (Never the card's own
     control: a control may stand in one place only, or its updates reach the wrong copy.)"""
