@@ -19,6 +19,7 @@ from sqlmodel import col, func, select
 from engine.bots.review import GameReview
 from engine.core import EngineError, GameRecord, replay
 from engine.games import GAMES, rules_for
+from storage.damage import DamagedRecord, check_seats
 from storage.db import Storage
 from storage.lobby_address import BadAddress, normalise
 from storage.models import (
@@ -179,9 +180,13 @@ def load_game(st: Storage, game_id: int) -> GameInfo:
             raise KeyError(f"no saved game {game_id}")
         acts = s.exec(select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))).all()
         assert row.id is not None
-        return GameInfo(row.id, row.game, json.loads(row.options), row.seed, row.players, json.loads(row.seats),
-                        row.mode, [json.loads(a.action) for a in acts], row.started_at, row.finished_at, row.winner,
-                        row.reason, row.session_id)
+        try:  # a damaged row raises DamagedRecord (a ValueError), never a surprise later on a screen
+            options, seats = json.loads(row.options), check_seats(json.loads(row.seats))
+            actions = [json.loads(a.action) for a in acts]
+        except json.JSONDecodeError as exc:
+            raise DamagedRecord(f"game {game_id} is not readable: {exc}") from None
+        return GameInfo(row.id, row.game, options, row.seed, row.players, seats, row.mode, actions, row.started_at,
+                        row.finished_at, row.winner, row.reason, row.session_id)
 
 
 def resume_game(st: Storage, game_id: int) -> tuple[GameInfo, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from storage import api
+from storage.damage import DAMAGE
 from views.lopti.controller import LoptiMatch
 from views.lopti.session import SessionFlow
 from views.lopti.session_screen import seat_label, session_screen
@@ -51,7 +52,7 @@ def session(app: App, session_id: int) -> bool:
         return False
     try:
         flow = SessionFlow.resume(app.storage, session_id)
-    except Exception as exc:  # noqa: BLE001 - any damage to a stored session: say so, keep the app
+    except DAMAGE as exc:  # a damaged stored session: say so, keep the app
         app.turn_back(t(app.lang, "sess_broken", why=str(exc)))
         return True
     match = flow.current_match()

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from engine.lanes import LanesOptions
 from engine.spit import SpitOptions
 from storage import api
+from storage.damage import DAMAGE, DamagedRecord
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
 from views.spit.controller import SpitGame
@@ -61,6 +62,9 @@ def resume(app: App, game_id: int) -> bool:
         info = api.load_game(app.storage, game_id)
     except LookupError:
         return False
+    except DamagedRecord as exc:
+        app.turn_back(t(app.lang, "replay_broken", why=str(exc)))
+        return True
     try:
         if info.game == "lanes":
             _open_lanes(app, LanesMatch.resume(app.storage, game_id), ready=False)
@@ -68,6 +72,6 @@ def resume(app: App, game_id: int) -> bool:
             _open_spit(app, SpitGame.resume(app.storage, game_id, 0.0), ready=False)
         else:
             resume_deal(app, game_id)
-    except Exception as exc:  # noqa: BLE001 - any damage to a stored record: say so, keep the app
+    except DAMAGE as exc:  # a damaged stored record: say so, keep the app
         app.turn_back(t(app.lang, "replay_broken", why=str(exc)))
     return True

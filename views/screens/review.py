@@ -16,6 +16,7 @@ import flet as ft
 from engine.bots.review import GameReview, MoveReview, review_game, reviewable
 from engine.games import rules_for
 from storage import api
+from storage.damage import DAMAGE
 from views.table.screen import TableScreen
 from views.ui import theme
 from views.ui.i18n import t
@@ -90,7 +91,7 @@ def _work(app: App, game_id: int, info: api.GameInfo) -> None:
             count.update()
         try:
             result = await job
-        except Exception as exc:  # noqa: BLE001 - a damaged stored record: say so, store nothing
+        except DAMAGE as exc:  # a damaged stored record: say so, store nothing
             if not work.cancelled:
                 app.turn_back(t(lang, "replay_broken", why=str(exc)), "/stats")
             return

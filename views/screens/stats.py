@@ -11,6 +11,7 @@ import flet as ft
 
 from engine.bots.review import GameReview, reviewable
 from storage import api
+from storage.damage import DAMAGE
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
 from views.lopti.controller import LoptiMatch
@@ -73,7 +74,7 @@ def replay(app: App, game_id: int, review: GameReview | None = None) -> None:
     lang = app.lang
     try:
         controller, mode = open_replay(app.storage, game_id)
-    except Exception as exc:  # noqa: BLE001 - any damage to a stored record: say so, keep the app
+    except DAMAGE as exc:  # a damaged stored record: say so, keep the app
         app.turn_back(t(lang, "replay_broken", why=str(exc)), "/stats")
         return
     table: LanesTable | LoptiTable | SpitTable
