@@ -22,6 +22,7 @@ from engine.lanes import VARIANTS
 from storage import api
 from storage.db import Storage, open_storage
 from views import routes
+from views.host import Drafts, Host
 from views.table.feedback import Feedback
 from views.table.screen import NO_SCREEN, Scope, TableScreen
 from views.ui import theme
@@ -31,18 +32,15 @@ from views.ui.widgets import FONT, FONTS, family, text
 
 
 class App:
-    """What every screen shares: the page, the storage, the profile, and the way to go places."""
+    """The host of every screen (views/host.py's contract): the page, the storage, the profile,
+    routes and ``page.views``, dialogs, the app's life, and the flows a table asks for."""
 
     def __init__(self, page: ft.Page, storage: Storage) -> None:
         self.page = page
         self.storage = storage
         self.name, self.settings = api.get_profile(storage)
-        #: the Lanes house rules chosen for the next game: the last choice, remembered (settings)
-        self.lanes_variants: set[str] = {v for v in self.settings.get("default_variants", []) if v in VARIANTS}
-        #: the house rules of a casual online seek or challenge (L-9; never rated)
-        self.online_variants: set[str] = set()
-        #: Spit's points game (S-8) chosen on its opponent screen
-        self.spit_points = False
+        #: the next game's choices; the Lanes house rules start as the last ones chosen (settings)
+        self.drafts = Drafts({v for v in self.settings.get("default_variants", []) if v in VARIANTS})
         #: the table or flow on the top view (paused, resumed and re-synced with the app)
         self.screen: TableScreen = NO_SCREEN
         #: background work of the screen on top (an online wait, a table's follow loop) checks this
@@ -188,9 +186,6 @@ class App:
         self.go(routes.parent(self, self.route))
         return True
 
-    def home(self) -> None:
-        self.go("/")
-
     async def view_pop(self, e: ft.ViewPopEvent) -> None:
         """Android's back button or a system pop of the top view: one screen back."""
         self.back()
@@ -211,45 +206,12 @@ class App:
         self.notice = (route, message)
         self.go(route)
 
-    # --- where the tables and flows go (each a route) -----------------------------------------------
-
-    def learn_screen(self, game: str | None = None) -> None:
-        self.go(f"/learn/{game}" if game else "/learn")
-
-    def open_lesson(self, lesson_id: str) -> None:
-        self.go(f"/lesson/{lesson_id}")
-
-    def stats_screen(self) -> None:
-        self.go("/stats")
-
-    def replay_screen(self, game_id: int) -> None:
-        self.go(f"/replay/{game_id}")
-
-    def review_screen(self, game_id: int) -> None:
-        self.go(f"/review/{game_id}")
-
-    def online(self) -> None:
-        self.go("/online")
-
-    def rules_dialog(self, game: str, rule: str | None = None) -> None:
-        from views.screens.rules import rules_dialog
-
-        rules_dialog(self, game, rule)
-
-    def rules_button(self, game: str) -> ft.Control:
-        from views.ui.widgets import icon_button
-
-        return icon_button(ft.Icons.MENU_BOOK, t(self.lang, "rules"), lambda e: self.rules_dialog(game), theme.ON_FELT)
+    # --- the flows a table asks for (views/host.py): built by screens that import the tables ---------
 
     def start_game(self, game: str, level: str) -> None:
         from views.screens import new_game
 
         new_game.start(self, game, level)
-
-    def new_lanes(self, level: str) -> None:
-        from views.screens import new_game
-
-        new_game.start(self, "lanes", level)
 
     def open_lopti(self, match: Any, flow: Any = None) -> None:
         from views.lopti.play import open_deal
@@ -265,6 +227,10 @@ class App:
     def new_seed() -> int:
         """A new game's or session's seed: the app picks it from the clock; the engine never reads one."""
         return int(time.time() * 1000) & 0xFFFFFFFF
+
+
+def _is_a_host(app: App) -> Host:
+    return app  # mypy checks here that App keeps the contract screens are typed against
 
 
 def page_theme(fam: str | None) -> ft.Theme:

@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 GAMES = ("lanes", "lopti", "spit")
 
 
-def home_view(app: App) -> ft.View:
+def home_view(app: Host) -> ft.View:
     from views.screens.home import home
 
     return ft.View(route="/", controls=[ft.SafeArea(content=home(app), expand=True)], padding=0, spacing=0)
@@ -44,9 +44,9 @@ def _number(text: str) -> int | None:
     return int(text) if text.isdecimal() and len(text) < 12 else None
 
 
-def show(app: App, route: str) -> bool:
+def show(app: Host, route: str) -> bool:
     """Put the screen for ``route`` on the page; False when no screen has that route."""
-    from views.screens import home, learn, new_game, play, review, rules, settings, stats
+    from views.screens import home, learn, new_game, play, replay, review, rules, settings, stats
 
     parts = _parts(route)
     if not parts:
@@ -76,7 +76,7 @@ def show(app: App, route: str) -> bool:
         if head == "play":
             return play.resume(app, gid)
         if head == "replay":
-            stats.replay(app, gid)
+            replay.replay(app, gid)
         else:
             review.review(app, gid)
         return True
@@ -84,13 +84,13 @@ def show(app: App, route: str) -> bool:
     return screen is not None and screen() is not False
 
 
-def _online(app: App) -> None:
+def _online(app: Host) -> None:
     from views.online.screens import online_home
 
     online_home(app)
 
 
-def parent(app: App, route: str) -> str:
+def parent(app: Host, route: str) -> str:
     """Where back goes from ``route``: a lesson to its game's lessons, a replay to the stats,
     everything else home."""
     parts = _parts(route)

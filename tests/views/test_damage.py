@@ -41,10 +41,10 @@ def resume_table(host: Any, game_id: int, monkeypatch: pytest.MonkeyPatch, fault
 
 
 def replay(host: Any, game_id: int, monkeypatch: pytest.MonkeyPatch, fault: Exception) -> None:
-    from views.screens import stats
+    from views.screens import replay as replay_screen
 
-    monkeypatch.setattr(stats, "open_replay", lambda *a: (_ for _ in ()).throw(fault))
-    stats.replay(host, game_id)
+    monkeypatch.setattr(replay_screen, "open_replay", lambda *a: (_ for _ in ()).throw(fault))
+    replay_screen.replay(host, game_id)
 
 
 def lopti_session(host: Any, game_id: int, monkeypatch: pytest.MonkeyPatch, fault: Exception) -> None:

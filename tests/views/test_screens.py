@@ -632,12 +632,12 @@ def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path
         assert [name for _, name, _ in api.presets(s.app.storage, "lanes_variants")] == ["Kings"]
         box = next(b for b in variant_boxes(s) if b.label == t("en", "variant_king_adds"))
         s.toggle(box, False)
-        assert s.app.lanes_variants == set()
+        assert s.app.drafts.lanes_variants == set()
         dd = s.one(ident="presets").content
         pid = str(api.presets(s.app.storage, "lanes_variants")[0][0])
         s.call(lambda: setattr(dd, "value", pid))
         s.fire(dd, "select", pid)
-        s.wait_for(lambda: s.app.lanes_variants == {"king_adds"}, what="the set picked again")
+        s.wait_for(lambda: s.app.drafts.lanes_variants == {"king_adds"}, what="the set picked again")
     finally:
         s.close()
     again = open_at(tmp_path, "/lanes/new")  # the app opened again: the last choice is still on

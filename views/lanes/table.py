@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from views.lanes.contract import LanesControls
+from views.screens.rules import rules_button
 from views.table.coach import coach_for
 from views.table.motion import (
     DURATION_MS,
@@ -43,7 +44,7 @@ from views.ui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 ARROW = {"up": "↑", "down": "↓", None: "·"}
 
@@ -52,7 +53,7 @@ class LanesTable(TurnBasedTable):
     bot_delay = 0.35
     game = "lanes"
 
-    def __init__(self, app: App, match: LanesControls) -> None:
+    def __init__(self, app: Host, match: LanesControls) -> None:
         super().__init__(app, match)
         self.match: LanesControls = match
         self.landed: set[tuple[int, int, int]] = set()
@@ -233,7 +234,7 @@ class LanesTable(TurnBasedTable):
         m = self.match
         coach, powers = m.mode.coach, m.mode.powers
         title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
-        rules = self.app.rules_button("lanes")
+        rules = rules_button(self.app, "lanes")
         if powers.resign:
             resign = table_button(t(self.lang, "resign"), self.on_resign, disabled=obs["over"], kind="text",
                                   color=theme.RESIGN)
@@ -407,17 +408,17 @@ class LanesTable(TurnBasedTable):
     def _replay(self) -> None:
         self.app.page.pop_dialog()
         if self.match.mode.game_id is not None:
-            self.app.replay_screen(self.match.mode.game_id)
+            self.app.go(f"/replay/{self.match.mode.game_id}")
 
     def _review(self) -> None:
         self.app.page.pop_dialog()
         if self.match.mode.game_id is not None:
-            self.app.review_screen(self.match.mode.game_id)
+            self.app.go(f"/review/{self.match.mode.game_id}")
 
     def _again(self) -> None:
         self.app.page.pop_dialog()
-        self.app.new_lanes(self.match.level)
+        self.app.start_game("lanes", self.match.level)
 
     def _home(self) -> None:
         self.app.page.pop_dialog()
-        self.app.home()
+        self.app.go("/")

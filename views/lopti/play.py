@@ -16,9 +16,9 @@ from views.ui.i18n import t
 from views.ui.widgets import felt
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
-def new_session(app: App, players: int, levels: list[str] | None = None) -> None:
+def new_session(app: Host, players: int, levels: list[str] | None = None) -> None:
     """A new session (P-2.3) at once on its first deal: deal after deal, each winner adding a
     house rule (the quick table from home: its bots are the level chosen there, remembered)."""
     flow = SessionFlow(app.storage, levels or app.prefs.lopti_levels(players), app.new_seed())
@@ -26,7 +26,7 @@ def new_session(app: App, players: int, levels: list[str] | None = None) -> None
     open_deal(app, match, flow, route=f"/lopti/session/{flow.session_id}")
 
 
-def new_table(app: App, levels: list[str]) -> None:
+def new_table(app: Host, levels: list[str]) -> None:
     """A table set up seat by seat: the session opens before its first deal, so the table may use
     that deal's rule vote first (P-9.1: a base rule changed for the session) or start dealing."""
     flow = SessionFlow(app.storage, levels, app.new_seed())
@@ -34,7 +34,7 @@ def new_table(app: App, levels: list[str]) -> None:
     app.go(f"/lopti/session/{flow.session_id}")
 
 
-def open_deal(app: App, match: LoptiMatch, flow: SessionFlow | None = None, route: str | None = None) -> None:
+def open_deal(app: Host, match: LoptiMatch, flow: SessionFlow | None = None, route: str | None = None) -> None:
     """A deal on its table (``route``: open it there; else on the current route)."""
     table = LoptiTable(app, match, flow)
     content = felt(table.build(), app.page.width)
@@ -46,7 +46,7 @@ def open_deal(app: App, match: LoptiMatch, flow: SessionFlow | None = None, rout
         app.page.run_task(table.bot_turn)
 
 
-def session(app: App, session_id: int) -> bool:
+def session(app: Host, session_id: int) -> bool:
     """A stored session: its deal in progress, else the screen between deals (False: none such)."""
     if not any(s["id"] == session_id for s in api.sessions(app.storage)):
         return False
@@ -63,7 +63,7 @@ def session(app: App, session_id: int) -> bool:
     return True
 
 
-def resume_deal(app: App, game_id: int) -> None:
+def resume_deal(app: Host, game_id: int) -> None:
     """A stored Lopti deal: with its session when it belongs to one."""
     sid = next((s["id"] for s in api.sessions(app.storage) if s["current_game_id"] == game_id), None)
     if sid is not None:
@@ -72,7 +72,7 @@ def resume_deal(app: App, game_id: int) -> None:
         open_deal(app, LoptiMatch.resume(app.storage, game_id))
 
 
-def deal_done(app: App, table: LoptiTable) -> None:
+def deal_done(app: Host, table: LoptiTable) -> None:
     """A session's deal is over: record it (a bot winner writes its rule), then between deals."""
     flow = table.session
     if flow is None:

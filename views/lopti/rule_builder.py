@@ -7,7 +7,7 @@ the rule text can never disagree."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -16,6 +16,9 @@ from engine.lopti.house_rules import CAUSES, EVENTS, MAX_CONDITIONS, RANK_LABELS
 from views.lopti.rule_draft import ARG_CHOICES, RuleDraft
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
+
+if TYPE_CHECKING:
+    from views.host import Host
 
 
 def _dropdown(ident: str, label: str, value: Any, options: list[tuple[Any, str]],
@@ -30,7 +33,7 @@ def _dropdown(ident: str, label: str, value: Any, options: list[tuple[Any, str]]
     return ft.Semantics(identifier=ident, content=dd)
 
 
-def draft_editor(app: Any, draft: RuleDraft, redraw: Callable[[], None]) -> list[ft.Control]:
+def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> list[ft.Control]:
     """The controls that edit ``draft``; every choice changes the draft and redraws the screen
     (the announcement text and the name only update the preview, so typing keeps its focus)."""
     lang = app.lang
@@ -99,7 +102,7 @@ def _conditions(lang: str, ph: Any, draft: RuleDraft, change: Callable[[Callable
     return out
 
 
-def _effects(app: Any, ph: Any, draft: RuleDraft, change: Callable[[Callable[[], None]], None],
+def _effects(app: Host, ph: Any, draft: RuleDraft, change: Callable[[Callable[[], None]], None],
              refresh_preview: Callable[[], None]) -> list[ft.Control]:
     """*Then*: one to three effects with their arguments, and "add one"."""
     lang = app.lang
@@ -178,7 +181,7 @@ def _condition_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, kin
 
 def _effect_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, eff: dict[str, Any],
                  change: Callable[[Callable[[], None]], None], refresh_preview: Callable[[], None],
-                 app: Any) -> list[ft.Control]:
+                 app: Host) -> list[ft.Control]:
     kind = eff["effect"]
 
     def set_arg(key: str, v: Any) -> None:

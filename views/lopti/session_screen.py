@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
@@ -19,10 +19,14 @@ from engine.lopti.votes import Proposal, VoteError, VoteRecord
 from views.lopti.rule_builder import draft_editor
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow, Tie
+from views.screens.rules import rules_dialog
 from views.table.lessons import Coach, next_lesson
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import coach_panel, icon_button, text
+
+if TYPE_CHECKING:
+    from views.host import Host
 
 
 def seat_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
@@ -44,7 +48,7 @@ def author_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
     return seat_label(flow, seat, lang)
 
 
-def _page(app: Any, title: str, controls: list[ft.Control], flow: SessionFlow | None = None) -> ft.Column:
+def _page(app: Host, title: str, controls: list[ft.Control], flow: SessionFlow | None = None) -> ft.Column:
     """Show a session screen: a header, a lesson's coach when ``flow`` is a practice session, then
     ``controls`` in a scrolling column (returned, so a screen can redraw its controls in place and
     keep the scroll position)."""
@@ -53,7 +57,7 @@ def _page(app: Any, title: str, controls: list[ft.Control], flow: SessionFlow | 
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, title, 20, True), expand=True),
-                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: app.rules_dialog("lopti", "P-8.1"))]),
+                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, "lopti", "P-8.1"))]),
         *coach,
         *controls,
     ], spacing=10, scroll=ft.ScrollMode.AUTO)
@@ -61,7 +65,7 @@ def _page(app: Any, title: str, controls: list[ft.Control], flow: SessionFlow | 
     return body
 
 
-def _coach(app: Any, flow: SessionFlow) -> ft.Control:
+def _coach(app: Host, flow: SessionFlow) -> ft.Control:
     """A session lesson's coach: the step the session has reached (the engine's session is the
     check), its words, the hint once asked for, and Retry / Next lesson."""
     coach = flow.coach
@@ -72,7 +76,7 @@ def _coach(app: Any, flow: SessionFlow) -> ft.Control:
 
     def nxt(e: Any) -> None:
         if following is not None:
-            app.open_lesson(following.id)
+            app.go(f"/lesson/{following.id}")
         else:
             app.start_game("lopti", "beginner")
 
@@ -84,7 +88,7 @@ def _coach(app: Any, flow: SessionFlow) -> ft.Control:
             lang, panel, on_hint=hint, on_retry=lambda e: open_session_lesson(app, lesson), on_continue=lambda e: None,
             on_next=nxt,
             next_label=t(lang, "next_lesson") if following is not None else t(lang, "play_beginner"),
-            on_learn=lambda e: app.learn_screen("lopti"))
+            on_learn=lambda e: app.go("/learn/lopti"))
 
     def hint(e: Any) -> None:
         coach.hint_shown = True
@@ -95,12 +99,12 @@ def _coach(app: Any, flow: SessionFlow) -> ft.Control:
     return ft.Semantics(identifier="session-coach", container=True, content=holder)
 
 
-def open_session_lesson(app: Any, lesson: SessionLesson) -> None:
+def open_session_lesson(app: Host, lesson: SessionLesson) -> None:
     """A session lesson from its start: a practice table, never stored, coached on every screen."""
     session_screen(app, SessionFlow.practice(app.storage, lesson))
 
 
-def _builder_page(app: Any, title: str, draft: RuleDraft, actions: ft.Control, flow: SessionFlow) -> None:
+def _builder_page(app: Host, title: str, draft: RuleDraft, actions: ft.Control, flow: SessionFlow) -> None:
     """The rule builder's page: each choice redraws the controls *in place*, so the page keeps its
     scroll position (on a phone, a change at the bottom of the rule stays in view)."""
     def controls() -> list[ft.Control]:
@@ -115,7 +119,7 @@ def _builder_page(app: Any, title: str, draft: RuleDraft, actions: ft.Control, f
     first = 1 if flow.coach is None else 2  # after the header (and a lesson's coach)
 
 
-def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
+def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
     """Between deals: results, rules, the winner's rule (if a person won), the vote, the next deal."""
     lang = app.lang
     if flow.rule_pending():
@@ -147,7 +151,7 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
 
     def end(e: Any) -> None:
         flow.end()
-        app.home()
+        app.go("/")
 
     controls += leave_buttons(app, flow)
     if flow.session.results:
@@ -160,7 +164,7 @@ def session_screen(app: Any, flow: SessionFlow, notice: str = "") -> None:
           flow)
 
 
-def leave_buttons(app: Any, flow: SessionFlow) -> list[ft.Control]:
+def leave_buttons(app: Host, flow: SessionFlow) -> list[ft.Control]:
     """A person (not the device's owner) may leave the table between deals: after a confirmation
     a Casual bot takes the seat, and the rules they wrote stay (defended by their supporters)."""
     lang = app.lang
@@ -186,7 +190,7 @@ def leave_buttons(app: Any, flow: SessionFlow) -> list[ft.Control]:
         on_click=lambda e, s=s: ask(s))) for s in flow.can_leave()]
 
 
-def rule_cards(app: Any, flow: SessionFlow) -> list[ft.Control]:
+def rule_cards(app: Host, flow: SessionFlow) -> list[ft.Control]:
     """Every rule of the session with its author and status; its author (a person) may delete it
     without a vote (P-9.4)."""
     lang = app.lang
@@ -214,7 +218,7 @@ def rule_cards(app: Any, flow: SessionFlow) -> list[ft.Control]:
     return rules
 
 
-def carry_screen(app: Any, flow: SessionFlow) -> None:
+def carry_screen(app: Host, flow: SessionFlow) -> None:
     """P-11: the next session at this table starts with base rules; each old rule in force comes
     back only if more than half of the table votes to keep it (the bots keep only their own)."""
     lang = app.lang
@@ -248,7 +252,7 @@ def carry_screen(app: Any, flow: SessionFlow) -> None:
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))], flow)
 
 
-def rule_builder(app: Any, flow: SessionFlow) -> None:
+def rule_builder(app: Host, flow: SessionFlow) -> None:
     """P-8.1: the winner of the last deal (a person) adds one rule; it applies from the next deal."""
     lang = app.lang
     choices = flow.rule_choices(lang)
@@ -293,7 +297,7 @@ def rule_builder(app: Any, flow: SessionFlow) -> None:
         group], flow)
 
 
-def own_rule_screen(app: Any, flow: SessionFlow) -> None:
+def own_rule_screen(app: Host, flow: SessionFlow) -> None:
     """The winner writes a rule from scratch: when → if → then, read back as it is built."""
     lang = app.lang
     draft = RuleDraft()
@@ -317,7 +321,7 @@ def own_rule_screen(app: Any, flow: SessionFlow) -> None:
         dry_run_row(app, draft)], spacing=4))
 
 
-def dry_run_row(app: Any, draft: RuleDraft) -> ft.Control:
+def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:
     """House-rules guarantee 8: the engine's dry run of the rule being built — 200 simulated deals
     with and without it, off the UI's loop — before it is saved."""
     lang = app.lang
@@ -346,7 +350,7 @@ def dry_run_row(app: Any, draft: RuleDraft) -> ft.Control:
         ft.Semantics(identifier="rb-dry-result", content=result)], spacing=4)
 
 
-def proposal_screen(app: Any, flow: SessionFlow, proposer: int = 0) -> None:
+def proposal_screen(app: Host, flow: SessionFlow, proposer: int = 0) -> None:
     """Choose what to put to this deal's vote: remove or change a rule in force, restore a removed
     one, or change a base rule for the session (P-9.1). Any person at the table may propose: with
     several, the first choice is who does (it matters in a tie, P-10.2)."""
@@ -392,7 +396,7 @@ def proposal_screen(app: Any, flow: SessionFlow, proposer: int = 0) -> None:
         text(lang, t(lang, "param_title"), 15, True), text(lang, t(lang, "param_hint"), 13), *params, cancel], flow)
 
 
-def modify_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
+def modify_screen(app: Host, flow: SessionFlow, proposal: Proposal) -> None:
     """A change to a rule in force, written in the builder from the rule as it stands."""
     lang = app.lang
     draft = RuleDraft.from_rule(proposal.new_rule or {})
@@ -424,7 +428,7 @@ def proposal_words(flow: SessionFlow, proposal: Proposal, lang: str) -> str:
     return t(lang, f"prop_{proposal.kind}", rule=words.get(proposal.rule_id or "", ""))
 
 
-def vote_screen(app: Any, flow: SessionFlow, proposal: Proposal) -> None:
+def vote_screen(app: Host, flow: SessionFlow, proposal: Proposal) -> None:
     """The table states when the change applies (P-9.6), every person says yes or no (the bots
     vote for themselves), then the count; a tie in which a person throws goes to their RPS."""
     lang = app.lang
@@ -510,7 +514,7 @@ class RpsSeries:
         return "done" if progress(self.pairs)[1] is not None else "pair"
 
 
-def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
+def rps_screen(app: Host, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
                sides: tuple[int, int], tie: Tie | None = None, notice: str = "") -> None:
     """P-10: the tie is settled by 30 decisive throws between the proposer and the defender. A
     person throws by hand (on a shared device the second person throws without seeing the first
@@ -560,7 +564,7 @@ def rps_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int,
             t(lang, "rps_auto"), icon=ft.Icons.CASINO, on_click=finish))], flow)
 
 
-def defender_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
+def defender_screen(app: Host, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
                     choices: list[int]) -> None:
     """P-10.2: the rule's author cannot defend it (they left, or they ask for the change), so its
     supporters may step forward; each person says whether they will, bots that kept the rule do.
@@ -594,7 +598,7 @@ def defender_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict
             t(lang, "def_go"), on_click=go))], flow)
 
 
-def knockout_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
+def knockout_screen(app: Host, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
                     volunteers: list[int]) -> None:
     """P-10.4: several volunteers — a single-elimination knockout, one decisive throw a match. A
     person throws by hand (the others' throws stay hidden until the knockout is decided); a bot
@@ -629,7 +633,7 @@ def knockout_screen(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict
     advance()
 
 
-def settle(app: Any, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool], tie: Tie,
+def settle(app: Host, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool], tie: Tie,
            notice: str = "") -> None:
     """The defender is known: a person on either side throws the series by hand, else the vote
     is counted at once (no defender: the change passes)."""

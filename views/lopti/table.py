@@ -15,6 +15,7 @@ from engine.lopti.options import LoptiOptions
 from engine.lopti.votes import VoteError
 from views.lopti.contract import LoptiControls
 from views.lopti.session import SessionFlow
+from views.screens.rules import rules_button, rules_dialog
 from views.table.coach import coach_for
 from views.table.motion import (
     SWEPT,
@@ -47,7 +48,7 @@ from views.ui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
 OPPONENT_DOWN = (20, 28)  # an opponent's face-down cards, as a small back with the count
@@ -63,7 +64,7 @@ class LoptiTable(TurnBasedTable):
     bot_delay = 0.5
     game = "lopti"
 
-    def __init__(self, app: App, match: LoptiControls, session: SessionFlow | None = None) -> None:
+    def __init__(self, app: Host, match: LoptiControls, session: SessionFlow | None = None) -> None:
         super().__init__(app, match)
         self.match: LoptiControls = match
         #: the session this deal belongs to (views/lopti/session.py); None in a lesson or a replay
@@ -154,7 +155,7 @@ class LoptiTable(TurnBasedTable):
         n = obs["draw_size"]
         face = card_back(w, h, str(n)) if n else card_slot(w, h, "0")
         return ft.Semantics(identifier="lopti-deck", button=True,
-                            content=ft.Column([ft.Container(face, on_click=lambda e: self.app.rules_dialog("lopti",
+                            content=ft.Column([ft.Container(face, on_click=lambda e: rules_dialog(self.app, "lopti",
                                                                                                           "P-3.5")),
                                                text(self.lang, t(self.lang, "draw_pile", n=n), 12,
                                                     color=theme.ON_FELT_MUTED)],
@@ -190,7 +191,7 @@ class LoptiTable(TurnBasedTable):
         # the chip is small; the finger's target around it is MIN_TARGET tall
         return ft.Semantics(identifier=f"rule-{rule}", button=True, content=ft.Container(
             chip, height=theme.MIN_TARGET, alignment=ft.Alignment.CENTER,
-            on_click=lambda e: self.app.rules_dialog("lopti", rule)))
+            on_click=lambda e: rules_dialog(self.app, "lopti", rule)))
 
     def _status(self, obs: dict[str, Any]) -> str:
         caption = self.match.mode.caption(self.lang)
@@ -328,7 +329,7 @@ class LoptiTable(TurnBasedTable):
         gid = self.match.mode.game_id
         if gid is None:
             return []
-        return [table_button(t(self.lang, "review"), lambda e: self.app.review_screen(gid), kind="text",
+        return [table_button(t(self.lang, "review"), lambda e: self.app.go(f"/review/{gid}"), kind="text",
                              icon=ft.Icons.INSIGHTS, ident="deal-review")]
 
     def _header(self) -> ft.Control:
@@ -336,7 +337,7 @@ class LoptiTable(TurnBasedTable):
         coach = m.mode.coach
         title = coach.lesson.title[self.lang] if coach else \
             f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=len(m.levels))}"
-        rules = self.app.rules_button("lopti")
+        rules = rules_button(self.app, "lopti")
         in_force = house_rules_button(self.app, self.match, self.session)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
                             rules if in_force is None else ft.Row([in_force, rules], spacing=0))
@@ -409,7 +410,7 @@ class LoptiTable(TurnBasedTable):
             self._after(events)
 
 
-def house_rules_button(app: App, match: LoptiControls, session: SessionFlow | None = None) -> ft.Control | None:
+def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | None = None) -> ft.Control | None:
     """P-8: the house rules in force in this deal and the session's base-rule changes, as the
     engine applies them (the deal's options in the observation); a tap lists each rule in the
     player's language with its author, who — a person at this device — may delete it at once,

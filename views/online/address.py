@@ -8,7 +8,7 @@ they switch back."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -18,13 +18,16 @@ from storage.models import Account
 from views.ui.i18n import t
 from views.ui.widgets import text
 
+if TYPE_CHECKING:
+    from views.host import Host
 
-def lobby_url(app: Any) -> str:
+
+def lobby_url(app: Host) -> str:
     """The address in use: the player's choice, else the built-in one; ``""`` when there is none."""
     return current(app.settings.get("lobby_url"))
 
 
-def account_here(app: Any) -> Account | None:
+def account_here(app: Host) -> Account | None:
     url = lobby_url(app)
     return api.get_account(app.storage, url) if url else None
 
@@ -33,7 +36,7 @@ def refusal(lang: str, exc: BadAddress) -> str:
     return t(lang, f"addr_{exc.reason}")
 
 
-def account_note(app: Any) -> str:
+def account_note(app: Host) -> str:
     """What changing the address means for the player's account, said before they change it."""
     acc = account_here(app)
     if acc is None:
@@ -47,7 +50,7 @@ def checked(typed: str) -> str:
     return normalise(typed) if typed.strip() or not built_in() else built_in()
 
 
-def use_lobby(app: Any, address: str) -> str:
+def use_lobby(app: Host, address: str) -> str:
     """Store a checked address and use it from now on; the words that tell the player what became
     of their accounts (empty when nothing changed)."""
     before, was = lobby_url(app), account_here(app)
@@ -63,7 +66,7 @@ def use_lobby(app: Any, address: str) -> str:
     return " ".join(said)
 
 
-def settings_section(app: Any) -> tuple[list[ft.Control], Callable[[], str | None]]:
+def settings_section(app: Host) -> tuple[list[ft.Control], Callable[[], str | None]]:
     """Settings → Online: the address field and what changing it means for the account; and the
     check to run before anything is saved, which gives the address to store (None: refused, the
     field and a dialog say why)."""

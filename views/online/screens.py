@@ -13,7 +13,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import flet as ft
 import flet.canvas as cv
@@ -30,11 +30,14 @@ from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import felt, icon_button, text
 
+if TYPE_CHECKING:
+    from views.host import Host
+
 LOG = logging.getLogger("cardtable")
 TIME_CONTROLS = ("3+2", "5+3", "10+5", "1+0", "untimed")
 
 
-def client_for(app: Any) -> LobbyClient | None:
+def client_for(app: Host) -> LobbyClient | None:
     """A client signed in at the lobby in use, or None when the player has no account there."""
     acc = account_here(app)
     if acc is None:
@@ -42,7 +45,7 @@ def client_for(app: Any) -> LobbyClient | None:
     return LobbyClient(acc.lobby_url, acc.token, timeout=8.0)
 
 
-def _screen(app: Any, title: str, controls: list[ft.Control], back: Any = None) -> None:
+def _screen(app: Host, title: str, controls: list[ft.Control], back: Any = None) -> None:
     lang = app.lang
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), back or (lambda e: app.back())),
@@ -52,7 +55,7 @@ def _screen(app: Any, title: str, controls: list[ft.Control], back: Any = None) 
     app.show(ft.Container(body, padding=ft.Padding.all(16)), back=(lambda: back(None)) if back else None)
 
 
-def _problem(app: Any, exc: Exception) -> str:
+def _problem(app: Host, exc: Exception) -> str:
     lang = app.lang
     if isinstance(exc, LobbyUnavailable):
         return t(lang, "ol_unreachable")
@@ -64,7 +67,7 @@ def _problem(app: Any, exc: Exception) -> str:
 FAILED = object()
 
 
-async def _ask(app: Any, status: ft.Text, call: Any, *args: Any) -> Any:
+async def _ask(app: Host, status: ft.Text, call: Any, *args: Any) -> Any:
     """One lobby call off the UI loop; when it fails, ``status`` says why and FAILED is returned."""
     try:
         return await asyncio.to_thread(call, *args)
@@ -74,7 +77,7 @@ async def _ask(app: Any, status: ft.Text, call: Any, *args: Any) -> Any:
         return FAILED
 
 
-def online_home(app: Any, notice: str = "") -> None:
+def online_home(app: Host, notice: str = "") -> None:
     """Sign in (guest) or, when signed in, the lobby: find a game, challenge, leaderboard, profile."""
     acc = account_here(app)
     status = text(app.lang, notice, 13, True, theme.PAGE_ERROR)
@@ -84,7 +87,7 @@ def online_home(app: Any, notice: str = "") -> None:
         lobby_screen(app, acc, status)
 
 
-def sign_in_screen(app: Any, status: ft.Text) -> None:
+def sign_in_screen(app: Host, status: ft.Text) -> None:
     """A guest account at the lobby address given (the one in use; Settings → Online also sets it).
     A bad address is refused before anything is called or stored."""
     lang = app.lang
@@ -120,7 +123,7 @@ def sign_in_screen(app: Any, status: ft.Text) -> None:
                                      ft.FilledButton(t(lang, "ol_sign_in"), on_click=sign_in), status])
 
 
-def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
+def lobby_screen(app: Host, acc: Any, status: ft.Text) -> None:
     """Signed in: find a rated or casual game, challenge by code, leaderboard, profile, sign out."""
     lang = app.lang
     tc = ft.Dropdown(label=t(lang, "ol_time_control"), value="5+3", width=200,
@@ -147,7 +150,7 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
         ft.Row([ft.FilledButton(t(lang, "ol_find_rated"), on_click=lambda e: find_game(app, True, tc.value or "5+3")),
                 ft.Semantics(identifier="ol-find-casual", button=True, content=ft.Button(
                     t(lang, "ol_find_casual"), on_click=lambda e: find_game(app, False, tc.value or "5+3",
-                                                                             sorted(app.online_variants))))],
+                                                                             sorted(app.drafts.online_variants))))],
                wrap=True),
         house_rules,
         text(lang, t(lang, "ol_rated_note"), 12, color=ft.Colors.ON_SURFACE_VARIANT),
@@ -159,7 +162,7 @@ def lobby_screen(app: Any, acc: Any, status: ft.Text) -> None:
     app.page.run_task(load_me)
 
 
-def _loader(app: Any, acc: Any, status: ft.Text, me_line: ft.Text,
+def _loader(app: Host, acc: Any, status: ft.Text, me_line: ft.Text,
             running: ft.Column) -> tuple[ft.Control, Callable[[], Awaitable[None]]]:
     """The lobby screen's call for my rating and my running matches, and the Retry button shown
     when it fails (an unreachable lobby is said in ``status``; a tap tries again)."""
@@ -200,7 +203,7 @@ def _loader(app: Any, acc: Any, status: ft.Text, me_line: ft.Text,
     return retry, load_me
 
 
-def running_match_button(app: Any, m: dict[str, Any]) -> ft.Control:
+def running_match_button(app: Host, m: dict[str, Any]) -> ft.Control:
     """A running match to come back to (its clock runs meanwhile): the opponent, the terms, whose
     move; a tap reopens its table from the lobby's view."""
     lang = app.lang
@@ -211,7 +214,7 @@ def running_match_button(app: Any, m: dict[str, Any]) -> ft.Control:
         on_click=lambda e: app.page.run_task(rejoin, app, str(m["match_id"]))))
 
 
-async def rejoin(app: Any, match_id: str) -> None:
+async def rejoin(app: Host, match_id: str) -> None:
     """Open a running match again: its current view from the lobby, then its table."""
     client = client_for(app)
     if client is None:
@@ -225,24 +228,24 @@ async def rejoin(app: Any, match_id: str) -> None:
     open_online_table(app, client, view)
 
 
-def online_variants(app: Any) -> ft.Control:
+def online_variants(app: Host) -> ft.Control:
     """The L-9 house rules of a casual seek or challenge (L-8.5: any of them makes it friendly,
     never rated); the choice stays for this visit of the app."""
     lang = app.lang
 
     def toggle(e: Any, name: str) -> None:
         if e.control.value:
-            app.online_variants.add(name)
+            app.drafts.online_variants.add(name)
         else:
-            app.online_variants.discard(name)
+            app.drafts.online_variants.discard(name)
 
     boxes: list[ft.Control] = [ft.Semantics(identifier=f"ol-variant-{v}", content=ft.Checkbox(
-        label=t(lang, f"variant_{v}"), value=v in app.online_variants, on_change=lambda e, v=v: toggle(e, v)))
+        label=t(lang, f"variant_{v}"), value=v in app.drafts.online_variants, on_change=lambda e, v=v: toggle(e, v)))
         for v in VARIANTS]
     return ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14), controls=boxes)
 
 
-def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Text) -> ft.Control:
+def _challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Text) -> ft.Control:
     """Challenge a friend (a code to pass on; rated with the standard rules, or casual with the
     house rules chosen above) or accept a friend's code."""
     lang = app.lang
@@ -255,7 +258,7 @@ def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
         assert client is not None
         is_rated = bool(rated_switch.value)
         c = await _ask(app, status, client.challenge, is_rated, tc.value or "5+3",
-                       [] if is_rated else sorted(app.online_variants))
+                       [] if is_rated else sorted(app.drafts.online_variants))
         client.close()
         if c is FAILED:
             return
@@ -279,7 +282,7 @@ def _challenge_row(app: Any, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
         ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True)], spacing=4)
 
 
-async def wait_for_challenge(app: Any, code: str) -> None:
+async def wait_for_challenge(app: Host, code: str) -> None:
     """The challenger waits until a friend accepts the code, then the table opens."""
     client = client_for(app)
     assert client is not None
@@ -301,7 +304,7 @@ async def wait_for_challenge(app: Any, code: str) -> None:
     client.close()
 
 
-def find_game(app: Any, rated: bool, time_control: str, variants: list[str] | None = None) -> None:
+def find_game(app: Host, rated: bool, time_control: str, variants: list[str] | None = None) -> None:
     """A seek with a waiting indicator; the lobby pairs by rating with a window that widens."""
     lang = app.lang
     client = client_for(app)
@@ -349,7 +352,7 @@ def find_game(app: Any, rated: bool, time_control: str, variants: list[str] | No
     app.page.run_task(wait)
 
 
-async def _fetch(app: Any, title: str, call: Any, *args: Any) -> Any:
+async def _fetch(app: Host, title: str, call: Any, *args: Any) -> Any:
     """A lobby read for a screen of its own: the screen shows a progress ring while the call runs
     off the loop; on failure the Online screen says why (with Retry) and FAILED is returned; if
     the player left meanwhile, FAILED too and nothing is shown."""
@@ -364,7 +367,7 @@ async def _fetch(app: Any, title: str, call: Any, *args: Any) -> Any:
     return body if scope.open else FAILED
 
 
-async def leaderboard(app: Any) -> None:
+async def leaderboard(app: Host) -> None:
     lang = app.lang
     client = client_for(app) or (LobbyClient(lobby_url(app)) if lobby_url(app) else None)
     if client is None:
@@ -381,7 +384,7 @@ async def leaderboard(app: Any) -> None:
             back=lambda e: online_home(app))
 
 
-async def profile(app: Any) -> None:
+async def profile(app: Host) -> None:
     lang = app.lang
     acc = account_here(app)
     client = client_for(app)
@@ -423,7 +426,7 @@ def rating_plot(ratings: list[int], label: str, width: float = 320, height: floa
                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN, height=height)], spacing=6))
 
 
-def open_online_table(app: Any, client: LobbyClient, view: dict[str, Any]) -> None:
+def open_online_table(app: Host, client: LobbyClient, view: dict[str, Any]) -> None:
     mode = OnlineMode(client, view, time.monotonic(), clock=time.monotonic, storage=app.storage)
     table = OnlineLanesTable(app, mode)
     app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
@@ -435,7 +438,7 @@ class OnlineLanesTable(LanesTable):
     answer), the opponent's connection state, a clear banner while the lobby cannot be reached, and
     catch-up from the last event number when it comes back."""
 
-    def __init__(self, app: Any, mode: OnlineMode) -> None:
+    def __init__(self, app: Host, mode: OnlineMode) -> None:
         super().__init__(app, LanesMatch(mode))
         self.online = mode
         self.active = True
@@ -495,7 +498,7 @@ class OnlineLanesTable(LanesTable):
     def _home(self) -> None:
         self.active = False
         self.app.page.pop_dialog()
-        self.app.home()
+        self.app.go("/")
 
     def _again(self) -> None:
         self.active = False
@@ -530,7 +533,7 @@ class OnlineLanesTable(LanesTable):
             await self.keep()
         self.app.page.pop_dialog()
         if self.online.game_id is not None:
-            self.app.review_screen(self.online.game_id)
+            self.app.go(f"/review/{self.online.game_id}")
         else:
             self.app.tell(t(self.lang, "ol_not_kept"))
 

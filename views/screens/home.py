@@ -15,10 +15,10 @@ from views.ui.prefs import LOPTI_BOTS
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
-def _continue(app: App, game: str, in_progress: list[api.GameInfo]) -> ft.Control | None:
+def _continue(app: Host, game: str, in_progress: list[api.GameInfo]) -> ft.Control | None:
     """"Continue" for the newest game in progress (a Lopti session between deals counts)."""
     lang = app.lang
     for g in in_progress:
@@ -32,7 +32,7 @@ def _continue(app: App, game: str, in_progress: list[api.GameInfo]) -> ft.Contro
     return None
 
 
-def _starts(app: App, game: str) -> list[ft.Control]:
+def _starts(app: Host, game: str) -> list[ft.Control]:
     lang = app.lang
     if game == "lopti":
         from views.lopti.play import new_session
@@ -45,7 +45,7 @@ def _starts(app: App, game: str) -> list[ft.Control]:
     return [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game}/new"))]
 
 
-def _lopti_bots(app: App) -> ft.Control:
+def _lopti_bots(app: Host) -> ft.Control:
     """The level of the bots at a quick Lopti table: one level for every seat, or the mixed table;
     remembered in the settings (seat by seat: "Set up a table")."""
     lang = app.lang
@@ -61,7 +61,7 @@ def _lopti_bots(app: App) -> ft.Control:
     return ft.Semantics(identifier="lopti-bots", content=dd)
 
 
-def _tile(app: App, game: str, in_progress: list[api.GameInfo]) -> ft.Control:
+def _tile(app: Host, game: str, in_progress: list[api.GameInfo]) -> ft.Control:
     lang = app.lang
     buttons = _starts(app, game)
     resume = _continue(app, game, in_progress)
@@ -78,7 +78,7 @@ def _tile(app: App, game: str, in_progress: list[api.GameInfo]) -> ft.Control:
     ], spacing=8)))
 
 
-def home(app: App) -> ft.Control:
+def home(app: Host) -> ft.Control:
     lang = app.lang
     online = ft.Column(spacing=6)  # filled with the running online matches, when there are any
     in_progress = api.local_games_in_progress(app.storage)  # read once for the tiles and the list
@@ -91,7 +91,8 @@ def home(app: App) -> ft.Control:
         text(lang, t(lang, "tagline"), 14, color=ft.Colors.ON_SURFACE_VARIANT),
         online,
         *(_tile(app, g, in_progress) for g in ("lanes", "lopti", "spit")),
-        *in_progress_section(app, app.home, in_progress),  # below the games: they stay where a player knows them
+        # below the games: they stay where a player knows them
+        *in_progress_section(app, lambda: app.go("/"), in_progress),
     ], scroll=ft.ScrollMode.AUTO, spacing=12)
     from views.online.address import account_here
 
@@ -100,7 +101,7 @@ def home(app: App) -> ft.Control:
     return ft.Container(body, padding=ft.Padding.all(16))
 
 
-async def _offer_online_matches(app: App, online: ft.Column) -> None:
+async def _offer_online_matches(app: Host, online: ft.Column) -> None:
     """Signed in: a match still running at the lobby is offered at once on opening the app (its
     clock runs, and the away rule with it). Quiet when the lobby cannot be reached."""
     import asyncio
@@ -127,7 +128,7 @@ async def _offer_online_matches(app: App, online: ft.Column) -> None:
     app.page.update()
 
 
-def _rejoin(app: App, match_id: str) -> None:
+def _rejoin(app: Host, match_id: str) -> None:
     """The online table opens on the Online screen's route, so back from it lands there."""
     from views.online.screens import rejoin
 

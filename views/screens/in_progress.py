@@ -14,10 +14,10 @@ from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
-def described(app: App, g: api.GameInfo) -> str:
+def described(app: Host, g: api.GameInfo) -> str:
     """"Lanes · vs Beginner · 12 moves" in the player's language."""
     lang = app.lang
     bots = [seat.get("level", "") for seat in g.seats if seat.get("kind") == "bot"]
@@ -25,7 +25,7 @@ def described(app: App, g: api.GameInfo) -> str:
     return f"{t(lang, g.game)} · {who} · {t(lang, 'moves_n', n=len(g.actions))}"
 
 
-def in_progress_section(app: App, redraw: Callable[[], None],
+def in_progress_section(app: Host, redraw: Callable[[], None],
                         games: list[api.GameInfo] | None = None) -> list[ft.Control]:
     """The title and one row per game in progress (nothing when there is none); ``games`` when the
     screen read them already. ``redraw`` shows the screen again after a deletion."""
@@ -47,11 +47,11 @@ def in_progress_section(app: App, redraw: Callable[[], None],
     return rows
 
 
-def deleter(app: App, game_id: int, redraw: Callable[[], None]) -> Callable[[Any], None]:
+def deleter(app: Host, game_id: int, redraw: Callable[[], None]) -> Callable[[Any], None]:
     return lambda e: confirm_delete(app, game_id, redraw)
 
 
-def confirm_delete(app: App, game_id: int, redraw: Callable[[], None]) -> None:
+def confirm_delete(app: Host, game_id: int, redraw: Callable[[], None]) -> None:
     lang = app.lang
 
     def delete(e: Any) -> None:
@@ -65,7 +65,7 @@ def confirm_delete(app: App, game_id: int, redraw: Callable[[], None]) -> None:
                  ft.TextButton(t(lang, "delete_game"), on_click=delete)]))
 
 
-def ask_before_new(app: App, game: str, begin: Callable[[], None]) -> None:
+def ask_before_new(app: Host, game: str, begin: Callable[[], None]) -> None:
     """Start a new game of ``game`` with ``begin``, but first, when one is in progress, ask: resume
     it, start the new one anyway (the other stays in Games in progress), or cancel."""
     open_games = api.local_games_in_progress(app.storage, game)

@@ -25,10 +25,10 @@ from views.ui.i18n import t
 from views.ui.widgets import felt, icon_button, text
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
-def learn(app: App, focus: str | None = None) -> None:
+def learn(app: Host, focus: str | None = None) -> None:
     """Every lesson per game with its progress; a finished game's lessons suggest a first real
     game against the Beginner bot."""
     lang = app.lang
@@ -46,7 +46,7 @@ def learn(app: App, focus: str | None = None) -> None:
                 leading=ft.Icon(ft.Icons.CHECK_CIRCLE if finished else ft.Icons.PLAY_CIRCLE_OUTLINE,
                                 color=theme.PAGE_GOOD if finished else ft.Colors.PRIMARY),
                 title=text(lang, f"{i + 1}. {lesson.title[lang]}", 15),
-                on_click=lambda e, lid=lesson.id: app.open_lesson(lid))))
+                on_click=lambda e, lid=lesson.id: app.go(f"/lesson/{lid}"))))
         column: list[ft.Control] = [
             ft.Row([ft.Container(text(lang, t(lang, game), 20, True), expand=True),
                     ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK,
@@ -68,7 +68,7 @@ def learn(app: App, focus: str | None = None) -> None:
     app.show(ft.Container(body, padding=ft.Padding.all(16)))
 
 
-def lesson(app: App, lesson_id: str) -> bool:
+def lesson(app: Host, lesson_id: str) -> bool:
     """A lesson on the table its game uses (False: no such lesson)."""
     found = find(lesson_id)
     if found is None:

@@ -11,17 +11,18 @@ import flet as ft
 from engine.lanes import VARIANTS
 from storage import api
 from views.lopti.play import new_session, new_table
+from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 LEVELS = ("beginner", "casual", "skilled", "expert")
 
 
-def start(app: App, game: str, level: str) -> None:
+def start(app: Host, game: str, level: str) -> None:
     """A new game against ``level`` (or "person": pass-and-play), on its table at /play/<id>; asked
     first when one of the same game is in progress (views/screens/in_progress.py)."""
     from views.screens.in_progress import ask_before_new
@@ -29,7 +30,7 @@ def start(app: App, game: str, level: str) -> None:
     ask_before_new(app, game, lambda: begin(app, game, level))
 
 
-def begin(app: App, game: str, level: str) -> None:
+def begin(app: Host, game: str, level: str) -> None:
     from views.screens import play
 
     if game == "lanes":
@@ -40,7 +41,7 @@ def begin(app: App, game: str, level: str) -> None:
         new_session(app, 3)
 
 
-def level_screen(app: App, game: str = "lanes") -> None:
+def level_screen(app: Host, game: str = "lanes") -> None:
     lang = app.lang
     buttons: list[ft.Control] = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: start(app, game, lv))
                                  for lvl in LEVELS]
@@ -55,26 +56,26 @@ def level_screen(app: App, game: str = "lanes") -> None:
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, t(lang, "choose_level"), 20, True), expand=True),
-                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: app.rules_dialog(game))]),
+                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, game))]),
         *buttons,
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(theme.PAD)))
 
 
-def points_switch(app: App) -> ft.Control:
+def points_switch(app: Host) -> ft.Control:
     """S-8: the points game instead of the standard one (a point per card left after each round;
     at 100 the lowest score wins)."""
     def flip(e: Any) -> None:
-        app.spit_points = bool(e.control.value)
+        app.drafts.spit_points = bool(e.control.value)
 
     # the long sentence wraps beside the switch (a switch's own label does not wrap on a phone)
-    switch = ft.Switch(value=app.spit_points, on_change=flip)
+    switch = ft.Switch(value=app.drafts.spit_points, on_change=flip)
     return ft.Semantics(identifier="spit-points", content=ft.Container(ft.Row([
         switch, ft.Container(text(app.lang, t(app.lang, "sp_points_game"), 13), expand=True)],
         vertical_alignment=ft.CrossAxisAlignment.CENTER), width=320))
 
 
-def variant_picker(app: App) -> ft.Control:
+def variant_picker(app: Host) -> ft.Control:
     """L-9 variants as toggles; with none on, a badge says these are the rated rules (L-8.5). The
     choice is remembered for the next game (the ``default_variants`` setting), and a set can be
     saved under a name and picked again (the storage's presets)."""
@@ -83,37 +84,37 @@ def variant_picker(app: App) -> ft.Control:
     boxes: dict[str, ft.Checkbox] = {}
 
     def update_badge() -> None:
-        n = len(app.lanes_variants)
+        n = len(app.drafts.lanes_variants)
         badge.value = t(lang, "rated_rules") if n == 0 else t(lang, "friendly_rules", n=n)
         badge.color = theme.PAGE_GOOD if n == 0 else theme.PAGE_FRIENDLY
 
     def remember() -> None:
-        api.update_profile(app.storage, default_variants=sorted(app.lanes_variants))
+        api.update_profile(app.storage, default_variants=sorted(app.drafts.lanes_variants))
         update_badge()
         app.page.update()
 
     def toggle(e: Any, name: str) -> None:
         if e.control.value:
-            app.lanes_variants.add(name)
+            app.drafts.lanes_variants.add(name)
         else:
-            app.lanes_variants.discard(name)
+            app.drafts.lanes_variants.discard(name)
         remember()
 
     def pick(variants: list[str]) -> None:
-        app.lanes_variants = {v for v in variants if v in VARIANTS}
+        app.drafts.lanes_variants = {v for v in variants if v in VARIANTS}
         for v, box in boxes.items():
-            box.value = v in app.lanes_variants
+            box.value = v in app.drafts.lanes_variants
         remember()
 
     update_badge()
     for v in VARIANTS:
-        boxes[v] = ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.lanes_variants,
+        boxes[v] = ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.drafts.lanes_variants,
                                on_change=lambda e, v=v: toggle(e, v))
     return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14), controls=[
         *boxes.values(), preset_row(app, pick)])], spacing=4), width=340)
 
 
-def preset_row(app: App, pick: Callable[[list[str]], None]) -> ft.Control:
+def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
     """The saved sets of Lanes house rules: pick one, or save the current choice under a name."""
     lang = app.lang
     saved = api.presets(app.storage, "lanes_variants")
@@ -133,7 +134,7 @@ def preset_row(app: App, pick: Callable[[list[str]], None]) -> ft.Control:
             words = (name.value or "").strip()
             if not words:
                 return
-            api.save_preset(app.storage, "lanes_variants", words, sorted(app.lanes_variants))
+            api.save_preset(app.storage, "lanes_variants", words, sorted(app.drafts.lanes_variants))
             app.page.pop_dialog()
             level_screen(app, "lanes")  # drawn again: the list shows the new set
             app.tell(t(lang, "preset_saved", name=words))
@@ -151,7 +152,7 @@ def preset_row(app: App, pick: Callable[[list[str]], None]) -> ft.Control:
             t(lang, "preset_save"), icon=ft.Icons.BOOKMARK_ADD, on_click=save))], spacing=4)
 
 
-def lopti_setup(app: App) -> None:
+def lopti_setup(app: Host) -> None:
     """A Lopti table of 2–5 seats: seat 1 is you; every other seat is a person on this device
     (pass-and-play, with a privacy screen between people) or a bot of any level."""
     lang = app.lang
@@ -186,7 +187,7 @@ def lopti_setup(app: App) -> None:
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, t(lang, "lopti_table_setup"), 20, True), expand=True),
-                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: app.rules_dialog("lopti"))]),
+                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, "lopti"))]),
         ft.Row([ft.OutlinedButton(t(lang, "players_n", n=n), on_click=lambda e, n=n: count(n))
                 for n in (2, 3, 4, 5)], wrap=True),
         rows,

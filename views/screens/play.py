@@ -19,21 +19,21 @@ from views.ui.i18n import t
 from views.ui.widgets import felt
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
-def new_lanes(app: App, level: str) -> None:
-    options = LanesOptions(**{v: True for v in app.lanes_variants})
+def new_lanes(app: Host, level: str) -> None:
+    options = LanesOptions(**{v: True for v in app.drafts.lanes_variants})
     match = LanesMatch.new(app.storage, level, app.new_seed(), options)
     _open_lanes(app, match, ready=True)
 
 
-def new_spit(app: App, level: str) -> None:
-    options = SpitOptions(scoring="points") if app.spit_points else SpitOptions()
+def new_spit(app: Host, level: str) -> None:
+    options = SpitOptions(scoring="points") if app.drafts.spit_points else SpitOptions()
     _open_spit(app, SpitGame.new(app.storage, level, app.new_seed(), 0.0, options), ready=True)
 
 
-def _open_lanes(app: App, match: LanesMatch, ready: bool) -> None:
+def _open_lanes(app: Host, match: LanesMatch, ready: bool) -> None:
     table = LanesTable(app, match)
     content = felt(table.build(), app.page.width)
     if ready:
@@ -44,7 +44,7 @@ def _open_lanes(app: App, match: LanesMatch, ready: bool) -> None:
         app.page.run_task(table.bot_turn)
 
 
-def _open_spit(app: App, game: SpitGame, ready: bool) -> None:
+def _open_spit(app: Host, game: SpitGame, ready: bool) -> None:
     table = SpitTable(app, game, time.monotonic())
     content = felt(table.build(), app.page.width)
     if ready:
@@ -53,7 +53,7 @@ def _open_spit(app: App, game: SpitGame, ready: bool) -> None:
         app.show(content, bg=theme.FELT, screen=table)
 
 
-def resume(app: App, game_id: int) -> bool:
+def resume(app: Host, game_id: int) -> bool:
     """The stored game ``game_id`` on its table (a Lopti deal with its session); False if there
     is no such game. A damaged record is refused in words."""
     from views.lopti.play import resume_deal

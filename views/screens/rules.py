@@ -13,10 +13,10 @@ from views.ui.rules_pages import RulesPageError, page
 from views.ui.widgets import card_face, icon_button, text
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
-def rules_column(app: App, game: str, only: str | None = None) -> list[ft.Control]:
+def rules_column(app: Host, game: str, only: str | None = None) -> list[ft.Control]:
     lang = app.lang
     try:
         rules = page(game)
@@ -44,7 +44,7 @@ def rules_column(app: App, game: str, only: str | None = None) -> list[ft.Contro
     return out
 
 
-def rules_screen(app: App, game: str) -> None:
+def rules_screen(app: Host, game: str) -> None:
     lang = app.lang
     try:
         title = page(game).title[lang]
@@ -59,7 +59,12 @@ def rules_screen(app: App, game: str) -> None:
     app.show(ft.Container(body, padding=ft.Padding.all(16)))
 
 
-def rules_dialog(app: App, game: str, rule: str | None = None) -> None:
+def rules_button(app: Host, game: str) -> ft.Control:
+    """The book on a table's top bar: the game's rules in a dialog over the table."""
+    return icon_button(ft.Icons.MENU_BOOK, t(app.lang, "rules"), lambda e: rules_dialog(app, game), theme.ON_FELT)
+
+
+def rules_dialog(app: Host, game: str, rule: str | None = None) -> None:
     """The rules from inside a game: the whole page, or just the rule behind what was tapped
     (e.g. the low marker explains the 7), without leaving the table."""
     lang = app.lang

@@ -16,10 +16,10 @@ from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.widgets import card_face, icon_button, text
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
-def settings(app: App) -> None:
+def settings(app: Host) -> None:
     """Name, language, theme, card style (with a preview), sound, haptics, bot speed, hints, motion
     and the lobby's address."""
     lang, prefs = app.lang, app.prefs
@@ -56,7 +56,7 @@ def settings(app: App) -> None:
             return
         moved = use_lobby(app, address)
         app.apply_language()
-        app.home()
+        app.go("/")
         if moved:
             app.tell(moved)
 
@@ -93,7 +93,7 @@ def live_preview(style: ft.Dropdown) -> ft.Row:
     return preview
 
 
-def your_data(app: App) -> list[ft.Control]:
+def your_data(app: Host) -> list[ft.Control]:
     """Export every game and session to one file (the platform's save dialog; in the browser, a
     download) and import one (the file picker; in the browser, an upload). A damaged, foreign or
     too-new file is refused with the reason, and nothing is stored (``storage.api.import_all``)."""
@@ -119,7 +119,7 @@ def your_data(app: App) -> list[ft.Control]:
             t(lang, "import_file"), icon=ft.Icons.UPLOAD_FILE, on_click=pick))], wrap=True)]
 
 
-def import_text(app: App, data: bytes) -> str:
+def import_text(app: Host, data: bytes) -> str:
     """Import an export file's bytes; the words to say (what came in, or why nothing did)."""
     lang = app.lang
     try:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from engine.spit.notation import SpitObservation
+from views.screens.rules import rules_button
 from views.spit.contract import SpitControls
 from views.table.coach import coach_for
 from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, spit_taken
@@ -37,11 +38,11 @@ from views.ui.widgets import (
 )
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
 class SpitTable(TableScreen):
-    def __init__(self, app: App, game: SpitControls, t0: float) -> None:
+    def __init__(self, app: Host, game: SpitControls, t0: float) -> None:
         self.app = app
         self.game = game
         self.t0 = t0
@@ -196,7 +197,7 @@ class SpitTable(TableScreen):
         title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'spit')} · " \
             f"{t(self.lang, 'sp_two_players' if self.game.split else self.game.level)}"
         header = table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
-                              self.app.rules_button("spit"))
+                              rules_button(self.app, "spit"))
         def counts(p: int) -> str:
             """Spit cards and cards owned, and in the points game the player's score (S-8.1)."""
             d = obs["players"][p]
@@ -370,8 +371,9 @@ class SpitTable(TableScreen):
 
         self.app.page.show_dialog(result_dialog(
             self.lang, Outcome(won, reason, t(self.lang, key, me=me, them=them, other=other)),
-            on_rematch=close(lambda: self.app.start_game("spit", self.game.level)), on_home=close(self.app.home),
-            on_replay=close(lambda: self.app.replay_screen(game_id)) if game_id is not None else None))
+            on_rematch=close(lambda: self.app.start_game("spit", self.game.level)),
+            on_home=close(lambda: self.app.go("/")),
+            on_replay=close(lambda: self.app.go(f"/replay/{game_id}")) if game_id is not None else None))
 
     def leave(self) -> None:
         """Back (the header's arrow): the route's parent (the lessons from a lesson, else home)."""

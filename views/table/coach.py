@@ -14,10 +14,10 @@ from views.ui.i18n import t, why_text
 from views.ui.widgets import coach_panel
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
-def coach_for(app: App, coach: LessonCoach, status: Status, refusal: Why | None, refresh: Callable[[], None],
+def coach_for(app: Host, coach: LessonCoach, status: Status, refusal: Why | None, refresh: Callable[[], None],
               on_hint: Callable[[], None], on_retry: Callable[[], None]) -> ft.Control:
     """The panel for ``coach``'s lesson: the step's words, why the last move was refused
     (``refusal``, the engine's reason), the hint once asked for, and Continue / Retry / Next."""
@@ -40,7 +40,7 @@ def coach_for(app: App, coach: LessonCoach, status: Status, refusal: Why | None,
 
     def nxt(e: Any) -> None:
         if following is not None:
-            app.open_lesson(following.id)
+            app.go(f"/lesson/{following.id}")
         else:
             app.start_game(lesson.game, "beginner")
 
@@ -51,4 +51,4 @@ def coach_for(app: App, coach: LessonCoach, status: Status, refusal: Why | None,
     if refusal is not None and not panel.done:
         panel.feedback = why_text(lang, refusal)
     return coach_panel(lang, panel, on_hint=hint, on_retry=retry, on_continue=cont, on_next=nxt,
-                       next_label=label, on_learn=lambda e: app.learn_screen(lesson.game))
+                       next_label=label, on_learn=lambda e: app.go(f"/learn/{lesson.game}"))

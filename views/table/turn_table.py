@@ -17,14 +17,14 @@ from views.ui.reconcile import show
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
-    from views.app import App
+    from views.host import Host
 
 
 class TurnBasedTable(TableScreen):
     bot_delay = 0.4  # seconds between a bot's decision and showing it (scaled by the bot-speed setting)
     game = ""  # "lanes" | "lopti"
 
-    def __init__(self, app: App, match: Any) -> None:
+    def __init__(self, app: Host, match: Any) -> None:
         self.app = app
         self.match = match
         self.root = ft.Column(expand=True, spacing=6)
