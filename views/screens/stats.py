@@ -1,5 +1,5 @@
-"""History & stats (per game and opponent level, the recent games) and the replay of a finished
-game step by step on its own table, seen from the player's seat as it was played."""
+"""History & stats: the games in progress, per game and opponent level, and the recent games, each
+with its replay (views/screens/replay.py) and review."""
 
 from __future__ import annotations
 
