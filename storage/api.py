@@ -33,6 +33,7 @@ from storage.models import (
     SavedGame,
     TutorialProgress,
 )
+from storage.seats import ONLINE, PERSON
 
 DEFAULT_SETTINGS: dict[str, Any] = {"language": "en", "theme": "system", "sound": True, "haptics": True,
                                     "bot_speed": "normal", "default_variants": [], "card_style": "classic",
@@ -267,8 +268,8 @@ def stats(st: Storage, me: int = 0) -> dict[str, dict[str, Any]]:
                       .order_by(col(SavedGame.finished_at))).all()
     for r in rows:
         seats = json.loads(r.seats)
-        mine = next((i for i, x in enumerate(seats) if x.get("kind") == "person"), me)
-        levels = sorted({x.get("level", "person") for i, x in enumerate(seats) if i != mine})
+        mine = next((i for i, x in enumerate(seats) if x.get("kind") == PERSON), me)
+        levels = sorted({x.get("level", PERSON) for i, x in enumerate(seats) if i != mine})
         key = f"{r.game}/{'+'.join(levels) or 'person'}"
         e = out.setdefault(key, {"played": 0, "won": 0, "streak": 0, "best_streak": 0, "total_actions": 0,
                                  "total_seconds": 0.0})
@@ -617,8 +618,8 @@ def keep_online_match(st: Storage, record: dict[str, Any], seat: int, opponent: 
     rec = _validate_game({"format": EXPORT_FORMAT, "version": 1, **{k: record[k] for k in
                           ("game", "options", "seed", "players", "actions")}})
     seats: list[dict[str, Any]] = [{}, {}]
-    seats[seat] = {"kind": "person"}
-    seats[1 - seat] = {"kind": "online", "level": "online", "name": opponent, "match_id": match_id}
+    seats[seat] = {"kind": PERSON}
+    seats[1 - seat] = {"kind": ONLINE, "level": ONLINE, "name": opponent, "match_id": match_id}
     gid = new_game(st, rec.game, rec.options, rec.seed, 2, seats, mode="online")
     for i, a in enumerate(rec.actions):
         append_action(st, gid, i, a)

@@ -119,3 +119,17 @@ def test_views_use_any_no_more_than_the_ceiling() -> None:
     uses = sum(isinstance(n, ast.Name) and n.id == "Any" or isinstance(n, ast.Attribute) and n.attr == "Any"
                for tree in view_modules().values() for n in ast.walk(tree))
     assert 0 < uses <= ANY_CEILING
+
+
+def test_seat_kinds_are_named_by_the_enum_not_spelled() -> None:
+    """#43 item 4: a seat's kind is storage.seats.SeatKind; a "person" spelled out in views/ (outside
+    docstrings) is how the 28 literals crept in ("online" is also a route and a word, so it is not
+    checked)."""
+    spelled = []
+    for name, tree in view_modules().items():
+        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
+                      if isinstance(n, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                      and n.body and isinstance(n.body[0], ast.Expr)}
+        spelled += [f"{name}:{n.lineno}" for n in ast.walk(tree) if isinstance(n, ast.Constant)
+                    and n.value in ("person", "bot") and id(n) not in docstrings]
+    assert spelled == []

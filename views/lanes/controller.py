@@ -18,8 +18,9 @@ from engine.lanes import RULES, LanesOptions
 from engine.lanes.actions import Disband, Discard, LanesAction, Play
 from engine.lanes.notation import LanesObservation
 from engine.lanes.state import is_number
+from storage.seats import PERSON
 from views.table.contract import Refused, Status
-from views.table.modes import PERSON, Local, TurnMode
+from views.table.modes import Local, TurnMode
 from views.ui.i18n import said, t
 
 

@@ -13,8 +13,9 @@ from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.describe import describe
 from engine.lopti.state import order
+from storage.seats import PERSON
 from views.table.contract import Refused, Status
-from views.table.modes import PERSON, Local, TurnMode
+from views.table.modes import Local, TurnMode
 from views.ui.i18n import card_label, said, t
 
 
@@ -219,7 +220,7 @@ class LoptiMatch:
     def who(self, seat: int | None, lang: str) -> str:
         if seat == self.human:
             return t(lang, "you")
-        if seat is not None and self.levels[seat] == "person":
+        if seat is not None and self.levels[seat] == PERSON:
             return t(lang, "player_n", n=seat + 1)
         return t(lang, "seat_name", n=(seat or 0) + 1, level=t(lang, self.levels[seat or 0]))
 

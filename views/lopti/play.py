@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from storage import api
 from storage.damage import DAMAGE
+from storage.seats import PERSON
 from views.lopti.controller import LoptiMatch
 from views.lopti.session import SessionFlow
 from views.lopti.session_screen import seat_label, session_screen
@@ -80,7 +81,7 @@ def deal_done(app: Host, table: LoptiTable) -> None:
     flow.deal_over(table.match)
     notice = ""
     w = flow.winner
-    if w is not None and flow.levels[w] != "person" and flow.session.rules:
+    if w is not None and flow.levels[w] != PERSON and flow.session.rules:
         _, words, _, _ = flow.rules_in_force(app.lang)[-1]
         notice = t(app.lang, "sess_bot_rule", who=seat_label(flow, w, app.lang), rule=words)
     session_screen(app, flow, notice)

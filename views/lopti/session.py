@@ -19,6 +19,7 @@ from engine.lopti.session import LoptiSession, bot_rule, bot_vote
 from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
+from storage.seats import PERSON, stored_seats
 from views.lopti.contract import LoptiControls
 from views.lopti.controller import LoptiMatch
 from views.lopti.rule_draft import RuleDraft
@@ -48,7 +49,7 @@ class SessionFlow:
 
         self.api = api
         self.storage = storage
-        self.levels = ["person", *levels]
+        self.levels = [PERSON, *levels]
         #: the seats as the session began (a person who leaves is replaced by a stand-in bot, and
         #: that is a step of the session, replayed on resume)
         self.start_levels = list(levels)
@@ -80,7 +81,7 @@ class SessionFlow:
         if self.coach is not None:  # a lesson's practice table is not a session to continue
             self.coach.record(self.session)
             return
-        seats = [{"kind": "person"} if lv == "person" else {"kind": "bot", "level": lv} for lv in self.levels]
+        seats = stored_seats(self.levels)
         data = {"players": len(self.levels), "seed": self.seed, "levels": self.start_levels, "steps": self.steps,
                 "session": self.session.to_json()}
         self.session_id = self.api.save_session(self.storage, data, seats, session_id=self.session_id,
@@ -171,7 +172,7 @@ class SessionFlow:
         self.current_game_id = None
         self._step(["deal", game_id])
         winner = self.winner
-        if winner is not None and self.levels[winner] != "person":
+        if winner is not None and self.levels[winner] != PERSON:
             rule = bot_rule(self.session, winner, self.seed)
             self._step(["rule", rule, winner])
 
@@ -182,7 +183,7 @@ class SessionFlow:
     def rule_pending(self) -> bool:
         """The last deal's winner is a person who has not chosen a rule yet (P-8.1)."""
         w = self.winner
-        return (w is not None and self.levels[w] == "person"
+        return (w is not None and self.levels[w] == PERSON
                 and not any(r.author == w and r.active_from_deal == self.deal_number for r in self.session.rules))
 
     # --- the winner's rule --------------------------------------------------------------------------
@@ -208,7 +209,7 @@ class SessionFlow:
 
     def deletable(self, seat: int) -> list[str]:
         """The rules ``seat`` may delete now (the engine's P-9.4 list); bots never delete by tap."""
-        return self.session.deletable_by(seat) if self.levels[seat] == "person" else []
+        return self.session.deletable_by(seat) if self.levels[seat] == PERSON else []
 
     def delete_rule(self, rule_id: str, seat: int) -> None:
         self.session.delete_own_rule(rule_id, seat)  # raises VoteError before anything is stored
@@ -233,7 +234,7 @@ class SessionFlow:
 
     def ballots(self, proposal: Proposal, people: dict[int, bool]) -> dict[int, bool]:
         """Every seat's vote: people's as given, every bot's by ``bot_vote``."""
-        return {seat: people.get(seat, False) if lv == "person" else bot_vote(self.session, proposal, seat)
+        return {seat: people.get(seat, False) if lv == PERSON else bot_vote(self.session, proposal, seat)
                 for seat, lv in enumerate(self.levels)}
 
     def throwers_by_hand(self, proposal: Proposal, people: dict[int, bool],
@@ -246,7 +247,7 @@ class SessionFlow:
         tie = tie or Tie()
         proposer, defender = self.session.tie_sides(proposal, votes, self.session.bracket_throwers(tie.knockout),
                                                     tie.defenders)
-        if defender is None or "person" not in (self.levels[proposer], self.levels[defender]):
+        if defender is None or PERSON not in (self.levels[proposer], self.levels[defender]):
             return None
         return proposer, defender
 
@@ -255,7 +256,7 @@ class SessionFlow:
         """The people who may leave the table now (not the device's owner at seat 1, nobody gone)."""
         if len(self.levels) - len(self.session.absent) <= 2:
             return []
-        return [s for s, lv in enumerate(self.levels) if lv == "person" and s != 0 and s not in self.session.absent]
+        return [s for s, lv in enumerate(self.levels) if lv == PERSON and s != 0 and s not in self.session.absent]
 
     def leave(self, seat: int) -> None:
         """``seat``'s person leaves the session: a Casual bot plays the seat from the next deal;
@@ -271,12 +272,12 @@ class SessionFlow:
 
     def bot_defends(self, seat: int) -> bool:
         """A bot that voted to keep a rule steps forward to defend it."""
-        return self.levels[seat] != "person"
+        return self.levels[seat] != PERSON
 
     def knockout(self, volunteers: list[int], throws: dict[int, list[str]]) -> tuple[int | None, int | None]:
         """The P-10.4 knockout as far as people's throws decide it: (representative, None), or
         (None, the person to throw next). Bots throw the engine's seeded throws."""
-        people = {s for s in volunteers if self.levels[s] == "person"}
+        people = {s for s in volunteers if self.levels[s] == PERSON}
         return self.session.knockout(volunteers, throws, people)
 
     def bot_throws(self, seat: int) -> Iterator[str]:

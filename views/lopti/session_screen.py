@@ -16,6 +16,7 @@ from engine.lopti.dryrun import dry_run
 from engine.lopti.rps import progress
 from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.votes import Proposal, VoteError, VoteRecord
+from storage.seats import PERSON
 from views.lopti.rule_builder import draft_editor
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow, Tie
@@ -34,7 +35,7 @@ def seat_label(flow: SessionFlow, seat: int | None, lang: str) -> str:
         return "—"
     if seat == 0:
         return t(lang, "you")
-    if flow.levels[seat] == "person":
+    if flow.levels[seat] == PERSON:
         return t(lang, "player_n", n=seat + 1)
     if seat in flow.session.absent:
         return t(lang, "seat_stand_in", n=seat + 1, level=t(lang, flow.levels[seat]))
@@ -222,7 +223,7 @@ def carry_screen(app: Host, flow: SessionFlow) -> None:
     """P-11: the next session at this table starts with base rules; each old rule in force comes
     back only if more than half of the table votes to keep it (the bots keep only their own)."""
     lang = app.lang
-    people = [s for s, lv in enumerate(flow.levels) if lv == "person"]
+    people = [s for s, lv in enumerate(flow.levels) if lv == PERSON]
     keep: dict[str, dict[int, bool]] = {}
 
     def start(e: Any) -> None:
@@ -356,7 +357,7 @@ def proposal_screen(app: Host, flow: SessionFlow, proposer: int = 0) -> None:
     several, the first choice is who does (it matters in a tie, P-10.2)."""
     lang = app.lang
     words = {rid: w for rid, w, _, _ in flow.rules_in_force(lang)}
-    people = [s for s, lv in enumerate(flow.levels) if lv == "person"]
+    people = [s for s, lv in enumerate(flow.levels) if lv == PERSON]
     who: list[ft.Control] = []
     if len(people) > 1:
         chooser = ft.Dropdown(label=t(lang, "sess_proposer"), value=str(proposer), dense=True, options=[
@@ -432,7 +433,7 @@ def vote_screen(app: Host, flow: SessionFlow, proposal: Proposal) -> None:
     """The table states when the change applies (P-9.6), every person says yes or no (the bots
     vote for themselves), then the count; a tie in which a person throws goes to their RPS."""
     lang = app.lang
-    people = [s for s, lv in enumerate(flow.levels) if lv == "person"]
+    people = [s for s, lv in enumerate(flow.levels) if lv == PERSON]
     votes: dict[int, bool] = {s: False for s in people}
     chosen = {"when": proposal.when}
 
@@ -491,8 +492,8 @@ class RpsSeries:
 
     def __init__(self, flow: SessionFlow, sides: tuple[int, int]) -> None:
         self.sides = sides
-        self.hands: dict[int, list[str]] = {s: [] for s in sides if flow.levels[s] == "person"}
-        self.bots = {s: flow.bot_throws(s) for s in sides if flow.levels[s] != "person"}
+        self.hands: dict[int, list[str]] = {s: [] for s in sides if flow.levels[s] == PERSON}
+        self.bots = {s: flow.bot_throws(s) for s in sides if flow.levels[s] != PERSON}
         self.pairs: list[tuple[str, str]] = []
         self.pending: dict[int, str] = {}
 

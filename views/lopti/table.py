@@ -13,6 +13,7 @@ from engine.cards import parse_card
 from engine.lopti.describe import describe
 from engine.lopti.options import LoptiOptions
 from engine.lopti.votes import VoteError
+from storage.seats import PERSON
 from views.lopti.contract import LoptiControls
 from views.lopti.session import SessionFlow
 from views.screens.rules import rules_button, rules_dialog
@@ -92,7 +93,7 @@ class LoptiTable(TurnBasedTable):
         had no name, so a newcomer could not tell which cards were theirs)."""
         m = self.match
         name = t(self.lang, "you")
-        if "person" in m.levels[1:]:
+        if PERSON in m.levels[1:]:
             name += " · " + t(self.lang, "player_n", n=m.human + 1)
         me = obs["players"][m.human]
         detail = t(self.lang, "place", n=obs["places"].index(m.human) + 1) if m.human in obs["places"] else \

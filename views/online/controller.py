@@ -32,10 +32,11 @@ from engine.core import Event, Why, ev
 from engine.lanes import RULES
 from engine.lanes.actions import LanesAction
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
+from storage.seats import ONLINE, PERSON
 from views.lanes.controller import reason_seen
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
-from views.table.modes import PERSON, NoBotNoUndo
+from views.table.modes import NoBotNoUndo
 
 if TYPE_CHECKING:
     pass
@@ -69,7 +70,7 @@ class OnlineMode(NoBotNoUndo):
         self._unsent: list[tuple[int, dict[str, Any]]] = []
         self._ids = itertools.count(1)
         self._set_view(view, now)
-        self.levels = [PERSON, "online"] if self.seat == 0 else ["online", PERSON]
+        self.levels: list[str] = [PERSON, ONLINE] if self.seat == 0 else [ONLINE, PERSON]
 
     # --- the server's view ---------------------------------------------------------------------
     def _set_view(self, view: dict[str, Any], now: float | None = None) -> bool:

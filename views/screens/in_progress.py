@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from storage import api
+from storage.seats import SeatKind
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 def described(app: Host, g: api.GameInfo) -> str:
     """"Lanes · vs Beginner · 12 moves" in the player's language."""
     lang = app.lang
-    bots = [seat.get("level", "") for seat in g.seats if seat.get("kind") == "bot"]
+    bots = [seat.get("level", "") for seat in g.seats if seat.get("kind") == SeatKind.BOT]
     who = t(lang, "vs", who=", ".join(t(lang, lv) for lv in bots)) if bots else t(lang, "pass_and_play")
     return f"{t(lang, g.game)} · {who} · {t(lang, 'moves_n', n=len(g.actions))}"
 

@@ -10,6 +10,7 @@ import flet as ft
 
 from engine.lanes import VARIANTS
 from storage import api
+from storage.seats import PERSON
 from views.lopti.play import new_session, new_table
 from views.screens.rules import rules_dialog
 from views.ui import theme
@@ -23,7 +24,7 @@ LEVELS = ("beginner", "casual", "skilled", "expert")
 
 
 def start(app: Host, game: str, level: str) -> None:
-    """A new game against ``level`` (or "person": pass-and-play), on its table at /play/<id>; asked
+    """A new game against ``level`` (or PERSON: pass-and-play), on its table at /play/<id>; asked
     first when one of the same game is in progress (views/screens/in_progress.py)."""
     from views.screens.in_progress import ask_before_new
 
@@ -48,11 +49,11 @@ def level_screen(app: Host, game: str = "lanes") -> None:
     if game == "lanes":
         buttons.insert(0, variant_picker(app))  # choose the rules first, then the opponent
         buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
-                                         on_click=lambda e: start(app, "lanes", "person")))
+                                         on_click=lambda e: start(app, "lanes", PERSON)))
     else:
         buttons.insert(0, points_switch(app))  # the way of scoring first, then the opponent
         buttons.append(ft.OutlinedButton(t(lang, "sp_split"), width=260, icon=ft.Icons.PEOPLE,
-                                         on_click=lambda e: start(app, "spit", "person")))
+                                         on_click=lambda e: start(app, "spit", PERSON)))
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, t(lang, "choose_level"), 20, True), expand=True),
@@ -156,12 +157,12 @@ def lopti_setup(app: Host) -> None:
     """A Lopti table of 2–5 seats: seat 1 is you; every other seat is a person on this device
     (pass-and-play, with a privacy screen between people) or a bot of any level."""
     lang = app.lang
-    choices = ["person", *LEVELS]
+    choices = [PERSON, *LEVELS]
     seats = ["casual", "casual"]
 
     def seat_row(i: int) -> ft.Control:
         dd = ft.Dropdown(value=seats[i], width=200, label=t(lang, "player_n", n=i + 2),
-                         options=[ft.DropdownOption(key=c, text=t(lang, "person" if c == "person" else c))
+                         options=[ft.DropdownOption(key=c, text=t(lang, c))
                                   for c in choices])
 
         def changed(e: Any, i: int = i) -> None:

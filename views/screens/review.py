@@ -16,6 +16,7 @@ import flet as ft
 from engine.bots.review import GameReview, review_game, reviewable
 from storage import api
 from storage.damage import DAMAGE
+from storage.seats import PERSON
 from views.screens.replay import replay
 from views.table.screen import TableScreen
 from views.ui.i18n import t
@@ -103,7 +104,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
 def _seat(info: api.GameInfo) -> int:
     """The person's seat (the first person's, in a game between people), as the replay shows it."""
     kinds = [s.get("kind") for s in info.seats]
-    return kinds.index("person") if "person" in kinds else 0
+    return kinds.index(PERSON) if PERSON in kinds else 0
 
 
 def _show(app: Host, game_id: int, result: GameReview) -> None:

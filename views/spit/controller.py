@@ -12,8 +12,8 @@ from engine.spit import RULES, SpitOptions
 from engine.spit.actions import CallSpit, Fill, PlayCard, Slap
 from engine.spit.notation import SpitObservation
 from engine.spit.state import SpitState
+from storage.seats import PERSON
 from views.spit.modes import LiveSpit, SpitMode
-from views.table.modes import PERSON
 
 
 class SpitGame:

@@ -17,9 +17,10 @@ from engine.spit import RULES, SpitOptions
 from engine.spit.driver import BotPolicy, SpitDriver
 from engine.spit.state import SpitState
 from engine.tutorial import Lesson
+from storage.seats import PERSON, SeatKind, stored_seats
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
-from views.table.modes import PERSON, game_status
+from views.table.modes import game_status
 
 
 class SpitMode(Protocol):
@@ -81,7 +82,7 @@ class LiveSpit:
         from storage import api
 
         options = options or SpitOptions()
-        seats = [{"kind": PERSON}, {"kind": PERSON} if level == PERSON else {"kind": "bot", "level": level}]
+        seats = stored_seats([PERSON, level])
         game_id = api.new_game(storage, "spit", options.to_json(), seed, 2, seats,
                                mode="pass_and_play" if level == PERSON else "bots")
         return cls(storage, [PERSON, level], seed, now, game_id, RULES.new_game(options, seed), 0)
@@ -91,7 +92,7 @@ class LiveSpit:
         from storage import api
 
         info, state = api.resume_game(storage, game_id)
-        level = next((str(s.get("level", "casual")) for s in info.seats if s.get("kind") == "bot"), PERSON)
+        level = next((str(s.get("level", "casual")) for s in info.seats if s.get("kind") == SeatKind.BOT), PERSON)
         return cls(storage, [PERSON, level], info.seed, now, game_id, state, len(info.actions))
 
     @property

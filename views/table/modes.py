@@ -19,11 +19,10 @@ from typing import Any, Protocol
 
 from engine.core import BadRequest, Event, IllegalAction, Why
 from engine.tutorial import Lesson
+from storage.seats import PERSON, seat_levels, stored_seats
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
 from views.table.undo import UNDO_LEVELS, undo_point
-
-PERSON = "person"
 
 
 class TurnMode(Protocol):
@@ -149,7 +148,7 @@ class Local:
         """A new game, stored before its first action (so it can be continued from the start)."""
         from storage import api
 
-        seats = [{"kind": PERSON} if lv == PERSON else {"kind": "bot", "level": lv} for lv in levels]
+        seats = stored_seats(levels)
         people = sum(lv == PERSON for lv in levels)
         game_id = api.new_game(storage, game, options.to_json(), seed, len(levels), seats,
                                mode="pass_and_play" if people > 1 else "bots", session_id=session_id)
@@ -161,7 +160,7 @@ class Local:
         from storage import api
 
         info, state = api.resume_game(storage, game_id)
-        levels = [PERSON if s.get("kind") == PERSON else str(s.get("level", "casual")) for s in info.seats]
+        levels = seat_levels(info.seats)
         start = rules.new_game(rules.parse_options(info.options), info.seed, info.players)
         people = [i for i, lv in enumerate(levels) if lv == PERSON] or [0]
         mode = cls(rules, info.game, storage, game_id, state, levels, len(info.actions),

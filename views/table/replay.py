@@ -13,11 +13,12 @@ from engine.core import Event, GameRecord
 from engine.games import rules_for
 from engine.lanes import RULES as LANES
 from engine.lopti import RULES as LOPTI
+from storage.seats import PERSON, seat_levels
 from views.lanes.controller import LanesMatch
 from views.lopti.controller import LoptiMatch
 from views.spit.controller import SpitGame
 from views.spit.modes import SpitReplayMode
-from views.table.modes import PERSON, ReplayMode
+from views.table.modes import ReplayMode
 
 
 class Timeline:
@@ -48,7 +49,7 @@ def open_replay(storage: Any, game_id: int) -> tuple[Replay, ReplayMode | SpitRe
 
     info = api.load_game(storage, game_id)
     timeline = Timeline(info.record)
-    levels = [PERSON if s.get("kind") == PERSON else str(s.get("level", "casual")) for s in info.seats]
+    levels = seat_levels(info.seats)
     seat = levels.index(PERSON) if PERSON in levels else 0
     if info.game == "spit":
         spit = SpitReplayMode(timeline, levels, game_id)
