@@ -180,14 +180,34 @@ def load_game(st: Storage, game_id: int) -> GameInfo:
         if row is None:
             raise KeyError(f"no saved game {game_id}")
         acts = s.exec(select(GameAction).where(GameAction.game_id == game_id).order_by(col(GameAction.seq))).all()
-        assert row.id is not None
-        try:  # a damaged row raises DamagedRecord (a ValueError), never a surprise later on a screen
-            options, seats = json.loads(row.options), check_seats(json.loads(row.seats))
-            actions = [json.loads(a.action) for a in acts]
-        except json.JSONDecodeError as exc:
-            raise DamagedRecord(f"game {game_id} is not readable: {exc}") from None
-        return GameInfo(row.id, row.game, options, row.seed, row.players, seats, row.mode, actions, row.started_at,
-                        row.finished_at, row.winner, row.reason, row.session_id)
+        return _info(row, [a.action for a in acts])
+
+
+def _load_games(st: Storage, query: Any) -> list[GameInfo]:
+    """The games ``query`` selects (rows of SavedGame, in its order), read with two queries in all
+    rather than two per game."""
+    with st.session() as s:
+        rows = s.exec(query).all()
+        ids = [r.id for r in rows]
+        acts = s.exec(select(GameAction).where(col(GameAction.game_id).in_(ids))
+                      .order_by(col(GameAction.game_id), col(GameAction.seq))).all() if ids else []
+    by_game: dict[int, list[str]] = {}
+    for a in acts:
+        by_game.setdefault(a.game_id, []).append(a.action)
+    return [_info(r, by_game.get(r.id or 0, [])) for r in rows]
+
+
+def _info(row: SavedGame, actions: list[str]) -> GameInfo:
+    """A stored game's row and its actions' JSON as a GameInfo; a damaged row raises DamagedRecord
+    (a ValueError), never a surprise later on a screen."""
+    assert row.id is not None
+    try:
+        options, seats = json.loads(row.options), check_seats(json.loads(row.seats))
+        moves = [json.loads(a) for a in actions]
+    except json.JSONDecodeError as exc:
+        raise DamagedRecord(f"game {row.id} is not readable: {exc}") from None
+    return GameInfo(row.id, row.game, options, row.seed, row.players, seats, row.mode, moves, row.started_at,
+                    row.finished_at, row.winner, row.reason, row.session_id)
 
 
 def resume_game(st: Storage, game_id: int) -> tuple[GameInfo, Any]:
@@ -198,10 +218,8 @@ def resume_game(st: Storage, game_id: int) -> tuple[GameInfo, Any]:
 
 
 def games_in_progress(st: Storage) -> list[GameInfo]:
-    with st.session() as s:
-        ids = s.exec(select(SavedGame.id).where(col(SavedGame.finished_at).is_(None))
-                     .order_by(col(SavedGame.updated_at).desc())).all()
-    return [load_game(st, i) for i in ids if i is not None]
+    return _load_games(st, select(SavedGame).where(col(SavedGame.finished_at).is_(None))
+                       .order_by(col(SavedGame.updated_at).desc()))
 
 
 #: the modes of a game played here, on this device (not an online match, an import or a lesson)
@@ -251,12 +269,10 @@ def load_review(st: Storage, game_id: int) -> GameReview | None:
 
 
 def history(st: Storage, game: str | None = None, limit: int = 50) -> list[GameInfo]:
-    with st.session() as s:
-        q = select(SavedGame.id).where(col(SavedGame.finished_at).is_not(None))
-        if game:
-            q = q.where(SavedGame.game == game)
-        ids = s.exec(q.order_by(col(SavedGame.finished_at).desc()).limit(limit)).all()
-    return [load_game(st, i) for i in ids if i is not None]
+    q = select(SavedGame).where(col(SavedGame.finished_at).is_not(None))
+    if game:
+        q = q.where(SavedGame.game == game)
+    return _load_games(st, q.order_by(col(SavedGame.finished_at).desc()).limit(limit))
 
 
 def stats(st: Storage, me: int = 0) -> dict[str, dict[str, Any]]:
@@ -307,14 +323,23 @@ def load_session(st: Storage, session_id: int) -> dict[str, Any]:
         row = s.get(LoptiSessionRow, session_id)
         if row is None:
             raise KeyError(f"no session {session_id}")
-        return {"id": row.id, "name": row.name, "seats": json.loads(row.seats), "data": json.loads(row.data),
-                "status": row.status, "current_game_id": row.current_game_id, "updated_at": row.updated_at}
+        return _session(row)
+
+
+def _session(row: LoptiSessionRow) -> dict[str, Any]:
+    try:
+        seats, data = json.loads(row.seats), json.loads(row.data)
+    except json.JSONDecodeError as exc:
+        raise DamagedRecord(f"session {row.id} is not readable: {exc}") from None
+    return {"id": row.id, "name": row.name, "seats": seats, "data": data, "status": row.status,
+            "current_game_id": row.current_game_id, "updated_at": row.updated_at}
 
 
 def sessions(st: Storage) -> list[dict[str, Any]]:
+    """Every Lopti session, the latest first (one query)."""
     with st.session() as s:
-        ids = s.exec(select(LoptiSessionRow.id).order_by(col(LoptiSessionRow.updated_at).desc())).all()
-    return [load_session(st, i) for i in ids if i is not None]
+        rows = s.exec(select(LoptiSessionRow).order_by(col(LoptiSessionRow.updated_at).desc())).all()
+    return [_session(r) for r in rows]
 
 
 # --- presets, tutorial progress, account, outbox ----------------------------------------------------
@@ -480,10 +505,14 @@ def export_session(st: Storage, session_id: int) -> str:
     return json.dumps(_session_file(st, session_id), indent=1, sort_keys=True)
 
 
-def _session_file(st: Storage, session_id: int) -> dict[str, Any]:
+def _session_file(st: Storage, session_id: int, later: frozenset[int] = frozenset()) -> dict[str, Any]:
     """A session in the session-file form. A session that began by carrying rules over from an
     earlier one (P-11.2: its first step names that session) carries the earlier session's file
-    with it (``carried_from``), so the file is whole on any device."""
+    with it (``carried_from``), so the file is whole on any device. ``later`` are the sessions
+    that carry this one: a damaged file whose carries go round in a circle is refused, not
+    followed for ever."""
+    if session_id in later:
+        raise DamagedRecord(f"session {session_id} carries rules from a session that carries its own")
     sess = load_session(st, session_id)
     with st.session() as s:
         ids = s.exec(select(SavedGame.id).where(SavedGame.session_id == session_id).order_by(col(SavedGame.id))).all()
@@ -492,7 +521,7 @@ def _session_file(st: Storage, session_id: int) -> dict[str, Any]:
            "session": sess["data"], "deals": games}
     earlier = _carried_from(sess["data"])
     if earlier is not None:
-        out["carried_from"] = _session_file(st, earlier)
+        out["carried_from"] = _session_file(st, earlier, later | {session_id})
     return out
 
 
@@ -533,6 +562,11 @@ def import_session(st: Storage, text: str, imported: dict[int, int] | None = Non
         raise ImportError_(f"the file is not valid JSON ({exc.msg}, line {exc.lineno})") from None
     imported = {} if imported is None else imported
     _check_session_file(obj, set(imported))  # the whole file, before anything is stored
+    with st.transaction():
+        return _store_session(st, obj, imported)
+
+
+def _store_session(st: Storage, obj: dict[str, Any], imported: dict[int, int]) -> int:
     game_ids = [import_game(st, json.dumps(d)) for d in obj["deals"]]
     data = dict(obj["session"])
     # the session's steps name its deals by their stored ids: the nth deal step is the nth deal of
@@ -591,12 +625,13 @@ def import_all(st: Storage, text: str) -> tuple[int, int]:
         _validate_game(g)
     for sess in sessions_:
         _check_session_file(sess, set())
-    for g in games:
-        _finish_imported(st, import_game(st, json.dumps(g)))
-    imported: dict[int, int] = {}
-    for sess in sessions_:
-        if sess.get("id") not in imported:  # one carried by a later session may be in already
-            import_session(st, json.dumps(sess), imported)
+    with st.transaction():  # all of the archive, or (a disk full half-way) none of it
+        for g in games:
+            _finish_imported(st, import_game(st, json.dumps(g)))
+        imported: dict[int, int] = {}
+        for sess in sessions_:
+            if sess.get("id") not in imported:  # one carried by a later session may be in already
+                import_session(st, json.dumps(sess), imported)
     return len(games), len(sessions_)
 
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -53,10 +54,17 @@ class Storage:
     engine: Engine
     path: Path
     notice: str | None = None
+    #: this thread's open `transaction`, if any (a bot's thread has its own)
+    _outer: threading.local = field(default_factory=threading.local, repr=False)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A transaction: committed when the block ends, rolled back on an exception."""
+        """A transaction: committed when the block ends, rolled back on an exception. Inside a
+        `transaction` of this thread it is that one's, committed when that one ends."""
+        outer: Session | None = getattr(self._outer, "session", None)
+        if outer is not None:
+            yield outer
+            return
         with Session(self.engine, expire_on_commit=False) as s:
             try:
                 yield s
@@ -64,6 +72,20 @@ class Storage:
             except BaseException:
                 s.rollback()
                 raise
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Every storage call of this thread inside the block in one transaction: all of it is
+        kept, or (on an exception) none of it — an import that fails half-way stores nothing."""
+        if getattr(self._outer, "session", None) is not None:
+            yield  # already inside one
+            return
+        with self.session() as s:
+            self._outer.session = s
+            try:
+                yield
+            finally:
+                self._outer.session = None
 
     def close(self) -> None:
         self.engine.dispose()
