@@ -33,6 +33,11 @@ from storage.paths import database_path
 SCHEMA_VERSION = 3
 
 
+def now() -> float:
+    """The wall clock, for the times stored with rows (started, updated, finished)."""
+    return time.time()
+
+
 def _migrate_1_to_2(con: sqlite3.Connection) -> None:
     """Schema 2 added the profile's card style and the sync outbox."""
     con.execute("ALTER TABLE profile ADD COLUMN card_style VARCHAR NOT NULL DEFAULT 'classic'")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from sqlalchemy import event
 
-from storage import api
+from storage import api, transfer
 from storage.damage import DamagedRecord
 from storage.db import Storage, open_storage
 from storage.models import GameAction, LoptiSessionRow, SavedGame
@@ -82,12 +82,12 @@ def test_an_archive_that_fails_half_way_stores_nothing(tmp_path: Path, monkeypat
             raise OSError("disk full")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(api, "save_session", the_disk_fills_at_the_second_session)
+    monkeypatch.setattr(transfer, "save_session", the_disk_fills_at_the_second_session)
     with pytest.raises(OSError):
         api.import_all(dst, archive)
     assert len(calls) == 2  # the first session and the games before it had been written
     assert [api.count_rows(dst, t) for t in (SavedGame, GameAction, LoptiSessionRow)] == [0, 0, 0]
-    monkeypatch.setattr(api, "save_session", real)
+    monkeypatch.setattr(transfer, "save_session", real)
     assert api.import_all(dst, archive) == (1, 2)  # and the same archive, whole, afterwards
     dst.close()
 
