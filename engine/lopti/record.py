@@ -9,27 +9,8 @@ otherwise.
 
 from __future__ import annotations
 
-from typing import TypedDict
-
 from engine.lopti.actions import LoptiAction, Play, Swap, normalised
-from engine.lopti.state import SETUP, LoptiState, Seat, top_run
-
-
-class LoptiMove(TypedDict):
-    """One move, as everyone saw it."""
-
-    seat: int
-    action: str  # the normalised form: "play 9x2", "take", "flip", "swap", "keep"
-    rank: int  # a play's rank (0 for any other move)
-    count: int  # a play's number of cards (0 for any other move)
-    swap: list[str]  # a swap's [hand card, face-up card] (empty for any other move)
-    setup: bool  # made before play started (P-2.2)
-    pile: list[list[str]]  # the run of equal ranks on top of the pile: all that P-3 and P-4 look at
-    obligation: bool  # a 3-obligation stood (P-4.2)
-    up: list[str]  # the mover's face-up cards
-    known: list[str]  # the cards of the mover's hand that everyone saw enter it
-    hand_size: int
-    drew: list[int]  # per seat: cards that joined the hand unseen in this move (drawn, P-3.5)
+from engine.lopti.state import SETUP, LoptiMove, LoptiState, Seat, top_run
 
 
 def public_move(before: LoptiState, action: LoptiAction, after: LoptiState) -> LoptiMove:

@@ -9,13 +9,10 @@ condition, the top play, the run of equal ranks on top, whether the deal is over
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TypedDict
 
 from engine.cards import ACE, Card
 from engine.lopti.options import LoptiOptions
-
-if TYPE_CHECKING:
-    from engine.lopti.record import LoptiMove
 
 SETUP, PLAY, OVER = "setup", "play", "over"
 TWO, THREE, SEVEN, TEN = 2, 3, 7, 10
@@ -32,6 +29,23 @@ _LABELS = {1: "A", 11: "J", 12: "Q", 13: "K", **{r: str(r) for r in range(2, 11)
 
 def rank_label(rank: int) -> str:
     return _LABELS.get(rank) or str(rank)
+
+
+class LoptiMove(TypedDict):
+    """One move, as everyone saw it."""
+
+    seat: int
+    action: str  # the normalised form: "play 9x2", "take", "flip", "swap", "keep"
+    rank: int  # a play's rank (0 for any other move)
+    count: int  # a play's number of cards (0 for any other move)
+    swap: list[str]  # a swap's [hand card, face-up card] (empty for any other move)
+    setup: bool  # made before play started (P-2.2)
+    pile: list[list[str]]  # the run of equal ranks on top of the pile: all that P-3 and P-4 look at
+    obligation: bool  # a 3-obligation stood (P-4.2)
+    up: list[str]  # the mover's face-up cards
+    known: list[str]  # the cards of the mover's hand that everyone saw enter it
+    hand_size: int
+    drew: list[int]  # per seat: cards that joined the hand unseen in this move (drawn, P-3.5)
 
 
 @dataclass(slots=True)
