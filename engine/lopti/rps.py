@@ -98,3 +98,41 @@ def bracket(members: list[int], thrower: Callable[[int], Iterator[str]]) -> int:
             nxt.append(round_[-1])  # a bye
         round_ = nxt
     return round_[0]
+
+
+class RpsSeries:
+    """The throws of a P-10 series as they are made, one at a time: the people's by hand (on a
+    shared device the second throws without seeing the first), the bots' from their seeded
+    iterators. ``throw`` answers "hidden" (another person throws next, without seeing this one),
+    "pair" (a pair was thrown) or "done" (the series is decided, P-10.3). ``hands`` keeps each
+    person's throws in order: what the session records, so a replay throws the same series."""
+
+    def __init__(self, sides: tuple[int, int], people: set[int], bots: dict[int, Iterator[str]]) -> None:
+        if set(sides) != people | set(bots) or people & set(bots):
+            raise ValueError("each side of a series is a person or a bot")
+        self.sides = sides
+        self.hands: dict[int, list[str]] = {s: [] for s in sides if s in people}
+        self.bots = bots
+        self.pairs: list[tuple[str, str]] = []
+        self.pending: dict[int, str] = {}
+
+    def thrower(self) -> int:
+        """The person to throw now."""
+        return next(s for s in self.sides if s in self.hands and s not in self.pending)
+
+    def throw(self, choice: str) -> str:
+        if choice not in THROWS:
+            raise ValueError(f"a throw is one of {', '.join(THROWS)}")
+        if progress(self.pairs)[1] is not None:
+            raise ValueError("the series was already decided")
+        self.pending[self.thrower()] = choice
+        if any(s in self.hands and s not in self.pending for s in self.sides):
+            return "hidden"
+        for s, it in self.bots.items():
+            self.pending[s] = next(it)
+        a, b = self.sides
+        self.pairs.append((self.pending[a], self.pending[b]))
+        for s in self.hands:
+            self.hands[s].append(self.pending[s])
+        self.pending.clear()
+        return "done" if progress(self.pairs)[1] is not None else "pair"

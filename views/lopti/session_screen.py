@@ -13,7 +13,7 @@ import flet as ft
 
 from engine.lopti.describe import describe
 from engine.lopti.dryrun import dry_run
-from engine.lopti.rps import progress
+from engine.lopti.rps import RpsSeries, progress
 from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.votes import Proposal, VoteError, VoteRecord
 from storage.seats import PERSON
@@ -485,36 +485,6 @@ def vote_screen(app: Host, flow: SessionFlow, proposal: Proposal) -> None:
 THROW_ICONS = {"rock": ft.Icons.SPORTS_MMA, "paper": ft.Icons.BACK_HAND, "scissors": ft.Icons.CONTENT_CUT}
 
 
-class RpsSeries:
-    """The throws of a P-10 series as they are made: a person's by hand, a bot's the engine's
-    seeded ones. ``throw`` answers "hidden" (the other person throws next, without seeing this
-    one), "pair" (a pair was thrown) or "done" (the series is decided)."""
-
-    def __init__(self, flow: SessionFlow, sides: tuple[int, int]) -> None:
-        self.sides = sides
-        self.hands: dict[int, list[str]] = {s: [] for s in sides if flow.levels[s] == PERSON}
-        self.bots = {s: flow.bot_throws(s) for s in sides if flow.levels[s] != PERSON}
-        self.pairs: list[tuple[str, str]] = []
-        self.pending: dict[int, str] = {}
-
-    def thrower(self) -> int:
-        """The person to throw now."""
-        return next(s for s in self.sides if s in self.hands and s not in self.pending)
-
-    def throw(self, choice: str) -> str:
-        self.pending[self.thrower()] = choice
-        if any(s in self.hands and s not in self.pending for s in self.sides):
-            return "hidden"
-        for s, it in self.bots.items():
-            self.pending[s] = next(it)
-        a, b = self.sides
-        self.pairs.append((self.pending[a], self.pending[b]))
-        for s in self.hands:
-            self.hands[s].append(self.pending[s])
-        self.pending.clear()
-        return "done" if progress(self.pairs)[1] is not None else "pair"
-
-
 def rps_screen(app: Host, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
                sides: tuple[int, int], tie: Tie | None = None, notice: str = "") -> None:
     """P-10: the tie is settled by 30 decisive throws between the proposer and the defender. A
@@ -522,7 +492,8 @@ def rps_screen(app: Host, flow: SessionFlow, proposal: Proposal, votes: dict[int
     throw) or lets the app throw; a bot's throws are the engine's seeded ones, so the series
     shown here is the series the engine records."""
     lang = app.lang
-    series = RpsSeries(flow, sides)
+    series = RpsSeries(sides, {s for s in sides if flow.levels[s] == PERSON},
+                       {s: flow.bot_throws(s) for s in sides if flow.levels[s] != PERSON})
     a, b = sides
     status, score, prompt = text(lang, "", 14), text(lang, "", 20, True), text(lang, "", 15, True)
 
