@@ -209,9 +209,9 @@ class App:
     # --- the flows a table asks for (views/host.py): built by screens that import the tables ---------
 
     def start_game(self, game: str, level: str) -> None:
-        from views.screens import new_game
+        from views.games import start_game
 
-        new_game.start(self, game, level)
+        start_game(self, game, level)
 
     def open_lopti(self, match: Any, flow: Any = None) -> None:
         from views.lopti.play import open_deal

@@ -27,9 +27,6 @@ import flet as ft
 if TYPE_CHECKING:
     from views.host import Host
 
-GAMES = ("lanes", "lopti", "spit")
-
-
 def home_view(app: Host) -> ft.View:
     from views.screens.home import home
 
@@ -46,7 +43,8 @@ def _number(text: str) -> int | None:
 
 def show(app: Host, route: str) -> bool:
     """Put the screen for ``route`` on the page; False when no screen has that route."""
-    from views.screens import home, learn, new_game, play, replay, review, rules, settings, stats
+    from views.games import games
+    from views.screens import home, learn, play, replay, review, rules, settings, stats
 
     parts = _parts(route)
     if not parts:
@@ -57,21 +55,17 @@ def show(app: Host, route: str) -> bool:
         ("settings", 0): lambda: settings.settings(app),
         ("stats", 0): lambda: stats.stats(app),
         ("learn", 0): lambda: learn.learn(app),
-        ("learn", 1): lambda: learn.learn(app, rest[0]) if rest[0] in GAMES else False,
+        ("learn", 1): lambda: learn.learn(app, rest[0]) if rest[0] in games() else False,
         ("lesson", 1): lambda: learn.lesson(app, rest[0]),
-        ("rules", 1): lambda: rules.rules_screen(app, rest[0]) if rest[0] in GAMES else False,
+        ("rules", 1): lambda: rules.rules_screen(app, rest[0]) if rest[0] in games() else False,
         ("online", 0): lambda: _online(app),
     }
-    if head in ("lanes", "spit") and rest == ["new"]:
-        new_game.level_screen(app, head)
-        return True
-    if head == "lopti" and rest == ["new"]:
-        new_game.lopti_setup(app)
-        return True
-    if head == "lopti" and len(rest) == 2 and rest[0] == "session" and (sid := _number(rest[1])) is not None:
-        from views.lopti.play import session
-
-        return session(app, sid)
+    game = games().get(head)
+    if game is not None:
+        if rest == ["new"]:
+            game.new_screen(app)
+            return True
+        return game.routes(app, rest)
     if head in ("play", "replay", "review") and len(rest) == 1 and (gid := _number(rest[0])) is not None:
         if head == "play":
             return play.resume(app, gid)

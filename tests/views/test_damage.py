@@ -34,9 +34,10 @@ class Host:
 
 
 def resume_table(host: Any, game_id: int, monkeypatch: pytest.MonkeyPatch, fault: Exception) -> None:
+    from views.lanes.controller import LanesMatch
     from views.screens import play
 
-    monkeypatch.setattr(play.LanesMatch, "resume", lambda *a: (_ for _ in ()).throw(fault))
+    monkeypatch.setattr(LanesMatch, "resume", lambda *a: (_ for _ in ()).throw(fault))
     play.resume(host, game_id)
 
 

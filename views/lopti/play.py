@@ -27,14 +27,6 @@ def new_session(app: Host, players: int, levels: list[str] | None = None) -> Non
     open_deal(app, match, flow, route=f"/lopti/session/{flow.session_id}")
 
 
-def new_table(app: Host, levels: list[str]) -> None:
-    """A table set up seat by seat: the session opens before its first deal, so the table may use
-    that deal's rule vote first (P-9.1: a base rule changed for the session) or start dealing."""
-    flow = SessionFlow(app.storage, levels, app.new_seed())
-    flow.save()
-    app.go(f"/lopti/session/{flow.session_id}")
-
-
 def open_deal(app: Host, match: LoptiMatch, flow: SessionFlow | None = None, route: str | None = None) -> None:
     """A deal on its table (``route``: open it there; else on the current route)."""
     table = LoptiTable(app, match, flow)

@@ -4,67 +4,40 @@ Settings."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
 from storage import api
-from views.screens.in_progress import ask_before_new, in_progress_section
+from views.games import games
+from views.screens.in_progress import in_progress_section
 from views.ui.i18n import t
-from views.ui.prefs import LOPTI_BOTS
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
+    from views.game_views import GameViews
     from views.host import Host
 
 
-def _continue(app: Host, game: str, in_progress: list[api.GameInfo]) -> ft.Control | None:
-    """"Continue" for the newest game in progress (a Lopti session between deals counts)."""
-    lang = app.lang
-    for g in in_progress:
-        if g.game == game:
-            return ft.FilledButton(t(lang, "continue"), on_click=lambda e, gid=g.id: app.go(f"/play/{gid}"))
-    if game == "lopti":
-        between = next((s for s in api.sessions(app.storage) if s["status"] == "running"), None)
-        if between is not None:
-            return ft.FilledButton(t(lang, "continue"),
-                                   on_click=lambda e, sid=int(between["id"]): app.go(f"/lopti/session/{sid}"))
-    return None
+def _continue(app: Host, game: GameViews, in_progress: list[api.GameInfo]) -> ft.Control | None:
+    """"Continue" for the newest game in progress (or the game's own place between games: a Lopti
+    session between deals)."""
+    route = next((f"/play/{g.id}" for g in in_progress if g.game == game.name), None) or game.between(app)
+    if route is None:
+        return None
+    return ft.FilledButton(t(app.lang, "continue"), on_click=lambda e: app.go(route))
 
 
-def _starts(app: Host, game: str) -> list[ft.Control]:
-    lang = app.lang
-    if game == "lopti":
-        from views.lopti.play import new_session
-
-        out: list[ft.Control] = [ft.Button(t(lang, "players_n", n=n), on_click=lambda e, n=n: ask_before_new(
-            app, "lopti", lambda: new_session(app, n))) for n in (2, 3, 4, 5)]
-        out.append(ft.OutlinedButton(t(lang, "lopti_table_setup"), icon=ft.Icons.GROUPS,
-                                     on_click=lambda e: app.go("/lopti/new")))
-        return [_lopti_bots(app), *out]
-    return [ft.Button(t(lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game}/new"))]
+def _starts(app: Host, game: GameViews) -> list[ft.Control]:
+    if game.home_starts is not None:
+        return game.home_starts(app)
+    return [ft.Button(t(app.lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game.name}/new"))]
 
 
-def _lopti_bots(app: Host) -> ft.Control:
-    """The level of the bots at a quick Lopti table: one level for every seat, or the mixed table;
-    remembered in the settings (seat by seat: "Set up a table")."""
-    lang = app.lang
-
-    def chosen(e: Any) -> None:
-        value = e.control.value
-        if value in LOPTI_BOTS:
-            app.settings = api.update_profile(app.storage, lopti_bots=value)
-
-    dd = ft.Dropdown(label=t(lang, "lp_bots"), value=app.prefs.lopti_bots, width=200, on_select=chosen,
-                     options=[ft.DropdownOption(key=k, text=t(lang, "lp_bots_mixed" if k == "mixed" else k))
-                              for k in LOPTI_BOTS])
-    return ft.Semantics(identifier="lopti-bots", content=dd)
-
-
-def _tile(app: Host, game: str, in_progress: list[api.GameInfo]) -> ft.Control:
-    lang = app.lang
-    buttons = _starts(app, game)
-    resume = _continue(app, game, in_progress)
+def _tile(app: Host, views: GameViews, in_progress: list[api.GameInfo]) -> ft.Control:
+    lang, game = app.lang, views.name
+    buttons = _starts(app, views)
+    resume = _continue(app, views, in_progress)
     if resume is not None:
         buttons.insert(0, resume)
     extra: list[ft.Control] = [
@@ -90,7 +63,7 @@ def home(app: Host) -> ft.Control:
                 icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: app.go("/settings"))]),
         text(lang, t(lang, "tagline"), 14, color=ft.Colors.ON_SURFACE_VARIANT),
         online,
-        *(_tile(app, g, in_progress) for g in ("lanes", "lopti", "spit")),
+        *(_tile(app, g, in_progress) for g in games().values()),
         # below the games: they stay where a player knows them
         *in_progress_section(app, lambda: app.go("/"), in_progress),
     ], scroll=ft.ScrollMode.AUTO, spacing=12)

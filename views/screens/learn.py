@@ -2,24 +2,15 @@
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import flet as ft
 
 from engine.lopti.session_lesson import SessionLesson
 from storage import api
-from views.lanes.controller import LanesMatch
-from views.lanes.table import LanesTable
-from views.lopti.controller import LoptiMatch
+from views.games import games
 from views.lopti.session_screen import open_session_lesson
-from views.lopti.table import LoptiTable
-from views.spit.controller import SpitGame
-from views.spit.modes import SpitLessonMode
-from views.spit.table import SpitTable
 from views.table.lessons import find, lessons
-from views.table.modes import LessonMode
-from views.table.turn_table import TurnBasedTable
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import felt, icon_button, text
@@ -76,12 +67,6 @@ def lesson(app: Host, lesson_id: str) -> bool:
     if isinstance(found, SessionLesson):
         open_session_lesson(app, found)
         return True
-    table: TurnBasedTable | SpitTable
-    if found.game == "lanes":
-        table = LanesTable(app, LanesMatch(LessonMode(found, app.storage)))
-    elif found.game == "lopti":
-        table = LoptiTable(app, LoptiMatch(LessonMode(found, app.storage)))
-    else:
-        table = SpitTable(app, SpitGame(SpitLessonMode(found, app.storage)), time.monotonic())
+    table = games()[found.game].lesson_table(app, found)
     app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
     return True

@@ -1,5 +1,6 @@
 """New game: the opponent (a bot level or a friend on this device) with the Lanes house rules
-(L-9) and the rated-rules badge (L-8.5); the Lopti table set-up (2–5 seats, each a person or a bot)."""
+(L-9) and the rated-rules badge (L-8.5), or Spit's way of scoring (S-8). The Lopti table set-up
+is views/lopti/setup.py."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ import flet as ft
 from engine.lanes import VARIANTS
 from storage import api
 from storage.seats import PERSON
-from views.lopti.play import new_session, new_table
 from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
@@ -23,37 +23,18 @@ if TYPE_CHECKING:
 LEVELS = ("beginner", "casual", "skilled", "expert")
 
 
-def start(app: Host, game: str, level: str) -> None:
-    """A new game against ``level`` (or PERSON: pass-and-play), on its table at /play/<id>; asked
-    first when one of the same game is in progress (views/screens/in_progress.py)."""
-    from views.screens.in_progress import ask_before_new
-
-    ask_before_new(app, game, lambda: begin(app, game, level))
-
-
-def begin(app: Host, game: str, level: str) -> None:
-    from views.screens import play
-
-    if game == "lanes":
-        play.new_lanes(app, level)
-    elif game == "spit":
-        play.new_spit(app, level)
-    else:
-        new_session(app, 3)
-
-
 def level_screen(app: Host, game: str = "lanes") -> None:
     lang = app.lang
-    buttons: list[ft.Control] = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: start(app, game, lv))
+    buttons: list[ft.Control] = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: app.start_game(game, lv))
                                  for lvl in LEVELS]
     if game == "lanes":
         buttons.insert(0, variant_picker(app))  # choose the rules first, then the opponent
         buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
-                                         on_click=lambda e: start(app, "lanes", PERSON)))
+                                         on_click=lambda e: app.start_game("lanes", PERSON)))
     else:
         buttons.insert(0, points_switch(app))  # the way of scoring first, then the opponent
         buttons.append(ft.OutlinedButton(t(lang, "sp_split"), width=260, icon=ft.Icons.PEOPLE,
-                                         on_click=lambda e: start(app, "spit", PERSON)))
+                                         on_click=lambda e: app.start_game("spit", PERSON)))
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, t(lang, "choose_level"), 20, True), expand=True),
@@ -151,48 +132,3 @@ def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
         *([ft.Semantics(identifier="presets", content=dd)] if saved else []),
         ft.Semantics(identifier="preset-save", button=True, content=ft.TextButton(
             t(lang, "preset_save"), icon=ft.Icons.BOOKMARK_ADD, on_click=save))], spacing=4)
-
-
-def lopti_setup(app: Host) -> None:
-    """A Lopti table of 2–5 seats: seat 1 is you; every other seat is a person on this device
-    (pass-and-play, with a privacy screen between people) or a bot of any level."""
-    lang = app.lang
-    choices = [PERSON, *LEVELS]
-    seats = ["casual", "casual"]
-
-    def seat_row(i: int) -> ft.Control:
-        dd = ft.Dropdown(value=seats[i], width=200, label=t(lang, "player_n", n=i + 2),
-                         options=[ft.DropdownOption(key=c, text=t(lang, c))
-                                  for c in choices])
-
-        def changed(e: Any, i: int = i) -> None:
-            seats[i] = e.control.value or "casual"
-
-        dd.on_select = changed
-        return ft.Semantics(identifier=f"seat-{i + 2}", content=dd)
-
-    rows = ft.Column(spacing=8)
-
-    def redraw() -> None:
-        rows.controls = [text(lang, t(lang, "player_n", n=1) + " — " + t(lang, "you"), 15, True),
-                         *[seat_row(i) for i in range(len(seats))]]
-
-    def count(n: int) -> None:
-        while len(seats) < n - 1:
-            seats.append("casual")
-        del seats[n - 1:]
-        redraw()
-        app.page.update()
-
-    redraw()
-    body = ft.Column([
-        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
-                ft.Container(text(lang, t(lang, "lopti_table_setup"), 20, True), expand=True),
-                icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, "lopti"))]),
-        ft.Row([ft.OutlinedButton(t(lang, "players_n", n=n), on_click=lambda e, n=n: count(n))
-                for n in (2, 3, 4, 5)], wrap=True),
-        rows,
-        text(lang, t(lang, "lopti_pass_note"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
-        ft.FilledButton(t(lang, "start"), on_click=lambda e: new_table(app, list(seats))),
-    ], spacing=12, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)))

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -11,12 +10,10 @@ import flet as ft
 
 from engine.bots.review import GameReview
 from storage.damage import DAMAGE
+from views.games import games
 from views.lanes.controller import LanesMatch
-from views.lanes.table import LanesTable
 from views.lopti.controller import LoptiMatch
-from views.lopti.table import LoptiTable
 from views.screens.review_bar import ReviewBar
-from views.spit.table import SpitTable
 from views.table.replay import open_replay
 from views.ui import theme
 from views.ui.i18n import t
@@ -37,13 +34,7 @@ def replay(app: Host, game_id: int, review: GameReview | None = None) -> None:
     except DAMAGE as exc:  # a damaged stored record: say so, keep the app
         app.turn_back(t(lang, "replay_broken", why=str(exc)), "/stats")
         return
-    table: LanesTable | LoptiTable | SpitTable
-    if isinstance(controller, LanesMatch):
-        table = LanesTable(app, controller)
-    elif isinstance(controller, LoptiMatch):
-        table = LoptiTable(app, controller)
-    else:
-        table = SpitTable(app, controller, time.monotonic())
+    table = games()[mode.timeline.game].replay_table(app, controller)
     step = text(lang, f"0 / {mode.timeline.last}", 14, True, theme.ON_FELT)
     notes = ReviewBar(lang, review, controller, mode) \
         if review is not None and isinstance(controller, (LanesMatch, LoptiMatch)) else None

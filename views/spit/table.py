@@ -19,7 +19,7 @@ from views.spit.contract import SpitControls
 from views.table.coach import coach_for
 from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, spit_taken
 from views.table.result import Outcome, result_dialog
-from views.table.screen import TableScreen
+from views.table.screen import Table
 from views.ui import sizing, theme
 from views.ui.i18n import t, why_text
 from views.ui.reconcile import anew_when, show
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from views.host import Host
 
 
-class SpitTable(TableScreen):
+class SpitTable(Table):
     def __init__(self, app: Host, game: SpitControls, t0: float) -> None:
         self.app = app
         self.game = game

@@ -25,6 +25,8 @@ class Timeline:
     """``states[k]`` is the game after ``k`` actions; ``events[k]`` what action ``k`` caused."""
 
     def __init__(self, record: GameRecord[Any]) -> None:
+        #: the game's name ("lanes"): which table shows it
+        self.game = record.game
         rules = rules_for(record.game)
         state = rules.new_game(rules.parse_options(record.options), record.seed, record.players)
         self.states: list[Any] = [state]

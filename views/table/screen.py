@@ -4,6 +4,11 @@ and never asks which kind of screen it holds."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import flet as ft
+
 
 class Scope:
     """Background work started for one screen (an online wait, a follow loop) runs while its scope
@@ -32,6 +37,17 @@ class TableScreen:
 
     def stop(self) -> None:
         """The screen left the page: its background work ends."""
+
+
+class Table(TableScreen):
+    """A game's table: it draws itself once (``build``) and then redraws from its controller
+    (``refresh``: after a move, a replay step). Each game's table is one (views/games.py opens them)."""
+
+    def build(self) -> ft.Control:
+        raise NotImplementedError
+
+    def refresh(self, update: bool = True) -> None:
+        raise NotImplementedError
 
 
 NO_SCREEN = TableScreen()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from views.table.motion import Arrivals
-from views.table.screen import TableScreen
+from views.table.screen import Table
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import show
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from views.host import Host
 
 
-class TurnBasedTable(TableScreen):
+class TurnBasedTable(Table):
     bot_delay = 0.4  # seconds between a bot's decision and showing it (scaled by the bot-speed setting)
     game = ""  # "lanes" | "lopti"
 

@@ -1,0 +1,53 @@
+"""Lanes on its tables: a new game against a bot or a friend on this device, a stored game, a
+lesson and a replay (its record in views/games.py)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.lanes import LanesOptions
+from views.game_views import GameViews
+from views.lanes.controller import LanesMatch
+from views.lanes.table import LanesTable
+from views.screens.new_game import level_screen
+from views.table.modes import LessonMode
+from views.ui import theme
+from views.ui.widgets import felt
+
+if TYPE_CHECKING:
+    from engine.tutorial import Lesson
+    from views.host import Host
+
+
+def begin(app: Host, level: str) -> None:
+    """A new game with the house rules chosen on the opponent screen (L-9), stored before it is shown."""
+    options = LanesOptions(**{v: True for v in app.drafts.lanes_variants})
+    open_table(app, LanesMatch.new(app.storage, level, app.new_seed(), options), ready=True)
+
+
+def resume(app: Host, game_id: int) -> None:
+    open_table(app, LanesMatch.resume(app.storage, game_id), ready=False)
+
+
+def open_table(app: Host, match: LanesMatch, ready: bool) -> None:
+    """``match`` on its table: a new game at its own route (``ready``), a stored one on this route."""
+    table = LanesTable(app, match)
+    content = felt(table.build(), app.page.width)
+    if ready:
+        app.open(f"/play/{match.mode.game_id}", content, table)
+    else:
+        app.show(content, bg=theme.FELT, screen=table)
+    if not match.status.over and not match.my_turn:
+        app.page.run_task(table.bot_turn)
+
+
+def lesson_table(app: Host, lesson: Lesson) -> LanesTable:
+    return LanesTable(app, LanesMatch(LessonMode(lesson, app.storage)))
+
+
+def replay_table(app: Host, controller: LanesMatch) -> LanesTable:
+    return LanesTable(app, controller)
+
+
+GAME = GameViews("lanes", new_screen=lambda app: level_screen(app, "lanes"), begin=begin, resume=resume,
+                 lesson_table=lesson_table, replay_table=replay_table)

@@ -1,0 +1,51 @@
+"""Spit on its table: a new game against a bot or two people on one device, a stored game, a lesson
+and a replay (its record in views/games.py)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from engine.spit import SpitOptions
+from views.game_views import GameViews
+from views.screens.new_game import level_screen
+from views.spit.controller import SpitGame
+from views.spit.modes import SpitLessonMode
+from views.spit.table import SpitTable
+from views.ui import theme
+from views.ui.widgets import felt
+
+if TYPE_CHECKING:
+    from engine.tutorial import Lesson
+    from views.host import Host
+
+
+def begin(app: Host, level: str) -> None:
+    """A new game, the points game (S-8) when chosen on the opponent screen, stored before it is shown."""
+    options = SpitOptions(scoring="points") if app.drafts.spit_points else SpitOptions()
+    open_table(app, SpitGame.new(app.storage, level, app.new_seed(), 0.0, options), ready=True)
+
+
+def resume(app: Host, game_id: int) -> None:
+    open_table(app, SpitGame.resume(app.storage, game_id, 0.0), ready=False)
+
+
+def open_table(app: Host, game: SpitGame, ready: bool) -> None:
+    table = SpitTable(app, game, time.monotonic())
+    content = felt(table.build(), app.page.width)
+    if ready:
+        app.open(f"/play/{game.mode.game_id}", content, table)
+    else:
+        app.show(content, bg=theme.FELT, screen=table)
+
+
+def lesson_table(app: Host, lesson: Lesson) -> SpitTable:
+    return SpitTable(app, SpitGame(SpitLessonMode(lesson, app.storage)), time.monotonic())
+
+
+def replay_table(app: Host, controller: SpitGame) -> SpitTable:
+    return SpitTable(app, controller, time.monotonic())
+
+
+GAME = GameViews("spit", new_screen=lambda app: level_screen(app, "spit"), begin=begin, resume=resume,
+                 lesson_table=lesson_table, replay_table=replay_table)
