@@ -183,7 +183,7 @@ class App:
             return True
         if self.route == "/":
             return False
-        self.go(routes.parent(self, self.route))
+        self.go(routes.parent(self.route))
         return True
 
     async def view_pop(self, e: ft.ViewPopEvent) -> None:

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -27,74 +28,117 @@ import flet as ft
 if TYPE_CHECKING:
     from views.host import Host
 
+@dataclass
+class Parts:
+    """The named parts of a route that matched (``/play/12``: ``id`` 12)."""
+
+    id: int = 0
+    game: str = ""
+    name: str = ""
+    #: what follows ``<rest>``: the parts after a game's name
+    rest: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Route:
+    """One kind of destination: its ``pattern`` (``/replay/<id>``: ``<id>`` a stored game's number,
+    ``<game>`` a game's name, ``<name>`` any one part, ``<rest>`` what follows), the screen it
+    shows (False: nothing there after all, a lesson that does not exist) and where back goes."""
+
+    pattern: str
+    show: Callable[[Host, Parts], bool | None]
+    parent: Callable[[Parts], str] = lambda parts: "/"
+
+    def match(self, parts: list[str]) -> Parts | None:
+        names = [p for p in self.pattern.split("/") if p]
+        if names[-1:] == ["<rest>"]:
+            names, rest = names[:-1], parts[len(names) - 1:]
+            if len(parts) < len(names) or not rest:
+                return None
+        elif len(parts) != len(names):
+            return None
+        else:
+            rest = []
+        found = Parts(rest=rest)
+        for name, part in zip(names, parts, strict=False):
+            if name == "<id>":
+                if not (part.isdecimal() and len(part) < 12):
+                    return None
+                found.id = int(part)
+            elif name == "<game>":
+                if part not in _games():
+                    return None
+                found.game = part
+            elif name == "<name>":
+                found.name = part
+            elif name != part:
+                return None
+        return found
+
+
+def _games() -> set[str]:
+    from views.games import games
+
+    return set(games())
+
+
+def _screens() -> list[Route]:
+    """Every route, the first that matches wins (a game's own routes come last)."""
+    from views.games import games
+    from views.online.screens import online_home
+    from views.screens import home, learn, play, replay, review, rules, settings, stats
+
+    def stats_parent(parts: Parts) -> str:
+        return "/stats"
+
+    return [
+        Route("/", lambda app, p: app.show(home.home(app))),
+        Route("/settings", lambda app, p: settings.settings(app)),
+        Route("/stats", lambda app, p: stats.stats(app)),
+        Route("/online", lambda app, p: online_home(app)),
+        Route("/learn", lambda app, p: learn.learn(app)),
+        Route("/learn/<game>", lambda app, p: learn.learn(app, p.game)),
+        Route("/lesson/<name>", lambda app, p: learn.lesson(app, p.name), _lesson_parent),
+        Route("/rules/<game>", lambda app, p: rules.rules_screen(app, p.game)),
+        Route("/play/<id>", lambda app, p: play.resume(app, p.id)),
+        Route("/replay/<id>", lambda app, p: replay.replay(app, p.id), stats_parent),
+        Route("/review/<id>", lambda app, p: review.review(app, p.id), stats_parent),
+        Route("/<game>/new", lambda app, p: games()[p.game].new_screen(app)),
+        Route("/<game>/<rest>", lambda app, p: games()[p.game].routes(app, p.rest)),
+    ]
+
+
+def _lesson_parent(parts: Parts) -> str:
+    """A lesson's back goes to its game's lessons."""
+    from views.table.lessons import find
+
+    found = find(parts.name)
+    return f"/learn/{found.game}" if found else "/learn"
+
+
+def match(route: str) -> tuple[Route, Parts] | None:
+    parts = [p for p in route.split("?")[0].split("/") if p]
+    for r in _screens():
+        found = r.match(parts)
+        if found is not None:
+            return r, found
+    return None
+
+
 def home_view(app: Host) -> ft.View:
     from views.screens.home import home
 
     return ft.View(route="/", controls=[ft.SafeArea(content=home(app), expand=True)], padding=0, spacing=0)
 
 
-def _parts(route: str) -> list[str]:
-    return [p for p in route.split("?")[0].split("/") if p]
-
-
-def _number(text: str) -> int | None:
-    return int(text) if text.isdecimal() and len(text) < 12 else None
-
-
 def show(app: Host, route: str) -> bool:
     """Put the screen for ``route`` on the page; False when no screen has that route."""
-    from views.games import games
-    from views.screens import home, learn, play, replay, review, rules, settings, stats
-
-    parts = _parts(route)
-    if not parts:
-        app.show(home.home(app))
-        return True
-    head, rest = parts[0], parts[1:]
-    screens: dict[tuple[str, int], Callable[[], bool | None]] = {
-        ("settings", 0): lambda: settings.settings(app),
-        ("stats", 0): lambda: stats.stats(app),
-        ("learn", 0): lambda: learn.learn(app),
-        ("learn", 1): lambda: learn.learn(app, rest[0]) if rest[0] in games() else False,
-        ("lesson", 1): lambda: learn.lesson(app, rest[0]),
-        ("rules", 1): lambda: rules.rules_screen(app, rest[0]) if rest[0] in games() else False,
-        ("online", 0): lambda: _online(app),
-    }
-    game = games().get(head)
-    if game is not None:
-        if rest == ["new"]:
-            game.new_screen(app)
-            return True
-        return game.routes(app, rest)
-    if head in ("play", "replay", "review") and len(rest) == 1 and (gid := _number(rest[0])) is not None:
-        if head == "play":
-            return play.resume(app, gid)
-        if head == "replay":
-            replay.replay(app, gid)
-        else:
-            review.review(app, gid)
-        return True
-    screen = screens.get((head, len(rest)))
-    return screen is not None and screen() is not False
+    found = match(route)
+    return found is not None and found[0].show(app, found[1]) is not False
 
 
-def _online(app: Host) -> None:
-    from views.online.screens import online_home
-
-    online_home(app)
-
-
-def parent(app: Host, route: str) -> str:
-    """Where back goes from ``route``: a lesson to its game's lessons, a replay to the stats,
-    everything else home."""
-    parts = _parts(route)
-    if parts[:1] == ["lesson"] and len(parts) == 2:
-        from views.table.lessons import find
-
-        found = find(parts[1])
-        return f"/learn/{found.game}" if found else "/learn"
-    if parts[:1] in (["replay"], ["review"]):
-        return "/stats"
-    return "/"
-
-
+def parent(route: str) -> str:
+    """Where back goes from ``route``: a lesson to its game's lessons, a replay or review to the
+    stats, everything else home."""
+    found = match(route)
+    return "/" if found is None else found[0].parent(found[1])
