@@ -23,7 +23,7 @@ from tests.lobby.test_e2e import start as start_lobby
 from tests.views.screen import Screen
 from views.app import start
 from views.online.controller import OnlineMode
-from views.online.screens import OnlineLanesTable, open_online_table
+from views.online.table import OnlineLanesTable, open_online_table
 
 
 class Held(httpx.BaseTransport):

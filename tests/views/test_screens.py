@@ -689,7 +689,7 @@ def test_a_casual_online_challenge_with_house_rules_is_friendly_and_says_so(scre
     from storage.lobby_client import LobbyClient
     from tests.helpers import free_port
     from tests.lobby.test_e2e import start as start_lobby
-    from views.online.screens import OnlineLanesTable
+    from views.online.table import OnlineLanesTable
 
     port = free_port()
     lobby = start_lobby(tmp_path / "lobby.sqlite", port)
@@ -724,7 +724,7 @@ def test_a_running_online_match_is_listed_and_reopened_and_offered_on_opening_th
     from storage.lobby_client import LobbyClient
     from tests.helpers import free_port
     from tests.lobby.test_e2e import start as start_lobby
-    from views.online.screens import OnlineLanesTable
+    from views.online.table import OnlineLanesTable
 
     port = free_port()
     lobby = start_lobby(tmp_path / "lobby.sqlite", port)

@@ -80,7 +80,7 @@ async def _offer_online_matches(app: Host, online: ft.Column) -> None:
     import asyncio
 
     from storage.lobby_client import LobbyRefused, LobbyUnavailable
-    from views.online.screens import client_for
+    from views.online.common import client_for
 
     client = client_for(app)
     if client is None:
@@ -103,7 +103,7 @@ async def _offer_online_matches(app: Host, online: ft.Column) -> None:
 
 def _rejoin(app: Host, match_id: str) -> None:
     """The online table opens on the Online screen's route, so back from it lands there."""
-    from views.online.screens import rejoin
+    from views.online.find import rejoin
 
     app.go("/online")
     app.page.run_task(rejoin, app, match_id)

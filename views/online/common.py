@@ -1,0 +1,83 @@
+"""What the Online screens share: the signed-in client, a screen's frame, lobby calls off the UI
+loop with their failures said in words.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
+from views.online.address import account_here
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.widgets import icon_button, text
+
+if TYPE_CHECKING:
+    from views.host import Host
+
+
+LOG = logging.getLogger("cardtable")
+TIME_CONTROLS = ("3+2", "5+3", "10+5", "1+0", "untimed")
+
+
+def client_for(app: Host) -> LobbyClient | None:
+    """A client signed in at the lobby in use, or None when the player has no account there."""
+    acc = account_here(app)
+    if acc is None:
+        return None
+    return LobbyClient(acc.lobby_url, acc.token, timeout=8.0)
+
+
+def page(app: Host, title: str, controls: list[ft.Control], back: Any = None) -> None:
+    lang = app.lang
+    body = ft.Column([
+        ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), back or (lambda e: app.back())),
+                ft.Container(text(lang, title, 20, True), expand=True)]),
+        *controls,
+    ], spacing=12, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(16)), back=(lambda: back(None)) if back else None)
+
+
+def problem(app: Host, exc: Exception) -> str:
+    lang = app.lang
+    if isinstance(exc, LobbyUnavailable):
+        return t(lang, "ol_unreachable")
+    if isinstance(exc, LobbyRefused):
+        return t(lang, "ol_refused", why=exc.message)
+    return str(exc)
+
+
+FAILED = object()
+#: back to the Online screen, with a notice on it ("" for none): the screens below it are given
+#: this by the lobby screen that opened them (views/online/screens.py), so none imports it
+Home = Callable[[str], None]
+
+
+async def ask(app: Host, status: ft.Text, call: Any, *args: Any) -> Any:
+    """One lobby call off the UI loop; when it fails, ``status`` says why and FAILED is returned."""
+    try:
+        return await asyncio.to_thread(call, *args)
+    except (LobbyUnavailable, LobbyRefused) as exc:
+        status.value, status.color = problem(app, exc), theme.PAGE_ERROR
+        app.page.update()
+        return FAILED
+
+
+async def fetch(app: Host, home: Home, title: str, call: Any, *args: Any) -> Any:
+    """A lobby read for a screen of its own: the screen shows a progress ring while the call runs
+    off the loop; on failure the Online screen says why (with Retry) and FAILED is returned; if
+    the player left meanwhile, FAILED too and nothing is shown."""
+    scope = app.scope
+    page(app, title, [ft.ProgressRing(width=28, height=28)], back=lambda e: home(""))
+    try:
+        body = await asyncio.to_thread(call, *args)
+    except (LobbyUnavailable, LobbyRefused) as exc:
+        if scope.open:
+            home(problem(app, exc))
+        return FAILED
+    return body if scope.open else FAILED

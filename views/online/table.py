@@ -1,0 +1,212 @@
+"""The Lanes table against a person at the lobby: both clocks, the opponent's connection state,
+the banner while the lobby cannot be reached, and the catch-up when it is back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from storage import api
+from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
+from views.lanes.controller import LanesMatch
+from views.lanes.table import LanesTable
+from views.online.controller import OnlineMode
+from views.ui import theme
+from views.ui.i18n import t
+from views.ui.widgets import felt, text
+
+if TYPE_CHECKING:
+    from views.host import Host
+from views.online.common import LOG
+
+
+def open_online_table(app: Host, client: LobbyClient, view: dict[str, Any]) -> None:
+    mode = OnlineMode(client, view, time.monotonic(), clock=time.monotonic, storage=app.storage)
+    table = OnlineLanesTable(app, mode)
+    app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
+    app.local_back = table.leave  # Android's back and Escape, like the table's own arrow
+
+
+class OnlineLanesTable(LanesTable):
+    """The Lanes table against a person: both clocks (ticking locally, corrected by every server
+    answer), the opponent's connection state, a clear banner while the lobby cannot be reached, and
+    catch-up from the last event number when it comes back."""
+
+    def __init__(self, app: Host, mode: OnlineMode) -> None:
+        super().__init__(app, LanesMatch(mode))
+        self.online = mode
+        self.active = True
+        self.clocks = text(app.lang, "", 15, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
+        self.shown_result = False
+
+    def _clock_text(self) -> str:
+        m, lang = self.online, self.lang
+        rem = m.remaining(time.monotonic())
+        names = [p["name"] if p else "?" for p in m.view.get("players", [None, None])]
+        me, opp = m.seat, 1 - m.seat
+
+        def fmt(ms: int) -> str:
+            return f"{ms // 60000}:{ms // 1000 % 60:02d}"
+
+        if rem is None:
+            line = f"{names[opp]} · {names[me]} ({t(lang, 'ol_untimed')})"
+        else:
+            line = f"{names[opp]} {fmt(rem[opp])}  ·  {fmt(rem[me])} {t(lang, 'you')}"
+        variants = m.view["observation"]["options"].get("variants", [])
+        if variants:  # L-8.5: the match and its card say so
+            line += "  ·  " + t(lang, "ol_friendly_tag")
+        elif not m.view.get("rated"):
+            line += "  ·  " + t(lang, "ol_casual_tag")
+        if m.queued():
+            line += "  ·  " + t(lang, "ol_sending")
+        if m.connection == "lost":
+            return line + "  ·  " + t(lang, "ol_lost")
+        for kind, seconds in m.countdowns(time.monotonic()):  # the server's time rules, ticking here
+            line += "  ·  " + t(lang, "ol_opponent_away" if kind == "away" else f"ol_{kind}", s=seconds)
+        return line
+
+    def refresh(self, update: bool = True) -> None:
+        self.clocks.value = self._clock_text()
+        super().refresh(update)
+
+    def top_rows(self) -> list[ft.Control]:
+        return [self.clocks]
+
+    def build(self) -> ft.Control:
+        ctl = super().build()
+        self.app.page.run_task(self.follow)
+        self.app.page.run_task(self.tick)
+        return ctl
+
+    def leave(self) -> None:
+        """Back from the table: the match goes on at the lobby (its clock runs); the table stops
+        following it, and the Online screen lists it to come back to."""
+        self.active = False
+        self.app.local_back = None
+        self.app.go("/online")
+
+    def stop(self) -> None:
+        super().stop()
+        self.active = False
+
+    def _home(self) -> None:
+        self.active = False
+        self.app.page.pop_dialog()
+        self.app.go("/")
+
+    def _again(self) -> None:
+        self.active = False
+        self.app.page.pop_dialog()
+        self.app.go("/online")
+
+    def show_result(self, obs: dict[str, Any]) -> None:
+        if self.shown_result:
+            return
+        self.shown_result = True
+        self.app.page.run_task(self.keep)
+        v, lang = self.online.view, self.lang
+        won = v.get("winner") == self.online.seat
+        change = (v.get("rating_change") or {}).get(str(self.online.seat))
+        lines = [t(lang, f"reason_{v.get('reason')}")]
+        if change:
+            lines.append(t(lang, "ol_rating_change", before=change["before"], after=change["after"]))
+        elif not v.get("rated"):
+            lines.append(t(lang, "ol_unrated"))
+        self.app.page.show_dialog(ft.AlertDialog(
+            modal=True, title=text(lang, t(lang, "won") if won else t(lang, "lost") if v.get("winner") is not None
+                                   else t(lang, "ol_aborted"), 20, True),
+            content=text(lang, "\n".join(lines), 14),
+            actions=[*([ft.TextButton(t(lang, "review"), on_click=self._review_match)] if v.get("winner") is not None
+                       else []),
+                     ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
+                     ft.TextButton(t(lang, "home"), on_click=lambda e: self._home())]))
+
+    async def _review_match(self, e: Any) -> None:
+        """The expert's review of the match just played, from its copy in the local history."""
+        if self.online.game_id is None:
+            await self.keep()
+        self.app.page.pop_dialog()
+        if self.online.game_id is not None:
+            self.app.go(f"/review/{self.online.game_id}")
+        else:
+            self.app.tell(t(self.lang, "ol_not_kept"))
+
+    async def keep(self) -> None:
+        """The finished match into the local history (its published record, replayed by the
+        storage before it is kept); quiet if the lobby cannot be reached now."""
+        m = self.online
+        names = [p["name"] if p else None for p in m.view.get("players", [None, None])]
+        try:
+            record = await asyncio.to_thread(m.client.record, m.match_id)
+            m.game_id = await asyncio.to_thread(api.keep_online_match, self.app.storage, record, m.seat,
+                                                names[1 - m.seat], m.match_id)
+        except (LobbyUnavailable, LobbyRefused, api.ImportError_):
+            LOG.warning("a finished online match could not be kept locally", exc_info=True)
+
+    async def follow(self) -> None:
+        """The opponent's moves: long polls from the last event number (so a lost connection catches
+        up on return); backs off while the lobby is unreachable."""
+        backoff = 1.0
+        while self.active and self.app.screen is self:
+            changed = await asyncio.to_thread(self.online.sync, time.monotonic(), 10.0)
+            if self.online.connection == "lost":
+                self.refresh()
+                await asyncio.sleep(backoff)
+                backoff = min(10.0, backoff * 2)
+                continue
+            backoff = 1.0
+            self._tell_dropped()
+            if changed:
+                self.refresh()
+            if self.online.status().over:
+                break
+
+    async def tick(self) -> None:
+        """The clocks tick locally twice a second (one text changed in place)."""
+        while self.active and self.app.screen is self and not self.online.status().over:
+            self.clocks.value = self._clock_text()
+            with contextlib.suppress(AssertionError, RuntimeError):  # the table is being left this instant
+                self.clocks.update()
+            await asyncio.sleep(0.5)
+
+    def _after_human(self) -> None:
+        """My move is in the outbox ("sending…" on the clock line, the hand waits): it goes in a
+        worker thread, so the loop every player shares stays free while the lobby answers."""
+        self.refresh()
+        self.app.page.run_task(self.send)
+
+    async def send(self) -> None:
+        await asyncio.to_thread(self.online.flush, time.monotonic())
+        self._tell_dropped()
+        self.refresh()
+
+    def _tell_dropped(self) -> None:
+        if self.online.notice is not None:  # a queued move the lobby no longer took
+            self.app.tell(t(self.lang, "ol_move_dropped", why=self.online.notice))
+            self.online.notice = None
+
+    def on_resign(self, e: Any) -> None:
+        """Resign after the confirmation, the lobby called off the loop (L-8.3)."""
+        async def resign() -> None:
+            await asyncio.to_thread(self.match.resign)
+            self.refresh()
+
+        def confirm(ev: Any) -> None:
+            self.app.page.pop_dialog()
+            self.app.page.run_task(resign)
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=text(self.lang, t(self.lang, "resign_confirm"), 16, True),
+            actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
+                     ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
+
+    async def resync(self) -> None:
+        """Back from the background: fetch what happened meanwhile (off the loop; the answer is
+        taken only if it is newer than what the follow loop took meanwhile)."""
+        await asyncio.to_thread(self.online.sync, time.monotonic())
+        self.refresh()
