@@ -19,7 +19,7 @@ from engine.lanes import VARIANTS
 from engine.lopti.house_rules import CONDITION_NEEDS, EFFECTS, TIMINGS, BaseParams
 from engine.lopti.votes import PROPOSAL_KINDS
 from tests.conftest import ROOT
-from views.lopti.session_screen import THROW_ICONS
+from views.lopti.tie_screens import THROW_ICONS
 from views.ui.i18n import SUIT_GLYPH, table
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, THEMES
 

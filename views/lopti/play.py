@@ -10,7 +10,8 @@ from storage.damage import DAMAGE
 from storage.seats import PERSON
 from views.lopti.controller import LoptiMatch
 from views.lopti.session import SessionFlow
-from views.lopti.session_screen import seat_label, session_screen
+from views.lopti.session_page import seat_label
+from views.lopti.session_screen import session_screen
 from views.lopti.table import LoptiTable
 from views.ui import theme
 from views.ui.i18n import t

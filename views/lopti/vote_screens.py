@@ -1,0 +1,143 @@
+"""The one rule vote per deal on screen (P-9): a proposal (remove, restore, modify a rule, or change a
+base rule for the session), the people's votes, and the tie-break it may need.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import flet as ft
+
+from engine.lopti.votes import Proposal, VoteError
+from storage.seats import PERSON
+from views.lopti.rule_draft import RuleDraft
+from views.lopti.session import SessionFlow
+from views.lopti.session_page import Between, builder_page, outcome, page, proposal_words, seat_label
+from views.lopti.tie_screens import defender_screen, rps_screen
+from views.ui.i18n import t
+from views.ui.widgets import text
+
+if TYPE_CHECKING:
+    from views.host import Host
+
+
+
+def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int = 0) -> None:
+    """Choose what to put to this deal's vote: remove or change a rule in force, restore a removed
+    one, or change a base rule for the session (P-9.1). Any person at the table may propose: with
+    several, the first choice is who does (it matters in a tie, P-10.2)."""
+    lang = app.lang
+    words = {rid: w for rid, w, _, _ in flow.rules_in_force(lang)}
+    people = [s for s, lv in enumerate(flow.levels) if lv == PERSON]
+    who: list[ft.Control] = []
+    if len(people) > 1:
+        chooser = ft.Dropdown(label=t(lang, "sess_proposer"), value=str(proposer), dense=True, options=[
+            ft.DropdownOption(key=str(s), text=seat_label(flow, s, lang)) for s in people])
+        chooser.on_select = lambda e: proposal_screen(app, back, flow, int(e.control.value or proposer))
+        who.append(ft.Semantics(identifier="proposer", content=chooser))
+    options: list[ft.Control] = []
+    for i, p in enumerate(flow.proposals(proposer)):
+        label = t(lang, f"prop_{p.kind}", rule=words.get(p.rule_id or "", p.rule_id or ""))
+        pick = ((lambda e, p=p: modify_screen(app, back, flow, p)) if p.kind == "modify"
+                else (lambda e, p=p: vote_screen(app, back, flow, p)))
+        options.append(ft.Semantics(identifier=f"prop-{i}", button=True, content=ft.OutlinedButton(
+            label, on_click=pick, style=ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT))))
+    params: list[ft.Control] = []
+    chosen: dict[str, int] = {}
+    for name, now, choices in flow.params():
+        def put(e: Any, name: str = name) -> None:
+            value = chosen.get(name)
+            if value is not None:
+                vote_screen(app, back, flow, Proposal("param", proposer, param=name, value=value))
+        dd = ft.Dropdown(label=t(lang, "param_" + name, v=now), dense=True,
+                         options=[ft.DropdownOption(key=str(v), text=t(lang, "param_" + name, v=v)) for v in choices])
+
+        def picked(e: Any, name: str = name) -> None:
+            if e.control.value is not None:
+                chosen[name] = int(e.control.value)
+        dd.on_select = picked
+        vote = ft.Semantics(identifier=f"param-{name}-vote", button=True,
+                            content=ft.OutlinedButton(t(lang, "param_vote"), on_click=put))
+        # the dropdown gets the whole width (its sentences are long on a phone), its button below
+        params.append(ft.Column([ft.Semantics(identifier=f"param-{name}", content=dd),
+                                 ft.Row([vote], alignment=ft.MainAxisAlignment.END)],
+                                spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+    cancel = ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))
+    page(app, t(lang, "sess_propose"), [
+        *who, text(lang, t(lang, "sess_vote_rule"), 13), *options,
+        text(lang, t(lang, "param_title"), 15, True), text(lang, t(lang, "param_hint"), 13), *params, cancel], flow)
+
+
+def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal) -> None:
+    """A change to a rule in force, written in the builder from the rule as it stands."""
+    lang = app.lang
+    draft = RuleDraft.from_rule(proposal.new_rule or {})
+
+    def done(e: Any) -> None:
+        changed = Proposal("modify", proposal.proposer, rule_id=proposal.rule_id,
+                           new_rule=draft.to_rule(proposal.rule_id or "draft"))
+        try:
+            flow.check(changed)
+        except VoteError as exc:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            return
+        vote_screen(app, back, flow, changed)
+
+    builder_page(app, t(lang, "sess_propose"), draft, flow=flow, actions=ft.Row([
+        ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
+            t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
+        ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, back, flow))], wrap=True))
+
+
+def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal) -> None:
+    """The table states when the change applies (P-9.6), every person says yes or no (the bots
+    vote for themselves), then the count; a tie in which a person throws goes to their RPS."""
+    lang = app.lang
+    people = [s for s, lv in enumerate(flow.levels) if lv == PERSON]
+    votes: dict[int, bool] = {s: False for s in people}
+    chosen = {"when": proposal.when}
+
+    def toggle(e: Any, seat: int) -> None:
+        votes[seat] = bool(e.control.value)
+
+    rows: list[ft.Control] = [ft.Semantics(identifier=f"vote-{s}", content=ft.Switch(
+        label=t(lang, "sess_votes_yes", who=seat_label(flow, s, lang)), value=False,
+        on_change=lambda e, s=s: toggle(e, s))) for s in people]
+    n = flow.deal_number + 1  # the next deal to be played
+    when = ft.RadioGroup(value=chosen["when"], content=ft.Column([
+        ft.Semantics(identifier="when-now", content=ft.Radio(value="now", label=t(lang, "when_now", n=n))),
+        ft.Semantics(identifier="when-next", content=ft.Radio(value="next_deal", label=t(lang, "when_next", n=n + 1))),
+    ], spacing=0))
+
+    def set_when(e: Any) -> None:
+        chosen["when"] = str(e.control.value or "next_deal")
+    when.on_change = set_when
+
+    def count(e: Any) -> None:
+        final = replace(proposal, when=chosen["when"])
+        try:
+            flow.check(final)
+            choices = flow.defender_choices(final, votes)
+            if choices:
+                defender_screen(app, back, flow, final, dict(votes), choices)
+                return
+            sides = flow.throwers_by_hand(final, votes)
+            if sides is not None:
+                rps_screen(app, back, flow, final, dict(votes), sides)
+                return
+            record = flow.vote(final, votes)
+        except VoteError as exc:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            return
+        back(app, flow, outcome(flow, record, lang))
+
+    page(app, t(lang, "sess_propose"), [
+        text(lang, proposal_words(flow, proposal, lang), 15, True),
+        text(lang, t(lang, "when_title"), 13, True), when,
+        text(lang, t(lang, "sess_majority", n=flow.session.players // 2 + 1, of=flow.session.players), 13,
+             color=ft.Colors.ON_SURFACE_VARIANT),
+        *rows,
+        ft.Semantics(identifier="vote-count", button=True, content=ft.FilledButton(
+            t(lang, "sess_count"), on_click=count)),
+        ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))], flow)
