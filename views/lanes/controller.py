@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.cards import Card, Rng, parse_card
 from engine.core import EngineError, Event, Why
@@ -22,6 +22,9 @@ from storage.seats import PERSON
 from views.table.contract import Refused, Status
 from views.table.modes import Local, TurnMode
 from views.ui.i18n import said, t
+
+if TYPE_CHECKING:
+    from storage.db import Storage
 
 
 def reason_seen(observation: dict[str, Any], action: LanesAction) -> Why | None:
@@ -55,7 +58,7 @@ class LanesMatch:
         self.refusal: Why | None = None
 
     @classmethod
-    def new(cls, storage: Any, level: str, seed: int, options: LanesOptions | None = None,
+    def new(cls, storage: Storage, level: str, seed: int, options: LanesOptions | None = None,
             seat: int = 0) -> LanesMatch:
         """A new stored game against ``level`` ("person": two people on this device)."""
         levels = [PERSON, level]
@@ -64,7 +67,7 @@ class LanesMatch:
         return cls(Local.create(RULES, "lanes", storage, options or LanesOptions(), seed, levels))
 
     @classmethod
-    def resume(cls, storage: Any, game_id: int) -> LanesMatch:
+    def resume(cls, storage: Storage, game_id: int) -> LanesMatch:
         return cls(Local.resume(RULES, storage, game_id))
 
     # --- what the player sees -------------------------------------------------------------------

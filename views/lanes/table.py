@@ -324,7 +324,7 @@ class LanesTable(TurnBasedTable):
         self.handing_over = False
         self.refresh()
 
-    def on_undo(self, e: Any) -> None:
+    def on_undo(self, e: object) -> None:
         if not self.busy and self.match.undo():
             self.refresh()
 
@@ -351,7 +351,7 @@ class LanesTable(TurnBasedTable):
         else:  # refused: the status says why, nothing changed
             self.refresh()
 
-    def on_discard(self, e: Any) -> None:
+    def on_discard(self, e: object) -> None:
         if self.busy or self.match.selected is None:
             return
         self._played(self.match.discard())
@@ -362,7 +362,7 @@ class LanesTable(TurnBasedTable):
         if self.busy:
             return
 
-        def confirm(ev: Any) -> None:
+        def confirm(ev: object) -> None:
             self.app.page.pop_dialog()
             if not self.busy:
                 self._played(self.match.disband(lane))
@@ -373,8 +373,8 @@ class LanesTable(TurnBasedTable):
                      ft.Semantics(identifier="disband-confirm", button=True, content=ft.TextButton(
                          t(self.lang, "disband"), on_click=confirm))]))
 
-    def on_resign(self, e: Any) -> None:
-        def confirm(ev: Any) -> None:
+    def on_resign(self, e: object) -> None:
+        def confirm(ev: object) -> None:
             self.app.page.pop_dialog()
             self.match.resign()
             self.refresh()

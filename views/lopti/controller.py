@@ -5,7 +5,7 @@ from ``legal_actions``; a stored game's mode saves every action as it happens.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import Card, parse_card
 from engine.core import Event, Why
@@ -17,6 +17,9 @@ from storage.seats import PERSON
 from views.table.contract import Refused, Status
 from views.table.modes import Local, TurnMode
 from views.ui.i18n import card_label, said, t
+
+if TYPE_CHECKING:
+    from storage.db import Storage
 
 
 class LoptiMatch:
@@ -36,7 +39,7 @@ class LoptiMatch:
         self.refusal: Why | None = None
 
     @classmethod
-    def new(cls, storage: Any, levels: list[str], seed: int, options: LoptiOptions | None = None,
+    def new(cls, storage: Storage, levels: list[str], seed: int, options: LoptiOptions | None = None,
             session_id: int | None = None) -> LoptiMatch:
         """A new stored deal: seat 0 is the person holding the device, ``levels`` the others."""
         mode = Local.create(RULES, "lopti", storage, options or LoptiOptions(), seed, [PERSON, *levels],
@@ -46,7 +49,7 @@ class LoptiMatch:
         return match
 
     @classmethod
-    def resume(cls, storage: Any, game_id: int) -> LoptiMatch:
+    def resume(cls, storage: Storage, game_id: int) -> LoptiMatch:
         return cls(Local.resume(RULES, storage, game_id))
 
     @property

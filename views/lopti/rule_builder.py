@@ -87,7 +87,7 @@ def _conditions(lang: str, ph: Any, draft: RuleDraft, change: Callable[[Callable
         def set_condition(v: str, i: int = i) -> None:
             change(lambda: draft.set_condition(i, v))
 
-        def remove_condition(e: Any, i: int = i) -> None:
+        def remove_condition(e: object, i: int = i) -> None:
             change(lambda: draft.remove_condition(i))
 
         head = ft.Row([
@@ -113,7 +113,7 @@ def _effects(app: Host, ph: Any, draft: RuleDraft, change: Callable[[Callable[[]
         def set_effect(v: str, i: int = i) -> None:
             change(lambda: draft.set_effect(i, v))
 
-        def remove_effect(e: Any, i: int = i) -> None:
+        def remove_effect(e: object, i: int = i) -> None:
             change(lambda: draft.remove_effect(i))
 
         top: list[ft.Control] = [ft.Container(_dropdown(

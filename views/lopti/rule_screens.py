@@ -31,7 +31,7 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
     picked: dict[str, Any] = {}
     add = ft.FilledButton(t(lang, "sess_add_rule"), disabled=True)
 
-    def confirm(e: Any) -> None:
+    def confirm(e: object) -> None:
         if "rule" not in picked:
             return
         try:
@@ -74,7 +74,7 @@ def own_rule_screen(app: Host, back: Between, flow: SessionFlow) -> None:
     lang = app.lang
     draft = RuleDraft()
 
-    def done(e: Any) -> None:
+    def done(e: object) -> None:
         problems = draft.problems()
         if problems:
             app.page.show_dialog(ft.AlertDialog(title=text(lang, "\n".join(problems), 14)))
@@ -99,7 +99,7 @@ def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:
     lang = app.lang
     result = text(lang, "", 13)
 
-    async def run(e: Any) -> None:
+    async def run(e: object) -> None:
         problems = draft.problems()
         if problems:
             result.value, result.color = "\n".join(problems), theme.PAGE_ERROR

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.lopti.describe import describe
 from engine.lopti.session import LoptiSession, bot_rule, bot_vote
@@ -23,6 +23,9 @@ from storage.seats import PERSON, stored_seats
 from views.lopti.contract import LoptiControls
 from views.lopti.controller import LoptiMatch
 from views.lopti.rule_draft import RuleDraft
+
+if TYPE_CHECKING:
+    from storage.db import Storage
 
 STAND_IN = "casual"  # the bot that takes the seat of a person who left the session
 
@@ -43,7 +46,7 @@ class Tie:
 
 
 class SessionFlow:
-    def __init__(self, storage: Any, levels: list[str], seed: int, session_id: int | None = None,
+    def __init__(self, storage: Storage, levels: list[str], seed: int, session_id: int | None = None,
                  steps: list[list[Any]] | None = None) -> None:
         from storage import api
 
@@ -70,7 +73,7 @@ class SessionFlow:
         self.save(status="ended")
 
     @classmethod
-    def practice(cls, storage: Any, lesson: SessionLesson) -> SessionFlow:
+    def practice(cls, storage: Storage, lesson: SessionLesson) -> SessionFlow:
         """The table a session lesson starts from (its deals already played), coached."""
         flow = cls(storage, list(lesson.levels), lesson.seed)
         flow.session = lesson.start()
@@ -88,7 +91,7 @@ class SessionFlow:
                                                 status=status, current_game_id=self.current_game_id)
 
     @classmethod
-    def resume(cls, storage: Any, session_id: int) -> SessionFlow:
+    def resume(cls, storage: Storage, session_id: int) -> SessionFlow:
         from storage import api
 
         row = api.load_session(storage, session_id)
@@ -335,7 +338,7 @@ class SessionCoach:
     """A session lesson's coach: which step the learner is on, read from the session they reached
     (the engine checks), its words, and progress saved as they go."""
 
-    def __init__(self, lesson: SessionLesson, storage: Any) -> None:
+    def __init__(self, lesson: SessionLesson, storage: Storage) -> None:
         self.lesson = lesson
         self.storage = storage
         self.hint_shown = False

@@ -8,7 +8,7 @@ The screens under the one between deals (views/lopti/session_screen.py) go back 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -97,7 +97,7 @@ def lesson_coach(app: Host, flow: SessionFlow) -> ft.Control:
     holder = ft.Container()
     following = next_lesson(lesson)
 
-    def nxt(e: Any) -> None:
+    def nxt(e: object) -> None:
         if following is not None:
             app.go(f"/lesson/{following.id}")
         else:
@@ -113,7 +113,7 @@ def lesson_coach(app: Host, flow: SessionFlow) -> ft.Control:
             next_label=t(lang, "next_lesson") if following is not None else t(lang, "play_beginner"),
             on_learn=lambda e: app.go("/learn/lopti"))
 
-    def hint(e: Any) -> None:
+    def hint(e: object) -> None:
         coach.hint_shown = True
         draw()
         app.page.update()

@@ -62,7 +62,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
         t(lang, "sess_next_deal", n=flow.deal_number + 1), icon=ft.Icons.PLAY_ARROW,
         on_click=lambda e: app.open_lopti(flow.start_deal(), flow))))
 
-    def end(e: Any) -> None:
+    def end(e: object) -> None:
         flow.end()
         app.go("/")
 
@@ -83,7 +83,7 @@ def leave_buttons(app: Host, flow: SessionFlow) -> list[ft.Control]:
     lang = app.lang
 
     def ask(seat: int) -> None:
-        def leave(e: Any) -> None:
+        def leave(e: object) -> None:
             app.page.pop_dialog()
             try:
                 flow.leave(seat)
@@ -138,7 +138,7 @@ def carry_screen(app: Host, flow: SessionFlow) -> None:
     people = [s for s, lv in enumerate(flow.levels) if lv == PERSON]
     keep: dict[str, dict[int, bool]] = {}
 
-    def start(e: Any) -> None:
+    def start(e: object) -> None:
         new = flow.next_session(app.new_seed(), keep)
         session_screen(app, new, t(lang, "carry_kept", n=len(new.session.rules)))
 

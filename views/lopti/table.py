@@ -381,16 +381,16 @@ class LoptiTable(TurnBasedTable):
     def _lesson_retry(self) -> None:
         self.match.selected, self.match.selected_up, self.match.refusal = [], None, None
 
-    def on_undo(self, e: Any) -> None:
+    def on_undo(self, e: object) -> None:
         if not self.busy and self.match.undo():
             self.refresh()
 
-    def on_play(self, e: Any) -> None:
+    def on_play(self, e: object) -> None:
         if not self.busy and self.match.my_turn and self.match.selected:
             events = self.match.play()  # refused → match.refusal says why
             self._after(events)
 
-    def on_take(self, e: Any) -> None:
+    def on_take(self, e: object) -> None:
         if not self.busy and self.match.can_take():
             events = self.match.take()
             self._after(events)
@@ -400,12 +400,12 @@ class LoptiTable(TurnBasedTable):
             events = self.match.flip(index)
             self._after(events)
 
-    def on_swap(self, e: Any) -> None:
+    def on_swap(self, e: object) -> None:
         if not self.busy and self.match.my_turn and self.match.selected and self.match.selected_up is not None:
             events = self.match.swap()
             self._after(events)
 
-    def on_keep(self, e: Any) -> None:
+    def on_keep(self, e: object) -> None:
         if not self.busy and self.match.can_keep():
             events = self.match.keep()
             self._after(events)
@@ -433,7 +433,7 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
         app.page.pop_dialog()
         app.tell(t(lang, "deleted_next_deal"))
 
-    def show(e: Any) -> None:
+    def show(e: object) -> None:
         deletable = {rid for seat in range(len(match.levels)) for rid in session.deletable(seat)} if session else set()
         lines: list[ft.Control] = []
         for rule in options.house_rules:

@@ -37,7 +37,7 @@ def rps_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, 
     a, b = sides
     status, score, prompt = text(lang, "", 14), text(lang, "", 20, True), text(lang, "", 15, True)
 
-    def finish(e: Any = None) -> None:
+    def finish(e: object = None) -> None:
         # the pairs thrown so far are kept; the app throws the rest of the series for the people
         record = flow.vote(proposal, votes, hands=series.hands, tie=tie)
         back(app, flow, " ".join(x for x in (notice, outcome(flow, record, lang)) if x))
@@ -89,7 +89,7 @@ def defender_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
     def toggle(e: Any, seat: int) -> None:
         steps[seat] = bool(e.control.value)
 
-    def go(e: Any) -> None:
+    def go(e: object) -> None:
         volunteers = [s for s in choices if s in bots or steps.get(s)]
         if len(volunteers) > 1:
             knockout_screen(app, back, flow, proposal, votes, volunteers)

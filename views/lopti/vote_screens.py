@@ -46,7 +46,7 @@ def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int =
     params: list[ft.Control] = []
     chosen: dict[str, int] = {}
     for name, now, choices in flow.params():
-        def put(e: Any, name: str = name) -> None:
+        def put(e: object, name: str = name) -> None:
             value = chosen.get(name)
             if value is not None:
                 vote_screen(app, back, flow, Proposal("param", proposer, param=name, value=value))
@@ -74,7 +74,7 @@ def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposa
     lang = app.lang
     draft = RuleDraft.from_rule(proposal.new_rule or {})
 
-    def done(e: Any) -> None:
+    def done(e: object) -> None:
         changed = Proposal("modify", proposal.proposer, rule_id=proposal.rule_id,
                            new_rule=draft.to_rule(proposal.rule_id or "draft"))
         try:
@@ -114,7 +114,7 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
         chosen["when"] = str(e.control.value or "next_deal")
     when.on_change = set_when
 
-    def count(e: Any) -> None:
+    def count(e: object) -> None:
         final = replace(proposal, when=chosen["when"])
         try:
             flow.check(final)

@@ -39,6 +39,7 @@ from views.table.lessons import LessonCoach
 from views.table.modes import NoBotNoUndo
 
 if TYPE_CHECKING:
+    from storage.db import Storage
     pass
 
 
@@ -50,7 +51,7 @@ class OnlineMode(NoBotNoUndo):
     game_id: int | None = None
 
     def __init__(self, client: LobbyClient, view: dict[str, Any], now: float = 0.0,
-                 clock: Callable[[], float] | None = None, storage: Any = None) -> None:
+                 clock: Callable[[], float] | None = None, storage: Storage | None = None) -> None:
         #: the local clock the view's arrival is stamped with (the table passes time.monotonic)
         self.clock = clock
         self.client = client

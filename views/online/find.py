@@ -73,7 +73,7 @@ def challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
     rated = ft.Row([ft.Semantics(identifier="ol-rated-challenge", content=rated_switch),
                     ft.Container(text(lang, t(lang, "ol_rated_challenge"), 13), expand=True)])  # wraps on a phone
 
-    async def challenge(e: Any) -> None:
+    async def challenge(e: object) -> None:
         client = client_for(app)
         assert client is not None
         is_rated = bool(rated_switch.value)
@@ -87,7 +87,7 @@ def challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
         app.page.update()
         app.page.run_task(wait_for_challenge, app, c)  # the tap is answered; the wait goes on beside
 
-    async def accept(e: Any) -> None:
+    async def accept(e: object) -> None:
         client = client_for(app)
         assert client is not None
         view = await ask(app, status, client.accept, (code.value or "").strip().upper())
@@ -135,7 +135,7 @@ def find_game(app: Host, home: Home, rated: bool, time_control: str, variants: l
     info = text(lang, t(lang, "ol_waiting", tc=time_control), 15)
     state: dict[str, Any] = {"seek": None}
 
-    async def cancel(e: Any) -> None:
+    async def cancel(e: object) -> None:
         scope.close()
         home("")
         if state["seek"]:  # withdrawn off the loop; an unreachable lobby drops it when it expires

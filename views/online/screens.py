@@ -46,7 +46,7 @@ def sign_inpage(app: Host, status: ft.Text) -> None:
                        keyboard_type=ft.KeyboardType.URL)
     name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, width=320)
 
-    async def sign_in(e: Any) -> None:
+    async def sign_in(e: object) -> None:
         try:
             address = checked(url.value or "")
         except BadAddress as exc:
@@ -87,7 +87,7 @@ def lobbypage(app: Host, acc: Any, status: ft.Text) -> None:
     running = ft.Column(spacing=4)
     retry, load_me = _loader(app, acc, status, me_line, running)
 
-    def sign_out(e: Any) -> None:
+    def sign_out(e: object) -> None:
         api.clear_account(app.storage, acc.lobby_url)
         online_home(app)
 
@@ -145,7 +145,7 @@ def _loader(app: Host, acc: Any, status: ft.Text, me_line: ft.Text,
                                 *(running_match_button(app, m) for m in mine)]
         app.page.update()
 
-    async def try_again(e: Any) -> None:
+    async def try_again(e: object) -> None:
         status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED
         app.page.update()
         await load_me()

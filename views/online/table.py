@@ -126,7 +126,7 @@ class OnlineLanesTable(LanesTable):
                      ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
                      ft.TextButton(t(lang, "home"), on_click=lambda e: self._home())]))
 
-    async def _review_match(self, e: Any) -> None:
+    async def _review_match(self, e: object) -> None:
         """The expert's review of the match just played, from its copy in the local history."""
         if self.online.game_id is None:
             await self.keep()
@@ -190,13 +190,13 @@ class OnlineLanesTable(LanesTable):
             self.app.tell(t(self.lang, "ol_move_dropped", why=self.online.notice))
             self.online.notice = None
 
-    def on_resign(self, e: Any) -> None:
+    def on_resign(self, e: object) -> None:
         """Resign after the confirmation, the lobby called off the loop (L-8.3)."""
         async def resign() -> None:
             await asyncio.to_thread(self.match.resign)
             self.refresh()
 
-        def confirm(ev: Any) -> None:
+        def confirm(ev: object) -> None:
             self.app.page.pop_dialog()
             self.app.page.run_task(resign)
 

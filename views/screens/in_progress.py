@@ -55,7 +55,7 @@ def deleter(app: Host, game_id: int, redraw: Callable[[], None]) -> Callable[[An
 def confirm_delete(app: Host, game_id: int, redraw: Callable[[], None]) -> None:
     lang = app.lang
 
-    def delete(e: Any) -> None:
+    def delete(e: object) -> None:
         app.page.pop_dialog()
         api.delete_game(app.storage, game_id)
         redraw()
@@ -77,12 +77,12 @@ def ask_before_new(app: Host, game: str, begin: Callable[[], None]) -> None:
     chosen: list[Callable[[], None]] = []
 
     def choose(then: Callable[[], None]) -> Callable[[Any], None]:
-        def pick(e: Any) -> None:
+        def pick(e: object) -> None:
             chosen.append(then)
             app.page.pop_dialog()
         return pick
 
-    def closed(e: Any) -> None:
+    def closed(e: object) -> None:
         # only once the client has closed the dialog: a new view pushed while it was still closing
         # left the dialog on screen in the browser, to come back over the home screen later
         if chosen:

@@ -109,10 +109,10 @@ def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
             pick(list(data))
     dd.on_select = chosen
 
-    def save(e: Any) -> None:
+    def save(e: object) -> None:
         name = ft.TextField(label=t(lang, "preset_name"), max_length=40, autofocus=True)
 
-        def done(ev: Any) -> None:
+        def done(ev: object) -> None:
             words = (name.value or "").strip()
             if not words:
                 return

@@ -9,7 +9,7 @@ points or more, and shows the expert's move on the table (its cards are selected
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -65,7 +65,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
     bar = ft.ProgressBar(value=0, width=280)
     count = text(lang, t(lang, "review_working", done=0, of="…"), 14)
 
-    def cancel_tapped(e: Any) -> None:
+    def cancel_tapped(e: object) -> None:
         work.stop()
         app.back()
     cancel = ft.Semantics(identifier="review-cancel", button=True, content=ft.OutlinedButton(

@@ -5,7 +5,7 @@ profile; a damaged stored value falls back to its default (views/ui/prefs.py).""
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -40,7 +40,7 @@ def settings(app: Host) -> None:
     preview = live_preview(style)
     online, checked_address = settings_section(app)
 
-    def save(e: Any) -> None:
+    def save(e: object) -> None:
         address = checked_address()  # first: a bad address is said, and nothing at all is saved
         if address is None:
             return
@@ -84,7 +84,7 @@ def live_preview(style: ft.Dropdown) -> ft.Row:
     def show_preview() -> None:
         preview.controls = [card_face(c, 38, 52, style=style.value) for c in ("AS", "KH", "7D", "10C")]
 
-    def restyle(e: Any) -> None:
+    def restyle(e: object) -> None:
         show_preview()
         preview.update()
 
@@ -99,14 +99,14 @@ def your_data(app: Host) -> list[ft.Control]:
     too-new file is refused with the reason, and nothing is stored (``storage.api.import_all``)."""
     lang = app.lang
 
-    async def export(e: Any) -> None:
+    async def export(e: object) -> None:
         data = api.export_all(app.storage)
         archive = json.loads(data)
         await ft.FilePicker().save_file(file_name="cardtable-export.json", allowed_extensions=["json"],
                                         src_bytes=data.encode("utf-8"))
         app.tell(t(lang, "exported", games=len(archive["games"]), sessions=len(archive["sessions"])))
 
-    async def pick(e: Any) -> None:
+    async def pick(e: object) -> None:
         files = await ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
         if not files:
             return

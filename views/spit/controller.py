@@ -5,7 +5,7 @@ timer; the live mode saves every action the driver applies in order, so a game r
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import Event, Why
 from engine.spit import RULES, SpitOptions
@@ -14,6 +14,9 @@ from engine.spit.notation import SpitObservation
 from engine.spit.state import SpitState
 from storage.seats import PERSON
 from views.spit.modes import LiveSpit, SpitMode
+
+if TYPE_CHECKING:
+    from storage.db import Storage
 
 
 class SpitGame:
@@ -31,11 +34,11 @@ class SpitGame:
         self.refusal: Why | None = None
 
     @classmethod
-    def new(cls, storage: Any, level: str, seed: int, now: float, options: SpitOptions | None = None) -> SpitGame:
+    def new(cls, storage: Storage, level: str, seed: int, now: float, options: SpitOptions | None = None) -> SpitGame:
         return cls(LiveSpit.create(storage, level, seed, now, options))
 
     @classmethod
-    def resume(cls, storage: Any, game_id: int, now: float) -> SpitGame:
+    def resume(cls, storage: Storage, game_id: int, now: float) -> SpitGame:
         return cls(LiveSpit.resume(storage, game_id, now))
 
     @property

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.bots.spit_bots import SpitBot
 from engine.core import Event
@@ -21,6 +21,9 @@ from storage.seats import PERSON, SeatKind, stored_seats
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
 from views.table.modes import game_status
+
+if TYPE_CHECKING:
+    from storage.db import Storage
 
 
 class SpitMode(Protocol):
@@ -67,7 +70,7 @@ class LiveSpit:
     coach: LessonCoach | None = None
     ticks = True
 
-    def __init__(self, storage: Any, levels: list[str], seed: int, now: float, game_id: int, state: SpitState,
+    def __init__(self, storage: Storage, levels: list[str], seed: int, now: float, game_id: int, state: SpitState,
                  seq: int) -> None:
         from storage import api
 
@@ -78,7 +81,8 @@ class LiveSpit:
         self.saved_log = len(self.driver.log)
 
     @classmethod
-    def create(cls, storage: Any, level: str, seed: int, now: float, options: SpitOptions | None = None) -> LiveSpit:
+    def create(cls, storage: Storage, level: str, seed: int, now: float,
+               options: SpitOptions | None = None) -> LiveSpit:
         from storage import api
 
         options = options or SpitOptions()
@@ -88,7 +92,7 @@ class LiveSpit:
         return cls(storage, [PERSON, level], seed, now, game_id, RULES.new_game(options, seed), 0)
 
     @classmethod
-    def resume(cls, storage: Any, game_id: int, now: float) -> LiveSpit:
+    def resume(cls, storage: Storage, game_id: int, now: float) -> LiveSpit:
         from storage import api
 
         info, state = api.resume_game(storage, game_id)
@@ -149,7 +153,7 @@ class SpitLessonMode(NoClock):
     powers = Powers(hint=True, resign=False, result=False)
     game_id: int | None = None
 
-    def __init__(self, lesson: Lesson, storage: Any) -> None:
+    def __init__(self, lesson: Lesson, storage: Storage) -> None:
         self.lesson_coach = LessonCoach(lesson, storage)
         self.levels = [PERSON, "beginner"]
 

@@ -305,7 +305,7 @@ class SpitTable(Table):
         self.feedback(self.game.tap_pile(pile, self.now()))
         self.refresh()
 
-    def on_spit(self, e: Any, player: int = 0) -> None:
+    def on_spit(self, e: object, player: int = 0) -> None:
         if self.game.can_spit(player):
             self.feedback(self.game.spit(self.now(), player), player)
             self.refresh()

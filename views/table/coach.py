@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -25,20 +25,20 @@ def coach_for(app: Host, coach: LessonCoach, status: Status, refusal: Why | None
     lesson = coach.lesson
     following = next_lesson(lesson)
 
-    def hint(e: Any) -> None:
+    def hint(e: object) -> None:
         on_hint()
         refresh()
 
-    def retry(e: Any) -> None:
+    def retry(e: object) -> None:
         coach.restart()
         on_retry()
         refresh()
 
-    def cont(e: Any) -> None:
+    def cont(e: object) -> None:
         coach.advance()
         refresh()
 
-    def nxt(e: Any) -> None:
+    def nxt(e: object) -> None:
         if following is not None:
             app.go(f"/lesson/{following.id}")
         else:

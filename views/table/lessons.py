@@ -14,12 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import Event, Why
 from engine.lopti.session_lesson import SessionLesson
 from engine.tutorial import Feedback, Lesson, LessonError, LessonRun
 from views.table.contract import Refused
+
+if TYPE_CHECKING:
+    from storage.db import Storage
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "assets" / "lessons"
 GAMES = ("lanes", "lopti", "spit")
@@ -79,7 +82,7 @@ class LessonCoach:
     progress saved as the learner goes."""
 
     lesson: Lesson
-    storage: Any
+    storage: Storage
     run: LessonRun = field(init=False)
     feedback: Feedback | None = None
     hint_shown: bool = False

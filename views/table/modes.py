@@ -15,7 +15,7 @@ declared in its :class:`Powers`, so a table shows Undo, Hint or Resign by readin
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engine.core import BadRequest, Event, IllegalAction, Why
 from engine.tutorial import Lesson
@@ -23,6 +23,9 @@ from storage.seats import PERSON, seat_levels, stored_seats
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
 from views.table.undo import UNDO_LEVELS, undo_point
+
+if TYPE_CHECKING:
+    from storage.db import Storage
 
 
 class TurnMode(Protocol):
@@ -122,7 +125,7 @@ class Local:
 
     coach: LessonCoach | None = None
 
-    def __init__(self, rules: Any, game: str, storage: Any, game_id: int, state: Any, levels: list[str],
+    def __init__(self, rules: Any, game: str, storage: Storage, game_id: int, state: Any, levels: list[str],
                  seq: int = 0, own_last: int | None = None) -> None:
         from storage import api
 
@@ -143,7 +146,7 @@ class Local:
                              hint=len(self.people) == 1)
 
     @classmethod
-    def create(cls, rules: Any, game: str, storage: Any, options: Any, seed: int, levels: list[str],
+    def create(cls, rules: Any, game: str, storage: Storage, options: Any, seed: int, levels: list[str],
                session_id: int | None = None) -> Local:
         """A new game, stored before its first action (so it can be continued from the start)."""
         from storage import api
@@ -155,7 +158,7 @@ class Local:
         return cls(rules, game, storage, game_id, rules.new_game(options, seed, len(levels)), levels)
 
     @classmethod
-    def resume(cls, rules: Any, storage: Any, game_id: int) -> Local:
+    def resume(cls, rules: Any, storage: Storage, game_id: int) -> Local:
         """A stored game exactly where it stopped (its record replayed through the engine)."""
         from storage import api
 
@@ -264,7 +267,7 @@ class LessonMode(NoBotNoUndo):
     powers = Powers(hint=True, resign=False, result=False)
     game_id: int | None = None
 
-    def __init__(self, lesson: Lesson, storage: Any) -> None:
+    def __init__(self, lesson: Lesson, storage: Storage) -> None:
         self.lesson = lesson
         self.lesson_coach = LessonCoach(lesson, storage)
         self.levels = [PERSON if i == lesson.learner else "beginner" for i in range(self._players())]

@@ -7,7 +7,7 @@ then; a bot's hand stays hidden), read-only — a replay never writes to the sto
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.core import Event, GameRecord
 from engine.games import rules_for
@@ -19,6 +19,9 @@ from views.lopti.controller import LoptiMatch
 from views.spit.controller import SpitGame
 from views.spit.modes import SpitReplayMode
 from views.table.modes import ReplayMode
+
+if TYPE_CHECKING:
+    from storage.db import Storage
 
 
 class Timeline:
@@ -44,7 +47,7 @@ class Timeline:
 Replay = LanesMatch | LoptiMatch | SpitGame
 
 
-def open_replay(storage: Any, game_id: int) -> tuple[Replay, ReplayMode | SpitReplayMode]:
+def open_replay(storage: Storage, game_id: int) -> tuple[Replay, ReplayMode | SpitReplayMode]:
     """The controller of stored game ``game_id`` over a replay mode at its first step, and that
     mode (the replay bar steps it). A damaged record raises (the caller says so)."""
     from storage import api

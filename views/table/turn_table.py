@@ -78,7 +78,7 @@ class TurnBasedTable(Table):
     def is_stopped(self) -> bool:
         return self.stopped
 
-    async def on_hint(self, e: Any) -> None:
+    async def on_hint(self, e: object) -> None:
         """The hint button: the level chosen in the settings works in a worker thread behind
         "Thinking…"; its move is then shown on the table (its cards selected) and in words."""
         if self.busy or self.thinking or not self.match.my_turn:
