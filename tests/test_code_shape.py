@@ -140,3 +140,21 @@ def test_seat_kinds_are_named_by_the_enum_not_spelled() -> None:
         spelled += [f"{name}:{n.lineno}" for n in ast.walk(tree) if isinstance(n, ast.Constant)
                     and n.value in ("person", "bot") and id(n) not in docstrings]
     assert spelled == []
+
+
+def test_font_sizes_come_from_the_type_scale() -> None:
+    """#43 item 6: a screen names a line's role (views/ui/theme.py TYPE_BODY, TYPE_TITLE…), never its
+    size: 157 sizes were written out as numbers across views/."""
+    written = []
+    for name, tree in view_modules().items():
+        if name == "views.ui.theme":
+            continue
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+            sizes = [node.args[2]] if called == "text" and len(node.args) >= 3 else []
+            sizes += [kw.value for kw in node.keywords if kw.arg == "size" and called in ("text", "Text")]
+            written += [f"{name}:{s.lineno}" for s in sizes if isinstance(s, ast.Constant)]
+    assert written == []

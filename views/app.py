@@ -199,7 +199,7 @@ class App:
 
     def tell(self, message: str) -> None:
         """A message in a dialog (a refused setting): the screen stays as it is."""
-        self.page.show_dialog(ft.AlertDialog(title=text(self.lang, message, 14)))
+        self.page.show_dialog(ft.AlertDialog(title=text(self.lang, message, theme.TYPE_BODY)))
 
     def turn_back(self, message: str, route: str = "/") -> None:
         """A screen that cannot open (a damaged record): go to ``route`` and say why there."""
@@ -291,6 +291,6 @@ def start(page: ft.Page, db: str | None = None) -> App:
     app.route_change(page.route)
     page.run_task(app.ask_platform_motion)
     if storage.notice:
-        page.show_dialog(ft.AlertDialog(title=text(app.lang, t(app.lang, "notice"), 16, True),
-                                        content=text(app.lang, storage.notice, 13)))
+        page.show_dialog(ft.AlertDialog(title=text(app.lang, t(app.lang, "notice"), theme.TYPE_STRONG, True),
+                                        content=text(app.lang, storage.notice, theme.TYPE_SMALL)))
     return app

@@ -87,10 +87,10 @@ class LanesTable(TurnBasedTable):
         v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
         selling = obs["selling"][lane] == owner
         label = f"{v} {ARROW[d]} {SUIT_GLYPH.get(s, '') if s else ''}".strip() if v else "—"
-        chips: list[ft.Control] = [ft.Text(label, size=13, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
+        chips: list[ft.Control] = [ft.Text(label, size=theme.TYPE_SMALL, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
                                            style=SYMBOLS)]
         if selling:
-            chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), 11, True, theme.INK),
+            chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), theme.TYPE_TINY, True, theme.INK),
                                       bgcolor=theme.SELLING, border_radius=ft.BorderRadius.all(8),
                                       padding=ft.Padding.symmetric(horizontal=5, vertical=0)))
         return ft.Row(chips, spacing=4, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
@@ -245,7 +245,8 @@ class LanesTable(TurnBasedTable):
         """The opponent's seat plate: name or level, cards in hand and deck, lit on their turn."""
         info = obs["players"][opp]
         held = t(self.lang, "hand", n=info["hand_size"]) + " · " + t(self.lang, "deck", n=info["deck_size"])
-        plate = seat_plate(self.lang, self._opponent_name(), text(self.lang, held, 12, color=theme.ON_FELT_MUTED),
+        plate = seat_plate(self.lang, self._opponent_name(), text(self.lang, held, theme.TYPE_NOTE,
+                                                                  color=theme.ON_FELT_MUTED),
                            count=info["hand_size"], turn=obs["to_move"] == opp and not obs["over"])
         return ft.Row([plate])
 
@@ -285,7 +286,7 @@ class LanesTable(TurnBasedTable):
               if powers.hint and not lesson else []),  # a lesson's coach has its own Hint; online has none
             *([table_button(t(self.lang, "undo"), self.on_undo, disabled=not m.my_turn, kind="text",
                             icon=ft.Icons.UNDO)] if m.can_undo() else []),
-            text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), 12, color=theme.ON_FELT_MUTED),
+            text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
         rows = [
             self._header(obs), *self.top_rows(), self._opponent_row(obs, opp), self._side(obs, opp), status,
@@ -368,7 +369,7 @@ class LanesTable(TurnBasedTable):
                 self._played(self.match.disband(lane))
 
         self.app.page.show_dialog(ft.AlertDialog(
-            title=text(self.lang, t(self.lang, "disband_confirm", n=lane + 1), 16, True),
+            title=text(self.lang, t(self.lang, "disband_confirm", n=lane + 1), theme.TYPE_STRONG, True),
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
                      ft.Semantics(identifier="disband-confirm", button=True, content=ft.TextButton(
                          t(self.lang, "disband"), on_click=confirm))]))
@@ -380,7 +381,7 @@ class LanesTable(TurnBasedTable):
             self.refresh()
 
         self.app.page.show_dialog(ft.AlertDialog(
-            title=text(self.lang, t(self.lang, "resign_confirm"), 16, True),
+            title=text(self.lang, t(self.lang, "resign_confirm"), theme.TYPE_STRONG, True),
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
                      ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
 

@@ -14,6 +14,7 @@ import flet as ft
 from engine.lopti.describe import PHRASES, describe
 from engine.lopti.house_rules import CAUSES, EVENTS, MAX_CONDITIONS, RANK_LABELS, TIMINGS, ZONES
 from views.lopti.rule_draft import ARG_CHOICES, RuleDraft
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
@@ -38,7 +39,7 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
     (the announcement text and the name only update the preview, so typing keeps its focus)."""
     lang = app.lang
     ph = PHRASES[lang]
-    preview = text(lang, "", 15, True)
+    preview = text(lang, "", theme.TYPE_LEAD, True)
 
     def refresh_preview() -> None:
         problems = draft.problems()
@@ -69,11 +70,12 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
     title = ft.TextField(label=t(lang, "rb_name"), value=draft.title, max_length=80, dense=True, on_change=named)
     return [
         ft.Semantics(identifier="rb-preview", content=ft.Container(
-            ft.Column([text(lang, t(lang, "rb_reads"), 12, color=ft.Colors.ON_SURFACE_VARIANT), preview], spacing=4),
+            ft.Column([text(lang, t(lang, "rb_reads"), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT),
+                       preview], spacing=4),
             bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=12, border_radius=ft.BorderRadius.all(8))),
-        text(lang, t(lang, "rb_when"), 15, True), when,
-        text(lang, t(lang, "rb_if"), 15, True), *conditions,
-        text(lang, t(lang, "rb_then"), 15, True), *effects,
+        text(lang, t(lang, "rb_when"), theme.TYPE_LEAD, True), when,
+        text(lang, t(lang, "rb_if"), theme.TYPE_LEAD, True), *conditions,
+        text(lang, t(lang, "rb_then"), theme.TYPE_LEAD, True), *effects,
         title,
     ]
 
@@ -148,7 +150,7 @@ def _condition_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, kin
         for r in RANK_LABELS:
             on = r in arg
             chips.append(ft.Semantics(identifier=f"rb-rank-{i}-{r}", button=True, selected=on, content=ft.Container(
-                ft.Text(r, size=13, weight=ft.FontWeight.BOLD if on else None,
+                ft.Text(r, size=theme.TYPE_SMALL, weight=ft.FontWeight.BOLD if on else None,
                         color=ft.Colors.ON_PRIMARY if on else None),
                 bgcolor=ft.Colors.PRIMARY if on else None, border=ft.Border.all(1, ft.Colors.OUTLINE),
                 border_radius=ft.BorderRadius.all(6), padding=ft.Padding.symmetric(horizontal=8, vertical=4),

@@ -37,7 +37,7 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
         try:
             flow.add_rule(picked["rule"])
         except VoteError as exc:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
             return
         words = next(w for tpl, w in choices if tpl is picked["rule"])
         back(app, flow, t(lang, "sess_rule_added", rule=words))
@@ -53,7 +53,7 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
     # a rule is a sentence: it wraps beside its radio button, and a tap anywhere on it picks it
     group = ft.RadioGroup(value=None, on_change=lambda e: pick(str(e.control.value)), content=ft.Column([
         ft.Semantics(identifier=f"pick-{tpl['id']}", content=ft.Container(
-            ft.Row([ft.Radio(value=tpl["id"]), ft.Container(text(lang, words, 13), expand=True)],
+            ft.Row([ft.Radio(value=tpl["id"]), ft.Container(text(lang, words, theme.TYPE_SMALL), expand=True)],
                    vertical_alignment=ft.CrossAxisAlignment.START, spacing=2),
             on_click=lambda e, rid=tpl["id"]: pick(rid), padding=ft.Padding.only(bottom=4)))
         for tpl, words in choices], spacing=2))
@@ -61,10 +61,10 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
     own = ft.Semantics(identifier="rb-own", button=True, content=ft.OutlinedButton(
         t(lang, "rb_own"), icon=ft.Icons.EDIT_NOTE, on_click=lambda e: own_rule_screen(app, back, flow)))
     page(app, t(lang, "sess_title", n=flow.deal_number), [
-        text(lang, t(lang, "sess_pick_rule", who=winner, n=flow.deal_number), 15, True),
-        text(lang, t(lang, "sess_pick_hint"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "sess_pick_rule", who=winner, n=flow.deal_number), theme.TYPE_LEAD, True),
+        text(lang, t(lang, "sess_pick_hint"), theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
         own,
-        text(lang, t(lang, "rb_or_pick"), 13, True),
+        text(lang, t(lang, "rb_or_pick"), theme.TYPE_SMALL, True),
         ft.Semantics(identifier="sess-add-rule", button=True, content=add),  # above the long list
         group], flow)
 
@@ -77,12 +77,12 @@ def own_rule_screen(app: Host, back: Between, flow: SessionFlow) -> None:
     def done(e: object) -> None:
         problems = draft.problems()
         if problems:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, "\n".join(problems), 14)))
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, "\n".join(problems), theme.TYPE_BODY)))
             return
         try:
             rule = flow.add_own_rule(draft)
         except VoteError as exc:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
             return
         back(app, flow, t(lang, "sess_rule_added", rule=describe(rule, lang)))
 
@@ -97,7 +97,7 @@ def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:
     """House-rules guarantee 8: the engine's dry run of the rule being built — 200 simulated deals
     with and without it, off the UI's loop — before it is saved."""
     lang = app.lang
-    result = text(lang, "", 13)
+    result = text(lang, "", theme.TYPE_SMALL)
 
     async def run(e: object) -> None:
         problems = draft.problems()

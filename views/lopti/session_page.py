@@ -20,6 +20,7 @@ from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
 from views.screens.rules import rules_dialog
 from views.table.lessons import Coach, next_lesson
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import coach_panel, icon_button, text
 
@@ -79,7 +80,7 @@ def page(app: Host, title: str, controls: list[ft.Control], flow: SessionFlow | 
     coach = [] if flow is None or flow.coach is None else [lesson_coach(app, flow)]
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
-                ft.Container(text(lang, title, 20, True), expand=True),
+                ft.Container(text(lang, title, theme.TYPE_TITLE, True), expand=True),
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, "lopti", "P-8.1"))]),
         *coach,
         *controls,

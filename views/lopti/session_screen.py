@@ -18,6 +18,7 @@ from views.lopti.rule_screens import rule_builder
 from views.lopti.session import SessionFlow
 from views.lopti.session_page import author_label, page, seat_label
 from views.lopti.vote_screens import proposal_screen
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import text
 
@@ -38,23 +39,24 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
         rule_builder(app, session_screen, flow)
         return
     sep = t(lang, "list_sep")
-    results = [text(lang, t(lang, "sess_deal", n=i + 1, places=sep.join(seat_label(flow, s, lang) for s in places)), 13)
+    results = [text(lang, t(lang, "sess_deal", n=i + 1, places=sep.join(seat_label(flow, s, lang) for s in places)),
+                    theme.TYPE_SMALL)
                for i, places in enumerate(flow.session.results)]
     rules = rule_cards(app, flow)
     controls: list[ft.Control] = []
     if notice:
-        controls.append(ft.Container(text(lang, notice, 14, True), bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        controls.append(ft.Container(text(lang, notice, theme.TYPE_BODY, True), bgcolor=ft.Colors.SECONDARY_CONTAINER,
                                      padding=10, border_radius=ft.BorderRadius.all(8)))
-    controls += [text(lang, t(lang, "sess_results"), 16, True),
-                 *(results or [text(lang, t(lang, "sess_none_yet"), 13)]),
-                 text(lang, t(lang, "sess_rules"), 16, True),
-                 *(rules or [text(lang, t(lang, "sess_no_rules"), 13)])]
+    controls += [text(lang, t(lang, "sess_results"), theme.TYPE_STRONG, True),
+                 *(results or [text(lang, t(lang, "sess_none_yet"), theme.TYPE_SMALL)]),
+                 text(lang, t(lang, "sess_rules"), theme.TYPE_STRONG, True),
+                 *(rules or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)])]
     if flow.can_vote():
         controls.append(ft.Semantics(identifier="sess-vote", button=True, content=ft.OutlinedButton(
             t(lang, "sess_propose"), icon=ft.Icons.HOW_TO_VOTE,
             on_click=lambda e: proposal_screen(app, session_screen, flow))))
     elif flow.session.results and flow.session.vote_used():
-        controls.append(text(lang, t(lang, "sess_vote_used"), 12, color=ft.Colors.ON_SURFACE_VARIANT))
+        controls.append(text(lang, t(lang, "sess_vote_used"), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT))
     if flow.coach is not None:  # a lesson's practice table deals no further deal
         page(app, t(lang, "sess_title", n=flow.deal_number), controls, flow)
         return
@@ -92,8 +94,8 @@ def leave_buttons(app: Host, flow: SessionFlow) -> list[ft.Control]:
                 return
             session_screen(app, flow, t(lang, "sess_left", who=t(lang, "player_n", n=seat + 1)))
         app.page.show_dialog(ft.AlertDialog(
-            title=text(lang, t(lang, "sess_leave_confirm", who=seat_label(flow, seat, lang)), 16, True),
-            content=text(lang, t(lang, "sess_leave_means"), 14),
+            title=text(lang, t(lang, "sess_leave_confirm", who=seat_label(flow, seat, lang)), theme.TYPE_STRONG, True),
+            content=text(lang, t(lang, "sess_leave_means"), theme.TYPE_BODY),
             actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda e: app.page.pop_dialog()),
                      ft.Semantics(identifier=f"leave-confirm-{seat}", button=True, content=ft.TextButton(
                          t(lang, "sess_leave", who=seat_label(flow, seat, lang)), on_click=leave))]))
@@ -112,16 +114,17 @@ def rule_cards(app: Host, flow: SessionFlow) -> list[ft.Control]:
         try:
             flow.delete_rule(rule_id, author)
         except VoteError as exc:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
             return
         session_screen(app, flow, t(lang, "sess_deleted", rule=words))
 
     rules: list[ft.Control] = []
     for rid, words, author, in_force in flow.rules_in_force(lang):
         lines: list[ft.Control] = [
-            text(lang, words, 14, color=None if in_force else ft.Colors.ON_SURFACE_VARIANT),
+            text(lang, words, theme.TYPE_BODY, color=None if in_force else ft.Colors.ON_SURFACE_VARIANT),
             text(lang, t(lang, "sess_rule_by", who=author_label(flow, author, lang)) +
-                 ("" if in_force else " · " + t(lang, "sess_removed")), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
+                 ("" if in_force else " · " + t(lang,
+                                                "sess_removed")), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT)]
         if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
             lines.append(ft.Semantics(identifier=f"sess-delete-{rid}", button=True, content=ft.TextButton(
                 t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
@@ -154,12 +157,12 @@ def carry_screen(app: Host, flow: SessionFlow) -> None:
             switches.append(ft.Semantics(identifier=f"keep-{rid}-{seat}", content=ft.Switch(
                 label=t(lang, "carry_keep", who=seat_label(flow, seat, lang)), value=False, on_change=flip)))
         rows.append(ft.Card(content=ft.Container(padding=10, content=ft.Column([
-            text(lang, words, 14),
-            text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)), 12,
+            text(lang, words, theme.TYPE_BODY),
+            text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)), theme.TYPE_NOTE,
                  color=ft.Colors.ON_SURFACE_VARIANT), *switches], spacing=4))))
     page(app, t(lang, "sess_again"), [
-        text(lang, t(lang, "carry_hint", n=flow.session.players // 2 + 1, of=flow.session.players), 13),
-        *(rows or [text(lang, t(lang, "sess_no_rules"), 13)]),
+        text(lang, t(lang, "carry_hint", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL),
+        *(rows or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)]),
         ft.Semantics(identifier="carry-start", button=True, content=ft.FilledButton(
             t(lang, "carry_start"), icon=ft.Icons.PLAY_ARROW, on_click=start)),
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))], flow)

@@ -11,6 +11,7 @@ from storage.seats import PERSON
 from views.lopti.session import SessionFlow
 from views.screens.new_game import LEVELS
 from views.screens.rules import rules_dialog
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
@@ -47,7 +48,7 @@ def lopti_setup(app: Host) -> None:
     rows = ft.Column(spacing=8)
 
     def redraw() -> None:
-        rows.controls = [text(lang, t(lang, "player_n", n=1) + " — " + t(lang, "you"), 15, True),
+        rows.controls = [text(lang, t(lang, "player_n", n=1) + " — " + t(lang, "you"), theme.TYPE_LEAD, True),
                          *[seat_row(i) for i in range(len(seats))]]
 
     def count(n: int) -> None:
@@ -60,12 +61,12 @@ def lopti_setup(app: Host) -> None:
     redraw()
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
-                ft.Container(text(lang, t(lang, "lopti_table_setup"), 20, True), expand=True),
+                ft.Container(text(lang, t(lang, "lopti_table_setup"), theme.TYPE_TITLE, True), expand=True),
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, "lopti"))]),
         ft.Row([ft.OutlinedButton(t(lang, "players_n", n=n), on_click=lambda e, n=n: count(n))
                 for n in (2, 3, 4, 5)], wrap=True),
         rows,
-        text(lang, t(lang, "lopti_pass_note"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "lopti_pass_note"), theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
         ft.FilledButton(t(lang, "start"), on_click=lambda e: new_table(app, list(seats))),
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))

@@ -83,7 +83,7 @@ class LoptiTable(TurnBasedTable):
         downs = [card_back(*OPPONENT_DOWN, str(p["down_count"]))] if p["down_count"] else []
         lines: list[ft.Control] = [ft.Row([*ups, *downs], spacing=3, tight=True)]
         if place:
-            lines.append(text(self.lang, t(self.lang, "place", n=place), 12, True, theme.SELLING))
+            lines.append(text(self.lang, t(self.lang, "place", n=place), theme.TYPE_NOTE, True, theme.SELLING))
         return seat_plate(self.lang, self.match.who(seat, self.lang), ft.Column(lines, spacing=3, tight=True),
                           count=p["hand_size"], turn=turn)
 
@@ -99,7 +99,8 @@ class LoptiTable(TurnBasedTable):
         detail = t(self.lang, "place", n=obs["places"].index(m.human) + 1) if m.human in obs["places"] else \
             t(self.lang, "face_down", n=me["down_count"])
         turn = obs["to_move"] == m.human and obs["phase"] != "over"
-        plate = seat_plate(self.lang, name, text(self.lang, detail, 11, color=theme.ON_FELT_MUTED), turn=turn)
+        plate = seat_plate(self.lang, name, text(self.lang, detail, theme.TYPE_TINY, color=theme.ON_FELT_MUTED),
+                           turn=turn)
         return ft.Semantics(identifier="seat-me", content=plate)
 
     def _pile(self, obs: dict[str, Any]) -> ft.Control:
@@ -133,7 +134,8 @@ class LoptiTable(TurnBasedTable):
                                     alignment=ft.Alignment.CENTER, clip_behavior=ft.ClipBehavior.NONE)
         held = sum(len(p) for p in obs["pile"])
         pile = ft.Semantics(identifier="lopti-pile", content=ft.Column(
-            [row_of_cards, text(self.lang, t(self.lang, "lp_pile_n", n=held), 12, color=theme.ON_FELT_MUTED)],
+            [row_of_cards, text(self.lang, t(self.lang, "lp_pile_n", n=held), theme.TYPE_NOTE,
+                                color=theme.ON_FELT_MUTED)],
             spacing=4, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
         badges: list[ft.Control] = []
         if obs["threes"]:
@@ -158,7 +160,7 @@ class LoptiTable(TurnBasedTable):
         return ft.Semantics(identifier="lopti-deck", button=True,
                             content=ft.Column([ft.Container(face, on_click=lambda e: rules_dialog(self.app, "lopti",
                                                                                                           "P-3.5")),
-                                               text(self.lang, t(self.lang, "draw_pile", n=n), 12,
+                                               text(self.lang, t(self.lang, "draw_pile", n=n), theme.TYPE_NOTE,
                                                     color=theme.ON_FELT_MUTED)],
                                               spacing=4, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
 
@@ -186,7 +188,7 @@ class LoptiTable(TurnBasedTable):
     def _badge(self, label: str, color: str, rule: str) -> ft.Control:
         """A marker that explains itself: tapping it shows the rule behind it."""
         chip = ft.Container(
-            ft.Row([text(self.lang, label, 11, True, theme.INK), ft.Icon(ft.Icons.INFO_OUTLINE, size=12,
+            ft.Row([text(self.lang, label, theme.TYPE_TINY, True, theme.INK), ft.Icon(ft.Icons.INFO_OUTLINE, size=12,
                                                                           color=theme.INK)], spacing=2, tight=True),
             bgcolor=color, border_radius=ft.BorderRadius.all(8), padding=ft.Padding.symmetric(horizontal=6, vertical=1))
         # the chip is small; the finger's target around it is MIN_TARGET tall
@@ -438,19 +440,20 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
         lines: list[ft.Control] = []
         for rule in options.house_rules:
             parts: list[ft.Control] = [
-                text(lang, describe(rule.raw, lang), 14),
+                text(lang, describe(rule.raw, lang), theme.TYPE_BODY),
                 text(lang, t(lang, "sess_rule_by", who=match.who(rule.author, lang) if rule.author is not None
-                             else "—"), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
+                             else "—"), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT)]
             if rule.id in deletable and rule.author is not None:
                 parts.append(ft.Semantics(identifier=f"delete-{rule.id}", button=True, content=ft.TextButton(
                     t(lang, "sess_delete", who=match.who(rule.author, lang)), icon=ft.Icons.DELETE_OUTLINE,
                     on_click=lambda e, rid=rule.id, a=rule.author: delete(rid, a))))
             lines.append(ft.Semantics(identifier=f"in-force-{rule.id}", content=ft.Column(parts, spacing=2)))
         if changes:
-            lines.append(text(lang, t(lang, "base_changes"), 14, True))
-            lines += [text(lang, t(lang, f"param_{name}", v=value), 13) for name, value in changes.items()]
+            lines.append(text(lang, t(lang, "base_changes"), theme.TYPE_BODY, True))
+            lines += [text(lang, t(lang, f"param_{name}", v=value), theme.TYPE_SMALL) for name,
+                      value in changes.items()]
         app.page.show_dialog(ft.AlertDialog(
-            title=text(lang, t(lang, "house_rules_title"), 16, True),
+            title=text(lang, t(lang, "house_rules_title"), theme.TYPE_STRONG, True),
             content=ft.Column(lines, spacing=10, scroll=ft.ScrollMode.AUTO, tight=True),
             actions=[ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]))
 

@@ -14,6 +14,7 @@ from engine.lopti.votes import Proposal, VoteError
 from storage.seats import PERSON
 from views.lopti.session import SessionFlow, Tie
 from views.lopti.session_page import Between, author_label, outcome, page, proposal_words, seat_label
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import text
 
@@ -35,7 +36,8 @@ def rps_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, 
     series = RpsSeries(sides, {s for s in sides if flow.levels[s] == PERSON},
                        {s: flow.bot_throws(s) for s in sides if flow.levels[s] != PERSON})
     a, b = sides
-    status, score, prompt = text(lang, "", 14), text(lang, "", 20, True), text(lang, "", 15, True)
+    status = text(lang, "", theme.TYPE_BODY)
+    score, prompt = text(lang, "", theme.TYPE_TITLE, True), text(lang, "", theme.TYPE_LEAD, True)
 
     def finish(e: object = None) -> None:
         # the pairs thrown so far are kept; the app throws the rest of the series for the people
@@ -68,8 +70,8 @@ def rps_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, 
         wrap=True, alignment=ft.MainAxisAlignment.CENTER)
     show()
     page(app, t(lang, "rps_title"), [
-        text(lang, proposal_words(flow, proposal, lang), 14),
-        text(lang, t(lang, "rps_sides", a=seat_label(flow, a, lang), b=seat_label(flow, b, lang)), 13,
+        text(lang, proposal_words(flow, proposal, lang), theme.TYPE_BODY),
+        text(lang, t(lang, "rps_sides", a=seat_label(flow, a, lang), b=seat_label(flow, b, lang)), theme.TYPE_SMALL,
              color=ft.Colors.ON_SURFACE_VARIANT),
         score, status, prompt, buttons,
         ft.Semantics(identifier="rps-auto", button=True, content=ft.TextButton(
@@ -99,13 +101,13 @@ def defender_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
     rule = next((r for r in flow.session.rules if r.id == proposal.rule_id), None)
     author = author_label(flow, rule.author if rule else None, lang)
     page(app, t(lang, "def_title"), [
-        text(lang, proposal_words(flow, proposal, lang), 14, True),
-        text(lang, t(lang, "def_intro", author=author), 14),
+        text(lang, proposal_words(flow, proposal, lang), theme.TYPE_BODY, True),
+        text(lang, t(lang, "def_intro", author=author), theme.TYPE_BODY),
         *(ft.Semantics(identifier=f"defend-{s}", content=ft.Switch(
             label=t(lang, "def_volunteer", who=seat_label(flow, s, lang)), value=False,
             on_change=lambda e, s=s: toggle(e, s))) for s in people),
-        *(text(lang, t(lang, "def_bot", who=seat_label(flow, s, lang)), 14) for s in bots),
-        text(lang, t(lang, "def_none"), 13, color=ft.Colors.ON_SURFACE_VARIANT),
+        *(text(lang, t(lang, "def_bot", who=seat_label(flow, s, lang)), theme.TYPE_BODY) for s in bots),
+        text(lang, t(lang, "def_none"), theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
         ft.Semantics(identifier="defend-go", button=True, content=ft.FilledButton(
             t(lang, "def_go"), on_click=go))], flow)
 
@@ -117,8 +119,8 @@ def knockout_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
     throws the engine's seeded throws. The engine plays the knockout from the throws made."""
     lang = app.lang
     throws: dict[int, list[str]] = {s: [] for s in volunteers if not flow.bot_defends(s)}
-    prompt = text(lang, "", 16, True)
-    made = text(lang, "", 13, color=ft.Colors.ON_SURFACE_VARIANT)
+    prompt = text(lang, "", theme.TYPE_STRONG, True)
+    made = text(lang, "", theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)
 
     def advance() -> None:
         winner, seat = flow.knockout(volunteers, throws)
@@ -140,7 +142,8 @@ def knockout_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
         t(lang, f"rps_{c}"), icon=THROW_ICONS[c], on_click=lambda e, c=c: throw(c))) for c in THROW_ICONS],
         wrap=True, alignment=ft.MainAxisAlignment.CENTER)
     page(app, t(lang, "ko_title"), [
-        text(lang, t(lang, "ko_who", who=t(lang, "list_sep").join(seat_label(flow, s, lang) for s in volunteers)), 14),
+        text(lang, t(lang, "ko_who", who=t(lang, "list_sep").join(seat_label(flow, s, lang) for s in volunteers)),
+             theme.TYPE_BODY),
         prompt, made, buttons], flow)
     advance()
 
@@ -157,6 +160,6 @@ def settle(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, vote
             return
         record = flow.vote(proposal, votes, tie=tie)
     except VoteError as exc:
-        app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+        app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
         return
     back(app, flow, " ".join(x for x in (notice, outcome(flow, record, lang)) if x))

@@ -15,6 +15,7 @@ from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
 from views.lopti.session_page import Between, builder_page, outcome, page, proposal_words, seat_label
 from views.lopti.tie_screens import defender_screen, rps_screen
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import text
 
@@ -65,8 +66,9 @@ def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int =
                                 spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     cancel = ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))
     page(app, t(lang, "sess_propose"), [
-        *who, text(lang, t(lang, "sess_vote_rule"), 13), *options,
-        text(lang, t(lang, "param_title"), 15, True), text(lang, t(lang, "param_hint"), 13), *params, cancel], flow)
+        *who, text(lang, t(lang, "sess_vote_rule"), theme.TYPE_SMALL), *options,
+        text(lang, t(lang, "param_title"), theme.TYPE_LEAD, True), text(lang, t(lang, "param_hint"),
+                                                                        theme.TYPE_SMALL), *params, cancel], flow)
 
 
 def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal) -> None:
@@ -80,7 +82,7 @@ def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposa
         try:
             flow.check(changed)
         except VoteError as exc:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
             return
         vote_screen(app, back, flow, changed)
 
@@ -128,14 +130,14 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
                 return
             record = flow.vote(final, votes)
         except VoteError as exc:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), 14)))
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
             return
         back(app, flow, outcome(flow, record, lang))
 
     page(app, t(lang, "sess_propose"), [
-        text(lang, proposal_words(flow, proposal, lang), 15, True),
-        text(lang, t(lang, "when_title"), 13, True), when,
-        text(lang, t(lang, "sess_majority", n=flow.session.players // 2 + 1, of=flow.session.players), 13,
+        text(lang, proposal_words(flow, proposal, lang), theme.TYPE_LEAD, True),
+        text(lang, t(lang, "when_title"), theme.TYPE_SMALL, True), when,
+        text(lang, t(lang, "sess_majority", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL,
              color=ft.Colors.ON_SURFACE_VARIANT),
         *rows,
         ft.Semantics(identifier="vote-count", button=True, content=ft.FilledButton(

@@ -15,6 +15,7 @@ import flet as ft
 from storage import api
 from storage.lobby_address import BadAddress, built_in, current, normalise
 from storage.models import Account
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import text
 
@@ -84,6 +85,6 @@ def settings_section(app: Host) -> tuple[list[ft.Control], Callable[[], str | No
             return None
 
     controls: list[ft.Control] = [
-        text(lang, t(lang, "online"), 16, True), ft.Semantics(identifier="setting-lobby", content=field),
-        text(lang, account_note(app), 12, color=ft.Colors.ON_SURFACE_VARIANT)]
+        text(lang, t(lang, "online"), theme.TYPE_STRONG, True), ft.Semantics(identifier="setting-lobby", content=field),
+        text(lang, account_note(app), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT)]
     return controls, check

@@ -37,7 +37,7 @@ def page(app: Host, title: str, controls: list[ft.Control], back: Any = None) ->
     lang = app.lang
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), back or (lambda e: app.back())),
-                ft.Container(text(lang, title, 20, True), expand=True)]),
+                ft.Container(text(lang, title, theme.TYPE_TITLE, True), expand=True)]),
         *controls,
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)), back=(lambda: back(None)) if back else None)

@@ -62,7 +62,7 @@ def online_variants(app: Host) -> ft.Control:
     boxes: list[ft.Control] = [ft.Semantics(identifier=f"ol-variant-{v}", content=ft.Checkbox(
         label=t(lang, f"variant_{v}"), value=v in app.drafts.online_variants, on_change=lambda e, v=v: toggle(e, v)))
         for v in VARIANTS]
-    return ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14), controls=boxes)
+    return ft.ExpansionTile(title=text(lang, t(lang, "variants"), theme.TYPE_BODY), controls=boxes)
 
 
 def challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Text) -> ft.Control:
@@ -71,7 +71,8 @@ def challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
     lang = app.lang
     rated_switch = ft.Switch(value=False)
     rated = ft.Row([ft.Semantics(identifier="ol-rated-challenge", content=rated_switch),
-                    ft.Container(text(lang, t(lang, "ol_rated_challenge"), 13), expand=True)])  # wraps on a phone
+                    ft.Container(text(lang, t(lang, "ol_rated_challenge"), theme.TYPE_SMALL),
+                                 expand=True)])  # wraps on a phone
 
     async def challenge(e: object) -> None:
         client = client_for(app)
@@ -132,7 +133,7 @@ def find_game(app: Host, home: Home, rated: bool, time_control: str, variants: l
         home("")
         return
     scope = app.scope
-    info = text(lang, t(lang, "ol_waiting", tc=time_control), 15)
+    info = text(lang, t(lang, "ol_waiting", tc=time_control), theme.TYPE_LEAD)
     state: dict[str, Any] = {"seek": None}
 
     async def cancel(e: object) -> None:

@@ -31,7 +31,7 @@ from views.online.standings import leaderboard, profile
 def online_home(app: Host, notice: str = "") -> None:
     """Sign in (guest) or, when signed in, the lobby: find a game, challenge, leaderboard, profile."""
     acc = account_here(app)
-    status = text(app.lang, notice, 13, True, theme.PAGE_ERROR)
+    status = text(app.lang, notice, theme.TYPE_SMALL, True, theme.PAGE_ERROR)
     if acc is None:
         sign_inpage(app, status)
     else:
@@ -67,9 +67,9 @@ def sign_inpage(app: Host, status: ft.Text) -> None:
         api.set_account(app.storage, address, body["id"], client.token, body["name"])
         online_home(app)
 
-    intro = [text(lang, t(lang, "ol_intro"), 14)]
+    intro = [text(lang, t(lang, "ol_intro"), theme.TYPE_BODY)]
     if not lobby_url(app):
-        intro.append(text(lang, t(lang, "addr_none"), 14))
+        intro.append(text(lang, t(lang, "addr_none"), theme.TYPE_BODY))
     page(app, t(lang, "online"), [*intro, url, name,
                                      ft.FilledButton(t(lang, "ol_sign_in"), on_click=sign_in), status])
 
@@ -82,7 +82,7 @@ def lobbypage(app: Host, acc: Any, status: ft.Text) -> None:
                               for k in TIME_CONTROLS])
     code = ft.TextField(label=t(lang, "ol_code"), width=160, max_length=6,
                         capitalization=ft.TextCapitalization.CHARACTERS)
-    me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", 13, color=ft.Colors.ON_SURFACE_VARIANT)
+    me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)
 
     running = ft.Column(spacing=4)
     retry, load_me = _loader(app, acc, status, me_line, running)
@@ -108,7 +108,7 @@ def lobbypage(app: Host, acc: Any, status: ft.Text) -> None:
                                                                              sorted(app.drafts.online_variants))))],
                wrap=True),
         house_rules,
-        text(lang, t(lang, "ol_rated_note"), 12, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "ol_rated_note"), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT),
         challenge_row(app, tc, code, status),
         ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: app.page.run_task(leaderboard, app, home)),
                 ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: app.page.run_task(profile, app, home)),
@@ -141,7 +141,7 @@ def _loader(app: Host, acc: Any, status: ft.Text, me_line: ft.Text,
             me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],
                               games=me.get("rated_games", 0)) + " · " + acc.lobby_url
         if mine is not FAILED and mine:
-            running.controls = [text(lang, t(lang, "ol_running"), 15, True),
+            running.controls = [text(lang, t(lang, "ol_running"), theme.TYPE_LEAD, True),
                                 *(running_match_button(app, m) for m in mine)]
         app.page.update()
 

@@ -30,9 +30,9 @@ async def leaderboard(app: Host, home: Home) -> None:
     if rows is FAILED:
         return
     items: list[ft.Control] = [
-        text(lang, f"{i + 1}. {r['name']} — {r['rating']}" + (" ?" if r.get("provisional") else ""), 15)
+        text(lang, f"{i + 1}. {r['name']} — {r['rating']}" + (" ?" if r.get("provisional") else ""), theme.TYPE_LEAD)
         for i, r in enumerate(rows)]
-    page(app, t(lang, "ol_leaderboard"), items or [text(lang, t(lang, "ol_nobody"), 14)],
+    page(app, t(lang, "ol_leaderboard"), items or [text(lang, t(lang, "ol_nobody"), theme.TYPE_BODY)],
             back=lambda e: home(""))
 
 
@@ -48,17 +48,17 @@ async def profile(app: Host, home: Home) -> None:
     if p is FAILED:
         return
     lines: list[ft.Control] = [text(lang, t(lang, "ol_me", name=p.get("name", ""), rating=p.get("rating", ""),
-                                             games=p.get("rated_games", 0)), 16, True)]
+                                             games=p.get("rated_games", 0)), theme.TYPE_STRONG, True)]
     hist = p.get("history", [])
     if hist:
         ratings = [int(h["rating"]) for h in hist[-40:]]
-        lines.append(text(lang, t(lang, "ol_history") + ": " + " → ".join(map(str, ratings[-12:])), 13))
+        lines.append(text(lang, t(lang, "ol_history") + ": " + " → ".join(map(str, ratings[-12:])), theme.TYPE_SMALL))
         lines.append(rating_plot(ratings, t(lang, "ol_history")))
     for m in p.get("recent", [])[:15]:
         res = "result_none" if m.get("winner") is None else (
             "result_won" if m.get("winner") == m.get("seat") else "result_lost")
         lines.append(text(lang, f"{t(lang, res)} · {t(lang, 'reason_' + str(m.get('reason')))} · "
-                                f"{t(lang, 'ol_rated' if m.get('rated') else 'ol_casual')}", 13))
+                                f"{t(lang, 'ol_rated' if m.get('rated') else 'ol_casual')}", theme.TYPE_SMALL))
     page(app, t(lang, "ol_profile"), lines, back=lambda e: home(""))
 
 
@@ -74,5 +74,5 @@ def rating_plot(ratings: list[int], label: str, width: float = 320, height: floa
     dots = [cv.Circle(x, y, 3, ft.Paint(color=theme.PAGE_GOOD)) for x, y in points]
     return ft.Semantics(identifier="rating-plot", label=f"{label}: {', '.join(map(str, ratings))}", content=ft.Row([
         cv.Canvas([cv.Path(path, paint), *dots], width=width, height=height),
-        ft.Column([ft.Text(str(hi), size=11), ft.Text(str(lo), size=11)],
+        ft.Column([ft.Text(str(hi), size=theme.TYPE_TINY), ft.Text(str(lo), size=theme.TYPE_TINY)],
                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN, height=height)], spacing=6))

@@ -41,7 +41,7 @@ class OnlineLanesTable(LanesTable):
         super().__init__(app, LanesMatch(mode))
         self.online = mode
         self.active = True
-        self.clocks = text(app.lang, "", 15, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
+        self.clocks = text(app.lang, "", theme.TYPE_LEAD, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
         self.shown_result = False
 
     def _clock_text(self) -> str:
@@ -119,8 +119,8 @@ class OnlineLanesTable(LanesTable):
             lines.append(t(lang, "ol_unrated"))
         self.app.page.show_dialog(ft.AlertDialog(
             modal=True, title=text(lang, t(lang, "won") if won else t(lang, "lost") if v.get("winner") is not None
-                                   else t(lang, "ol_aborted"), 20, True),
-            content=text(lang, "\n".join(lines), 14),
+                                   else t(lang, "ol_aborted"), theme.TYPE_TITLE, True),
+            content=text(lang, "\n".join(lines), theme.TYPE_BODY),
             actions=[*([ft.TextButton(t(lang, "review"), on_click=self._review_match)] if v.get("winner") is not None
                        else []),
                      ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
@@ -201,7 +201,7 @@ class OnlineLanesTable(LanesTable):
             self.app.page.run_task(resign)
 
         self.app.page.show_dialog(ft.AlertDialog(
-            title=text(self.lang, t(self.lang, "resign_confirm"), 16, True),
+            title=text(self.lang, t(self.lang, "resign_confirm"), theme.TYPE_STRONG, True),
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
                      ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
 

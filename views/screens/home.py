@@ -11,6 +11,7 @@ import flet as ft
 from storage import api
 from views.games import games
 from views.screens.in_progress import in_progress_section
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
@@ -44,8 +45,8 @@ def _tile(app: Host, views: GameViews, in_progress: list[api.GameInfo]) -> ft.Co
         ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}")),
         ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK, on_click=lambda e: app.go(f"/rules/{game}"))]
     return ft.Card(content=ft.Container(padding=16, content=ft.Column([
-        text(lang, t(lang, game), 22, True),
-        text(lang, t(lang, f"{game}_blurb"), 14),
+        text(lang, t(lang, game), theme.TYPE_TILE, True),
+        text(lang, t(lang, f"{game}_blurb"), theme.TYPE_BODY),
         ft.Row(buttons, wrap=True, spacing=8),
         ft.Row(extra, wrap=True, spacing=0),
     ], spacing=8)))
@@ -56,12 +57,12 @@ def home(app: Host) -> ft.Control:
     online = ft.Column(spacing=6)  # filled with the running online matches, when there are any
     in_progress = api.local_games_in_progress(app.storage)  # read once for the tiles and the list
     body = ft.Column([
-        ft.Row([ft.Container(text(lang, t(lang, "app_title"), 28, True), expand=True),
+        ft.Row([ft.Container(text(lang, t(lang, "app_title"), theme.TYPE_DISPLAY, True), expand=True),
                 icon_button(ft.Icons.SCHOOL, t(lang, "learn"), lambda e: app.go("/learn")),
                 icon_button(ft.Icons.PUBLIC, t(lang, "online"), lambda e: app.go("/online")),
                 icon_button(ft.Icons.BAR_CHART, t(lang, "stats"), lambda e: app.go("/stats")),
                 icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: app.go("/settings"))]),
-        text(lang, t(lang, "tagline"), 14, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "tagline"), theme.TYPE_BODY, color=ft.Colors.ON_SURFACE_VARIANT),
         online,
         *(_tile(app, g, in_progress) for g in games().values()),
         # below the games: they stay where a player knows them

@@ -11,6 +11,7 @@ import flet as ft
 
 from storage import api
 from storage.seats import SeatKind
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
@@ -35,7 +36,7 @@ def in_progress_section(app: Host, redraw: Callable[[], None],
     if not games:
         return []
     lang = app.lang
-    rows: list[ft.Control] = [text(lang, t(lang, "in_progress"), 18, True)]
+    rows: list[ft.Control] = [text(lang, t(lang, "in_progress"), theme.TYPE_HEADING, True)]
     for g in games:
         actions: list[ft.Control] = [ft.Semantics(identifier=f"resume-{g.id}", button=True, content=ft.FilledButton(
             t(lang, "resume"), on_click=lambda e, gid=g.id: app.go(f"/play/{gid}")))]
@@ -43,7 +44,7 @@ def in_progress_section(app: Host, redraw: Callable[[], None],
             actions.append(ft.Semantics(identifier=f"delete-{g.id}", content=icon_button(
                 ft.Icons.DELETE_OUTLINE, t(lang, "delete_game"), deleter(app, g.id, redraw))))
         rows.append(ft.Semantics(identifier=f"in-progress-{g.id}", container=True, content=ft.Row(
-            [ft.Container(text(lang, described(app, g), 14), expand=True), *actions],
+            [ft.Container(text(lang, described(app, g), theme.TYPE_BODY), expand=True), *actions],
             vertical_alignment=ft.CrossAxisAlignment.CENTER)))
     return rows
 
@@ -61,7 +62,7 @@ def confirm_delete(app: Host, game_id: int, redraw: Callable[[], None]) -> None:
         redraw()
 
     app.page.show_dialog(ft.AlertDialog(
-        title=text(lang, t(lang, "delete_game_confirm"), 16, True),
+        title=text(lang, t(lang, "delete_game_confirm"), theme.TYPE_STRONG, True),
         actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda e: app.page.pop_dialog()),
                  ft.TextButton(t(lang, "delete_game"), on_click=delete)]))
 
@@ -89,7 +90,8 @@ def ask_before_new(app: Host, game: str, begin: Callable[[], None]) -> None:
             chosen.pop()()
 
     app.page.show_dialog(ft.AlertDialog(
-        title=text(lang, t(lang, "new_over_open", what=described(app, newest)), 15, True), on_dismiss=closed,
+        title=text(lang, t(lang, "new_over_open", what=described(app, newest)), theme.TYPE_LEAD,
+                   True), on_dismiss=closed,
         actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda e: app.page.pop_dialog()),
                  ft.TextButton(t(lang, "resume_it"), on_click=choose(lambda: app.go(f"/play/{newest.id}"))),
                  ft.FilledButton(t(lang, "start_new"), on_click=choose(begin))]))

@@ -36,24 +36,26 @@ def learn(app: Host, focus: str | None = None) -> None:
             rows.append(ft.Semantics(identifier=f"lesson-{lesson.id}", button=True, content=ft.ListTile(
                 leading=ft.Icon(ft.Icons.CHECK_CIRCLE if finished else ft.Icons.PLAY_CIRCLE_OUTLINE,
                                 color=theme.PAGE_GOOD if finished else ft.Colors.PRIMARY),
-                title=text(lang, f"{i + 1}. {lesson.title[lang]}", 15),
+                title=text(lang, f"{i + 1}. {lesson.title[lang]}", theme.TYPE_LEAD),
                 on_click=lambda e, lid=lesson.id: app.go(f"/lesson/{lid}"))))
         column: list[ft.Control] = [
-            ft.Row([ft.Container(text(lang, t(lang, game), 20, True), expand=True),
+            ft.Row([ft.Container(text(lang, t(lang, game), theme.TYPE_TITLE, True), expand=True),
                     ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK,
                                   on_click=lambda e, g=game: app.go(f"/rules/{g}"))]),
-            text(lang, t(lang, "lesson_progress", done=done, n=len(group)), 13, color=ft.Colors.ON_SURFACE_VARIANT),
+            text(lang, t(lang, "lesson_progress", done=done, n=len(group)), theme.TYPE_SMALL,
+                 color=ft.Colors.ON_SURFACE_VARIANT),
             *rows,
         ]
         if group and done == len(group):
-            column.append(ft.Row([text(lang, t(lang, "lessons_done", game=t(lang, game)), 13, True, theme.PAGE_GOOD),
+            column.append(ft.Row([text(lang, t(lang, "lessons_done", game=t(lang, game)), theme.TYPE_SMALL, True,
+                                       theme.PAGE_GOOD),
                                   ft.FilledButton(t(lang, "play_beginner"),
                                                   on_click=lambda e, g=game: app.start_game(g, "beginner"))],
                                  wrap=True))
         cards.append(ft.Card(content=ft.Container(ft.Column(column, spacing=4), padding=12)))
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
-                text(lang, t(lang, "lessons"), 20, True)]),
+                text(lang, t(lang, "lessons"), theme.TYPE_TITLE, True)]),
         *cards,
     ], spacing=10, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))

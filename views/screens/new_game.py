@@ -37,7 +37,7 @@ def level_screen(app: Host, game: str = "lanes") -> None:
                                          on_click=lambda e: app.start_game("spit", PERSON)))
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
-                ft.Container(text(lang, t(lang, "choose_level"), 20, True), expand=True),
+                ft.Container(text(lang, t(lang, "choose_level"), theme.TYPE_TITLE, True), expand=True),
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, game))]),
         *buttons,
     ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
@@ -53,7 +53,7 @@ def points_switch(app: Host) -> ft.Control:
     # the long sentence wraps beside the switch (a switch's own label does not wrap on a phone)
     switch = ft.Switch(value=app.drafts.spit_points, on_change=flip)
     return ft.Semantics(identifier="spit-points", content=ft.Container(ft.Row([
-        switch, ft.Container(text(app.lang, t(app.lang, "sp_points_game"), 13), expand=True)],
+        switch, ft.Container(text(app.lang, t(app.lang, "sp_points_game"), theme.TYPE_SMALL), expand=True)],
         vertical_alignment=ft.CrossAxisAlignment.CENTER), width=320))
 
 
@@ -62,7 +62,7 @@ def variant_picker(app: Host) -> ft.Control:
     choice is remembered for the next game (the ``default_variants`` setting), and a set can be
     saved under a name and picked again (the storage's presets)."""
     lang = app.lang
-    badge = text(lang, "", 13, True)
+    badge = text(lang, "", theme.TYPE_SMALL, True)
     boxes: dict[str, ft.Checkbox] = {}
 
     def update_badge() -> None:
@@ -92,7 +92,8 @@ def variant_picker(app: Host) -> ft.Control:
     for v in VARIANTS:
         boxes[v] = ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.drafts.lanes_variants,
                                on_change=lambda e, v=v: toggle(e, v))
-    return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), 14), controls=[
+    return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), theme.TYPE_BODY),
+                                                           controls=[
         *boxes.values(), preset_row(app, pick)])], spacing=4), width=340)
 
 
@@ -125,7 +126,7 @@ def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
         ok = ft.Semantics(identifier="preset-save-ok", button=True,
                           content=ft.FilledButton(t(lang, "save"), on_click=done))
         app.page.show_dialog(ft.AlertDialog(
-            title=text(lang, t(lang, "preset_save"), 16, True), content=name,
+            title=text(lang, t(lang, "preset_save"), theme.TYPE_STRONG, True), content=name,
             actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda ev: app.page.pop_dialog()), ok]))
 
     return ft.Column([

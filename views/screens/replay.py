@@ -35,7 +35,7 @@ def replay(app: Host, game_id: int, review: GameReview | None = None) -> None:
         app.turn_back(t(lang, "replay_broken", why=str(exc)), "/stats")
         return
     table = games()[mode.timeline.game].replay_table(app, controller)
-    step = text(lang, f"0 / {mode.timeline.last}", 14, True, theme.ON_FELT)
+    step = text(lang, f"0 / {mode.timeline.last}", theme.TYPE_BODY, True, theme.ON_FELT)
     notes = ReviewBar(lang, review, controller, mode) \
         if review is not None and isinstance(controller, (LanesMatch, LoptiMatch)) else None
 

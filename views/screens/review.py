@@ -19,6 +19,7 @@ from storage.damage import DAMAGE
 from storage.seats import PERSON
 from views.screens.replay import replay
 from views.table.screen import TableScreen
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import text
 
@@ -63,7 +64,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
     lang = app.lang
     work = ReviewWork()
     bar = ft.ProgressBar(value=0, width=280)
-    count = text(lang, t(lang, "review_working", done=0, of="…"), 14)
+    count = text(lang, t(lang, "review_working", done=0, of="…"), theme.TYPE_BODY)
 
     def cancel_tapped(e: object) -> None:
         work.stop()
@@ -71,7 +72,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
     cancel = ft.Semantics(identifier="review-cancel", button=True, content=ft.OutlinedButton(
         t(lang, "cancel"), on_click=cancel_tapped))
     app.show(ft.Container(ft.Column([
-        text(lang, t(lang, "review_title"), 20, True), bar, count, cancel,
+        text(lang, t(lang, "review_title"), theme.TYPE_TITLE, True), bar, count, cancel,
     ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.CENTER), padding=ft.Padding.all(24),
         alignment=ft.Alignment.CENTER), screen=work)
     seat = _seat(info)

@@ -25,7 +25,7 @@ class ReviewBar:
 
     def __init__(self, lang: str, result: GameReview, controller: LanesMatch | LoptiMatch, mode: Any) -> None:
         self.lang, self.result, self.controller, self.mode = lang, result, controller, mode
-        self.words = text(lang, "", 13, color=theme.ON_FELT)
+        self.words = text(lang, "", theme.TYPE_SMALL, color=theme.ON_FELT)
         self.mark = ft.Container(width=24, height=24)  # a fixed slot: a Row here would break the bar's line
 
     def first(self) -> int:
@@ -49,7 +49,7 @@ class ReviewBar:
         between mistakes take the places of "to the deal" and "to the end" (``steps`` is the
         replay's first, back, counter, on, last)."""
         return [ft.Container(ft.Column([
-            text(self.lang, summary(self.lang, self.result), 13, True, theme.ON_FELT),
+            text(self.lang, summary(self.lang, self.result), theme.TYPE_SMALL, True, theme.ON_FELT),
             ft.Semantics(identifier="review-words", content=self.words),
         ], spacing=2), padding=ft.Padding.symmetric(horizontal=8)),
             ft.Row([jump(False), steps[1], steps[2], self.mark, steps[3], jump(True)],

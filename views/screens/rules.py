@@ -21,25 +21,26 @@ def rules_column(app: Host, game: str, only: str | None = None) -> list[ft.Contr
     try:
         rules = page(game)
     except RulesPageError as exc:
-        return [text(lang, str(exc), 14, color=theme.PAGE_ERROR)]
-    out: list[ft.Control] = [] if only else [text(lang, rules.intro[lang], 14)]
+        return [text(lang, str(exc), theme.TYPE_BODY, color=theme.PAGE_ERROR)]
+    out: list[ft.Control] = [] if only else [text(lang, rules.intro[lang], theme.TYPE_BODY)]
     for section in rules.sections:
         items = [it for it in section.items if only is None or it.rule == only]
         if not items:
             continue
         if only is None:
-            out.append(ft.Container(text(lang, section.title[lang], 17, True, ft.Colors.PRIMARY),
+            out.append(ft.Container(text(lang, section.title[lang], theme.TYPE_SECTION, True, ft.Colors.PRIMARY),
                                     padding=ft.Padding.only(top=8)))
         for it in items:
-            row: list[ft.Control] = [ft.Container(text(lang, it.rule, 11, True, theme.PAGE_MUTED), width=46),
-                                     ft.Container(text(lang, it.text[lang], 14), expand=True)]
+            row: list[ft.Control] = [ft.Container(text(lang, it.rule, theme.TYPE_TINY, True, theme.PAGE_MUTED),
+                                                  width=46),
+                                     ft.Container(text(lang, it.text[lang], theme.TYPE_BODY), expand=True)]
             body: list[ft.Control] = [ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.START)]
             if it.cards:
                 body.append(ft.Row([ft.Container(width=46), *[card_face(c, 34, 48) for c in it.cards]],
                                    spacing=3))
             if it.tag == "friendly":
                 body.append(ft.Row([ft.Container(width=46),
-                                    text(lang, t(lang, "friendly_badge"), 11, True, theme.PAGE_FRIENDLY)]))
+                                    text(lang, t(lang, "friendly_badge"), theme.TYPE_TINY, True, theme.PAGE_FRIENDLY)]))
             out.append(ft.Column(body, spacing=2))
     return out
 
@@ -52,7 +53,7 @@ def rules_screen(app: Host, game: str) -> None:
         title = t(lang, "rules")
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
-                ft.Container(text(lang, title, 20, True), expand=True),
+                ft.Container(text(lang, title, theme.TYPE_TITLE, True), expand=True),
                 ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}"))]),
         *rules_column(app, game),
     ], spacing=6, scroll=ft.ScrollMode.AUTO)
@@ -78,7 +79,7 @@ def rules_dialog(app: Host, game: str, rule: str | None = None) -> None:
 
         actions.insert(0, ft.TextButton(t(lang, "all_rules"), on_click=all_rules))
     app.page.show_dialog(ft.AlertDialog(
-        title=text(lang, t(lang, "rules") if rule is None else rule, 16, True),
+        title=text(lang, t(lang, "rules") if rule is None else rule, theme.TYPE_STRONG, True),
         content=ft.Container(content, width=min(520, (app.page.width or 400) - 40),
                              height=None if rule else min(560, (app.page.height or 700) - 160)),
         actions=actions))

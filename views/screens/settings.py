@@ -11,6 +11,7 @@ import flet as ft
 
 from storage import api
 from views.online.address import settings_section, use_lobby
+from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.widgets import card_face, icon_button, text
@@ -62,13 +63,14 @@ def settings(app: Host) -> None:
 
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
-                text(lang, t(lang, "settings"), 20, True)]),
+                text(lang, t(lang, "settings"), theme.TYPE_TITLE, True)]),
         name, *(ft.Semantics(identifier=f"setting-{key}", content=ft.Row([dd]))
                 for key, dd in (("language", language), ("theme", theme_dd), ("card_style", style))),
         preview, ft.Semantics(identifier="setting-bot_speed", content=ft.Row([speed])),
         ft.Semantics(identifier="setting-hint_level", content=ft.Row([hints])),
         sound, haptics, ft.Semantics(identifier="setting-reduce_motion", content=motion),
-        *([ft.Semantics(identifier="platform-calm", content=text(lang, t(lang, "reduce_motion_platform"), 12))]
+        *([ft.Semantics(identifier="platform-calm", content=text(lang, t(lang, "reduce_motion_platform"),
+                                                                 theme.TYPE_NOTE))]
           if app.platform_calm else []),
         *online,
         ft.FilledButton(t(lang, "save"), on_click=save),
@@ -112,7 +114,7 @@ def your_data(app: Host) -> list[ft.Control]:
             return
         app.tell(import_text(app, files[0].bytes or b""))
 
-    return [text(lang, t(lang, "your_data"), 16, True), ft.Row([
+    return [text(lang, t(lang, "your_data"), theme.TYPE_STRONG, True), ft.Row([
         ft.Semantics(identifier="export-all", button=True, content=ft.OutlinedButton(
             t(lang, "export_all"), icon=ft.Icons.DOWNLOAD, on_click=export)),
         ft.Semantics(identifier="import-file", button=True, content=ft.OutlinedButton(

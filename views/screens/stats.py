@@ -11,6 +11,7 @@ import flet as ft
 from engine.bots.review import reviewable
 from storage import api
 from views.screens.in_progress import in_progress_section
+from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import icon_button, text
 
@@ -27,10 +28,10 @@ def stats(app: Host) -> None:
         game, _, levels = key.partition("/")
         names = ", ".join(t(lang, lv) for lv in levels.split("+"))
         rows.append(ft.Card(content=ft.Container(padding=12, content=ft.Column([
-            text(lang, f"{t(lang, game)} · {t(lang, 'vs', who=names)}", 16, True),
+            text(lang, f"{t(lang, game)} · {t(lang, 'vs', who=names)}", theme.TYPE_STRONG, True),
             text(lang, f"{t(lang, 'played')} {e['played']} · {t(lang, 'wonn')} {e['won']} · "
                        f"{t(lang, 'streak')} {e['streak']} · {t(lang, 'best_streak')} {e['best_streak']} · "
-                       f"{t(lang, 'avg_len')} {e['avg_actions']:.0f}", 13),
+                       f"{t(lang, 'avg_len')} {e['avg_actions']:.0f}", theme.TYPE_SMALL),
         ], spacing=4))))
     recent: list[ft.Control] = []
     for i, g in enumerate(api.history(app.storage, limit=10)):
@@ -38,7 +39,7 @@ def stats(app: Host) -> None:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at or g.started_at))
         recent.append(ft.Row([
             ft.Container(text(lang, f"{t(lang, g.game)} — {t(lang, res)} · {when} · "
-                                    f"{t(lang, 'moves_n', n=len(g.actions))}", 13), expand=True),
+                                    f"{t(lang, 'moves_n', n=len(g.actions))}", theme.TYPE_SMALL), expand=True),
             ft.Semantics(identifier=f"replay-game-{i}", button=True, content=ft.TextButton(
                 t(lang, "replay"), icon=ft.Icons.REPLAY, on_click=lambda e, gid=g.id: app.go(f"/replay/{gid}"))),
             *([ft.Semantics(identifier=f"review-game-{i}", button=True, content=ft.TextButton(
@@ -47,10 +48,10 @@ def stats(app: Host) -> None:
         ], wrap=True))
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
-                text(lang, t(lang, "stats"), 20, True)]),
+                text(lang, t(lang, "stats"), theme.TYPE_TITLE, True)]),
         *in_progress_section(app, lambda: stats(app)),
-        *(rows or [text(lang, t(lang, "no_games"), 14)]),
-        text(lang, t(lang, "recent"), 16, True) if recent else ft.Container(),
+        *(rows or [text(lang, t(lang, "no_games"), theme.TYPE_BODY)]),
+        text(lang, t(lang, "recent"), theme.TYPE_STRONG, True) if recent else ft.Container(),
         *recent,
     ], spacing=10, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))

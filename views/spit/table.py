@@ -59,7 +59,7 @@ class SpitTable(Table):
         self.events: list[Any] = []
         self.landed: set[int] = set()
         #: one long-lived status line: the ticker changes its text in place (the countdown)
-        self.status = text(app.lang, "", 15, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
+        self.status = text(app.lang, "", theme.TYPE_LEAD, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
 
     @property
     def lang(self) -> str:
@@ -97,7 +97,7 @@ class SpitTable(Table):
                                 border_radius=ft.BorderRadius.all(6))
         # how many cards the stock holds, as under the centre piles (no sign: a "+3" needed a
         # direction mark in Arabic, which the bundled font's fallback then drew without its "+")
-        under = text(self.lang, str(size) if size else " ", 11, color=theme.ON_FELT_MUTED)
+        under = text(self.lang, str(size) if size else " ", theme.TYPE_TINY, color=theme.ON_FELT_MUTED)
         body: ft.Control = ft.Container(ft.Column([face, under], spacing=2, tight=True,
                                                   horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                                         on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
@@ -125,7 +125,7 @@ class SpitTable(Table):
         n = obs["players"][player]["spit_count"]
         face = card_back(w, h, str(n)) if n else card_slot(w, h)
         return ft.Semantics(identifier=f"spit-deck-{player}", content=ft.Column(
-            [face, text(self.lang, t(self.lang, "sp_spit_cards", n=n), 11, color=theme.ON_FELT_MUTED)],
+            [face, text(self.lang, t(self.lang, "sp_spit_cards", n=n), theme.TYPE_TINY, color=theme.ON_FELT_MUTED)],
             spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
 
     def _centre(self, obs: SpitObservation) -> ft.Control:
@@ -151,7 +151,8 @@ class SpitTable(Table):
             toward = TOWARD_ME if self.taken[i] == 0 else TOWARD_THEM
             face = ft.Stack([face, self.motion.ghost(card_face(before, pw, ph), toward)],
                             clip_behavior=ft.ClipBehavior.NONE)
-        body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), 12, color=theme.ON_FELT_MUTED)],
+        body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), theme.TYPE_NOTE,
+                                                  color=theme.ON_FELT_MUTED)],
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
                             border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
@@ -208,12 +209,12 @@ class SpitTable(Table):
 
         def info(p: int) -> ft.Control:
             return ft.Row([seat_plate(self.lang, t(self.lang, "player_n", n=p + 1),
-                                      text(self.lang, counts(p), 12, color=theme.ON_FELT_MUTED),
+                                      text(self.lang, counts(p), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED),
                                       )], alignment=ft.MainAxisAlignment.CENTER)
 
         def plate(p: int, name: str) -> ft.Control:
             return ft.Row([seat_plate(self.lang, name, ft.Semantics(identifier=f"spit-counts-{p}", content=text(
-                self.lang, counts(p), 12, color=theme.ON_FELT_MUTED)))])
+                self.lang, counts(p), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED)))])
 
         bot_info = plate(1, t(self.lang, self.game.level))
         my_info = plate(0, t(self.lang, "you"))

@@ -27,9 +27,9 @@ def result_dialog(lang: str, outcome: Outcome, *, on_rematch: Callable[[], None]
                   on_replay: Callable[[], None] | None = None) -> ft.AlertDialog:
     icon = ft.Icons.EMOJI_EVENTS if outcome.won else ft.Icons.FLAG if outcome.won is False else ft.Icons.HANDSHAKE
     title = t(lang, "won") if outcome.won else t(lang, "lost") if outcome.won is False else t(lang, "draw_result")
-    lines: list[ft.Control] = [text(lang, outcome.reason, 14)]
+    lines: list[ft.Control] = [text(lang, outcome.reason, theme.TYPE_BODY)]
     if outcome.score:
-        lines.append(ft.Semantics(identifier="result-score", content=text(lang, outcome.score, 14, True)))
+        lines.append(ft.Semantics(identifier="result-score", content=text(lang, outcome.score, theme.TYPE_BODY, True)))
 
     def act(fn: Callable[[], None]) -> Callable[[Any], None]:
         return lambda e: fn()
@@ -43,6 +43,6 @@ def result_dialog(lang: str, outcome: Outcome, *, on_rematch: Callable[[], None]
     actions.append(ft.TextButton(t(lang, "home"), on_click=act(on_home)))
     return ft.AlertDialog(
         modal=True, icon=ft.Icon(icon, size=40, color=theme.PAGE_GOOD if outcome.won else theme.PAGE_MUTED),
-        title=text(lang, title, 20, True, align=ft.TextAlign.CENTER),
+        title=text(lang, title, theme.TYPE_TITLE, True, align=ft.TextAlign.CENTER),
         content=ft.Column(lines, tight=True, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
         actions=[ft.Row(actions, wrap=True, spacing=4, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER)])

@@ -50,8 +50,9 @@ class TurnBasedTable(Table):
         lang = self.lang
         show(self.root, [ft.Container(expand=True), ft.Container(ft.Column([
             ft.Icon(ft.Icons.SWAP_HORIZ, size=64, color=theme.ON_FELT),
-            text(lang, t(lang, "pass_to", n=n), 22, True, theme.ON_FELT, align=ft.TextAlign.CENTER),
-            text(lang, t(lang, "pass_hint", n=n), 14, color=theme.ON_FELT_MUTED, align=ft.TextAlign.CENTER),
+            text(lang, t(lang, "pass_to", n=n), theme.TYPE_TILE, True, theme.ON_FELT, align=ft.TextAlign.CENTER),
+            text(lang, t(lang, "pass_hint", n=n), theme.TYPE_BODY, color=theme.ON_FELT_MUTED,
+                 align=ft.TextAlign.CENTER),
             ft.Semantics(identifier="privacy-ready", button=True, content=ft.FilledButton(
                 t(lang, "ready", n=n), on_click=lambda e: ready())),
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16),

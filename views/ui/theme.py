@@ -57,6 +57,22 @@ PAGE_FRIENDLY = ft.Colors.TERTIARY
 PAGE_MUTED = ft.Colors.ON_SURFACE_VARIANT
 
 # --- sizes ---------------------------------------------------------------------------------------
+# --- type: one size per role (logical pixels), so a screen says what a line is, not how big it is
+TYPE_TINY = 11  # a chip's rank, a rule's id, a plot's scale
+TYPE_NOTE = 12  # a note under a control, a tag
+TYPE_SMALL = 13  # secondary lines: details, status, a result's reason
+TYPE_BODY = 14  # body text
+TYPE_LEAD = 15  # a line to read first: a prompt, a row of a list
+TYPE_STRONG = 16  # a dialog's title, a player's name on a table
+TYPE_SECTION = 17  # a section of a rules page
+TYPE_HEADING = 18  # a heading inside a screen
+TYPE_TITLE = 20  # a screen's title
+TYPE_TILE = 22  # a game's name on its tile, a result
+TYPE_DISPLAY = 28  # the app's name on home
+#: every size of the scale, by its value (tests/test_code_shape.py: no other size is written out)
+TYPE_SCALE = {TYPE_TINY, TYPE_NOTE, TYPE_SMALL, TYPE_BODY, TYPE_LEAD, TYPE_STRONG, TYPE_SECTION, TYPE_HEADING,
+              TYPE_TITLE, TYPE_TILE, TYPE_DISPLAY}
+
 MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
 PAD = 16  # around a screen's content
 FELT_PAD = 4  # the cloth's side margin around a table (a 360 px phone's hand needs every pixel)

@@ -84,7 +84,7 @@ def handler(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
     return lambda e: fn(*args)
 
 
-def text(lang: str, value: str, size: float = 14, bold: bool = False, color: str | None = None,
+def text(lang: str, value: str, size: float = theme.TYPE_BODY, bold: bool = False, color: str | None = None,
          align: ft.TextAlign | None = None, max_lines: int | None = None) -> ft.Text:
     return ft.Text(value, size=size, color=color, text_align=align or ft.TextAlign.START, max_lines=max_lines,
                    weight=ft.FontWeight.BOLD if bold else None, style=font(*family(lang)))
@@ -173,7 +173,7 @@ def _card_chip(card: str, width: float, height: float, *, selected: bool, target
 
 def card_slot(width: float, height: float, words: str = "") -> ft.Control:
     """Where cards will lie, with none there yet: an outline on the cloth, and what it is."""
-    return ft.Container(ft.Text(words, size=11, color=theme.ON_FELT_MUTED, text_align=ft.TextAlign.CENTER),
+    return ft.Container(ft.Text(words, size=theme.TYPE_TINY, color=theme.ON_FELT_MUTED, text_align=ft.TextAlign.CENTER),
                         width=width, height=height, alignment=ft.Alignment.CENTER, padding=pad(2),
                         border=border(1.5, theme.SEAT_EDGE), border_radius=radius(6))
 
@@ -207,7 +207,7 @@ def mini_card(card: str) -> ft.Control:
         label, color = card[:-1] + SUIT_GLYPH[card[-1]], suit_color(card[-1])
     return ft.Container(bgcolor=theme.CARD_FACE, border_radius=radius(4), padding=pad2(3, 1),
                         border=border(1, theme.CARD_EDGE),
-        content=ft.Text(label, size=11, color=color, weight=ft.FontWeight.BOLD,
+        content=ft.Text(label, size=theme.TYPE_TINY, color=color, weight=ft.FontWeight.BOLD,
                         style=SYMBOLS, semantics_label=card_name(theme.look().lang, card)))
 
 
@@ -216,7 +216,7 @@ def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_labe
     """The bar above every table: back, the game and opponent, an optional action (resign)."""
     row: list[ft.Control] = [
         icon_button(ft.Icons.ARROW_BACK, back_label, on_back, theme.ON_FELT),
-        ft.Container(text(lang, title, 18, True, theme.ON_FELT), expand=True),
+        ft.Container(text(lang, title, theme.TYPE_HEADING, True, theme.ON_FELT), expand=True),
     ]
     if extra is not None:
         row.append(extra)
@@ -226,7 +226,7 @@ def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_labe
 def seat_plate(lang: str, name: str, detail: ft.Control, *, count: int | None = None, turn: bool = False) -> ft.Control:
     """A player's place at the table: a face-down card with what they hold, their name (and bot
     level) and ``detail``; lit, with a dot before the name, while it is their turn."""
-    head: list[ft.Control] = [text(lang, name, 12, True, theme.ON_FELT)]
+    head: list[ft.Control] = [text(lang, name, theme.TYPE_NOTE, True, theme.ON_FELT)]
     if turn:
         head.insert(0, ft.Container(width=8, height=8, bgcolor=HIGHLIGHT, border_radius=radius(4)))
     row: list[ft.Control] = [ft.Column([ft.Row(head, spacing=4, tight=True), detail], spacing=1, tight=True)]
@@ -239,9 +239,9 @@ def seat_plate(lang: str, name: str, detail: ft.Control, *, count: int | None = 
 
 def status_box(lang: str, status: str, last: str) -> ft.Control:
     """Whose move it is and what to do, and the last move in words."""
-    lines: list[ft.Control] = [text(lang, status, 15, True, theme.ON_FELT)]
+    lines: list[ft.Control] = [text(lang, status, theme.TYPE_LEAD, True, theme.ON_FELT)]
     if last:
-        lines.append(text(lang, last, 12, color=theme.LAST_MOVE, max_lines=3))
+        lines.append(text(lang, last, theme.TYPE_NOTE, color=theme.LAST_MOVE, max_lines=3))
     return ft.Container(ft.Column(lines, spacing=2, tight=True),
                         padding=pad2(6, 4), bgcolor=theme.SHADE,
                         border_radius=radius(8))
@@ -315,17 +315,17 @@ def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retr
     head = t(lang, "coach_done") if coach.done else t(lang, "coach_step", i=coach.step, n=coach.steps)
     lines: list[ft.Control] = [
         ft.Row([ft.Icon(ft.Icons.SCHOOL, size=18, color=theme.FELT),
-                ft.Container(text(lang, head, 12, True, theme.FELT), expand=True),
+                ft.Container(text(lang, head, theme.TYPE_NOTE, True, theme.FELT), expand=True),
                 *([] if coach.done else [ft.TextButton(t(lang, "hint"), on_click=on_hint),
                                          ft.TextButton(t(lang, "retry"), on_click=on_retry)])],
                spacing=4),
-        ft.Semantics(identifier="coach-text", content=text(lang, coach.text, 14, color=BLACK)),
+        ft.Semantics(identifier="coach-text", content=text(lang, coach.text, theme.TYPE_BODY, color=BLACK)),
     ]
     if coach.feedback:
         lines.append(ft.Semantics(identifier="coach-feedback",
-                                  content=text(lang, coach.feedback, 13, True, theme.DANGER)))
+                                  content=text(lang, coach.feedback, theme.TYPE_SMALL, True, theme.DANGER)))
     if coach.hint:
-        lines.append(text(lang, coach.hint, 13, color=theme.HINT))
+        lines.append(text(lang, coach.hint, theme.TYPE_SMALL, color=theme.HINT))
     buttons: list[ft.Control] = []
     if coach.info:
         buttons.append(ft.Semantics(identifier="coach-continue", button=True, content=ft.FilledButton(
