@@ -158,3 +158,22 @@ def test_font_sizes_come_from_the_type_scale() -> None:
             sizes += [kw.value for kw in node.keywords if kw.arg == "size" and called in ("text", "Text")]
             written += [f"{name}:{s.lineno}" for s in sizes if isinstance(s, ast.Constant)]
     assert written == []
+
+
+def test_colours_come_from_the_theme() -> None:
+    """#43 item 6: every colour is named in views/ui/theme.py (the cloth's fixed colours and the
+    page's Material roles); no other module writes ft.Colors.X or a "#RRGGBB" of its own."""
+    import re
+
+    written = []
+    for name, tree in view_modules().items():
+        if name == "views.ui.theme":
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Attribute) \
+                    and node.value.attr == "Colors":
+                written.append(f"{name}:{node.lineno} Colors.{node.attr}")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and re.fullmatch(r"#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?", node.value):
+                written.append(f"{name}:{node.lineno} {node.value}")
+    assert written == []

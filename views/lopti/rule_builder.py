@@ -44,7 +44,7 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
     def refresh_preview() -> None:
         problems = draft.problems()
         preview.value = describe(draft.to_rule("draft"), lang) if not problems else "\n".join(problems)
-        preview.color = None if not problems else ft.Colors.ERROR
+        preview.color = None if not problems else theme.PAGE_ERROR
 
     def change(fn: Callable[[], None]) -> None:
         fn()
@@ -70,9 +70,9 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
     title = ft.TextField(label=t(lang, "rb_name"), value=draft.title, max_length=80, dense=True, on_change=named)
     return [
         ft.Semantics(identifier="rb-preview", content=ft.Container(
-            ft.Column([text(lang, t(lang, "rb_reads"), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT),
+            ft.Column([text(lang, t(lang, "rb_reads"), theme.TYPE_NOTE, color=theme.PAGE_MUTED),
                        preview], spacing=4),
-            bgcolor=ft.Colors.SECONDARY_CONTAINER, padding=12, border_radius=ft.BorderRadius.all(8))),
+            bgcolor=theme.PAGE_PANEL, padding=12, border_radius=ft.BorderRadius.all(8))),
         text(lang, t(lang, "rb_when"), theme.TYPE_LEAD, True), when,
         text(lang, t(lang, "rb_if"), theme.TYPE_LEAD, True), *conditions,
         text(lang, t(lang, "rb_then"), theme.TYPE_LEAD, True), *effects,
@@ -136,7 +136,7 @@ def _box(rows: list[ft.Control]) -> ft.Control:
     body: list[ft.Control] = [head]
     if args:
         body.append(ft.Row(args, wrap=True, spacing=8, run_spacing=8))
-    return ft.Container(ft.Column(body, spacing=8), border=ft.Border.all(1, ft.Colors.OUTLINE_VARIANT),
+    return ft.Container(ft.Column(body, spacing=8), border=ft.Border.all(1, theme.PAGE_LINE),
                         border_radius=ft.BorderRadius.all(8), padding=8)
 
 
@@ -151,8 +151,8 @@ def _condition_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, kin
             on = r in arg
             chips.append(ft.Semantics(identifier=f"rb-rank-{i}-{r}", button=True, selected=on, content=ft.Container(
                 ft.Text(r, size=theme.TYPE_SMALL, weight=ft.FontWeight.BOLD if on else None,
-                        color=ft.Colors.ON_PRIMARY if on else None),
-                bgcolor=ft.Colors.PRIMARY if on else None, border=ft.Border.all(1, ft.Colors.OUTLINE),
+                        color=theme.ON_ACCENT if on else None),
+                bgcolor=theme.PAGE_ACCENT if on else None, border=ft.Border.all(1, theme.PAGE_EDGE),
                 border_radius=ft.BorderRadius.all(6), padding=ft.Padding.symmetric(horizontal=8, vertical=4),
                 on_click=lambda e, r=r: change(lambda: draft.toggle_rank(i, r)))))
         return chips  # they wrap with the other arguments

@@ -62,7 +62,7 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
         t(lang, "rb_own"), icon=ft.Icons.EDIT_NOTE, on_click=lambda e: own_rule_screen(app, back, flow)))
     page(app, t(lang, "sess_title", n=flow.deal_number), [
         text(lang, t(lang, "sess_pick_rule", who=winner, n=flow.deal_number), theme.TYPE_LEAD, True),
-        text(lang, t(lang, "sess_pick_hint"), theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "sess_pick_hint"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),
         own,
         text(lang, t(lang, "rb_or_pick"), theme.TYPE_SMALL, True),
         ft.Semantics(identifier="sess-add-rule", button=True, content=add),  # above the long list

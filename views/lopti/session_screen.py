@@ -45,7 +45,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
     rules = rule_cards(app, flow)
     controls: list[ft.Control] = []
     if notice:
-        controls.append(ft.Container(text(lang, notice, theme.TYPE_BODY, True), bgcolor=ft.Colors.SECONDARY_CONTAINER,
+        controls.append(ft.Container(text(lang, notice, theme.TYPE_BODY, True), bgcolor=theme.PAGE_PANEL,
                                      padding=10, border_radius=ft.BorderRadius.all(8)))
     controls += [text(lang, t(lang, "sess_results"), theme.TYPE_STRONG, True),
                  *(results or [text(lang, t(lang, "sess_none_yet"), theme.TYPE_SMALL)]),
@@ -56,7 +56,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
             t(lang, "sess_propose"), icon=ft.Icons.HOW_TO_VOTE,
             on_click=lambda e: proposal_screen(app, session_screen, flow))))
     elif flow.session.results and flow.session.vote_used():
-        controls.append(text(lang, t(lang, "sess_vote_used"), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT))
+        controls.append(text(lang, t(lang, "sess_vote_used"), theme.TYPE_NOTE, color=theme.PAGE_MUTED))
     if flow.coach is not None:  # a lesson's practice table deals no further deal
         page(app, t(lang, "sess_title", n=flow.deal_number), controls, flow)
         return
@@ -121,10 +121,10 @@ def rule_cards(app: Host, flow: SessionFlow) -> list[ft.Control]:
     rules: list[ft.Control] = []
     for rid, words, author, in_force in flow.rules_in_force(lang):
         lines: list[ft.Control] = [
-            text(lang, words, theme.TYPE_BODY, color=None if in_force else ft.Colors.ON_SURFACE_VARIANT),
+            text(lang, words, theme.TYPE_BODY, color=None if in_force else theme.PAGE_MUTED),
             text(lang, t(lang, "sess_rule_by", who=author_label(flow, author, lang)) +
                  ("" if in_force else " · " + t(lang,
-                                                "sess_removed")), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT)]
+                                                "sess_removed")), theme.TYPE_NOTE, color=theme.PAGE_MUTED)]
         if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
             lines.append(ft.Semantics(identifier=f"sess-delete-{rid}", button=True, content=ft.TextButton(
                 t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
@@ -159,7 +159,7 @@ def carry_screen(app: Host, flow: SessionFlow) -> None:
         rows.append(ft.Card(content=ft.Container(padding=10, content=ft.Column([
             text(lang, words, theme.TYPE_BODY),
             text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)), theme.TYPE_NOTE,
-                 color=ft.Colors.ON_SURFACE_VARIANT), *switches], spacing=4))))
+                 color=theme.PAGE_MUTED), *switches], spacing=4))))
     page(app, t(lang, "sess_again"), [
         text(lang, t(lang, "carry_hint", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL),
         *(rows or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)]),

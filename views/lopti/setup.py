@@ -66,7 +66,7 @@ def lopti_setup(app: Host) -> None:
         ft.Row([ft.OutlinedButton(t(lang, "players_n", n=n), on_click=lambda e, n=n: count(n))
                 for n in (2, 3, 4, 5)], wrap=True),
         rows,
-        text(lang, t(lang, "lopti_pass_note"), theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "lopti_pass_note"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),
         ft.FilledButton(t(lang, "start"), on_click=lambda e: new_table(app, list(seats))),
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(16)))

@@ -442,7 +442,7 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
             parts: list[ft.Control] = [
                 text(lang, describe(rule.raw, lang), theme.TYPE_BODY),
                 text(lang, t(lang, "sess_rule_by", who=match.who(rule.author, lang) if rule.author is not None
-                             else "—"), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT)]
+                             else "—"), theme.TYPE_NOTE, color=theme.PAGE_MUTED)]
             if rule.id in deletable and rule.author is not None:
                 parts.append(ft.Semantics(identifier=f"delete-{rule.id}", button=True, content=ft.TextButton(
                     t(lang, "sess_delete", who=match.who(rule.author, lang)), icon=ft.Icons.DELETE_OUTLINE,

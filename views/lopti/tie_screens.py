@@ -72,7 +72,7 @@ def rps_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, 
     page(app, t(lang, "rps_title"), [
         text(lang, proposal_words(flow, proposal, lang), theme.TYPE_BODY),
         text(lang, t(lang, "rps_sides", a=seat_label(flow, a, lang), b=seat_label(flow, b, lang)), theme.TYPE_SMALL,
-             color=ft.Colors.ON_SURFACE_VARIANT),
+             color=theme.PAGE_MUTED),
         score, status, prompt, buttons,
         ft.Semantics(identifier="rps-auto", button=True, content=ft.TextButton(
             t(lang, "rps_auto"), icon=ft.Icons.CASINO, on_click=finish))], flow)
@@ -107,7 +107,7 @@ def defender_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
             label=t(lang, "def_volunteer", who=seat_label(flow, s, lang)), value=False,
             on_change=lambda e, s=s: toggle(e, s))) for s in people),
         *(text(lang, t(lang, "def_bot", who=seat_label(flow, s, lang)), theme.TYPE_BODY) for s in bots),
-        text(lang, t(lang, "def_none"), theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "def_none"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),
         ft.Semantics(identifier="defend-go", button=True, content=ft.FilledButton(
             t(lang, "def_go"), on_click=go))], flow)
 
@@ -120,7 +120,7 @@ def knockout_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
     lang = app.lang
     throws: dict[int, list[str]] = {s: [] for s in volunteers if not flow.bot_defends(s)}
     prompt = text(lang, "", theme.TYPE_STRONG, True)
-    made = text(lang, "", theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)
+    made = text(lang, "", theme.TYPE_SMALL, color=theme.PAGE_MUTED)
 
     def advance() -> None:
         winner, seat = flow.knockout(volunteers, throws)

@@ -138,7 +138,7 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
         text(lang, proposal_words(flow, proposal, lang), theme.TYPE_LEAD, True),
         text(lang, t(lang, "when_title"), theme.TYPE_SMALL, True), when,
         text(lang, t(lang, "sess_majority", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL,
-             color=ft.Colors.ON_SURFACE_VARIANT),
+             color=theme.PAGE_MUTED),
         *rows,
         ft.Semantics(identifier="vote-count", button=True, content=ft.FilledButton(
             t(lang, "sess_count"), on_click=count)),

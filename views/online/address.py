@@ -86,5 +86,5 @@ def settings_section(app: Host) -> tuple[list[ft.Control], Callable[[], str | No
 
     controls: list[ft.Control] = [
         text(lang, t(lang, "online"), theme.TYPE_STRONG, True), ft.Semantics(identifier="setting-lobby", content=field),
-        text(lang, account_note(app), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT)]
+        text(lang, account_note(app), theme.TYPE_NOTE, color=theme.PAGE_MUTED)]
     return controls, check

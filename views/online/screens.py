@@ -82,7 +82,7 @@ def lobbypage(app: Host, acc: Any, status: ft.Text) -> None:
                               for k in TIME_CONTROLS])
     code = ft.TextField(label=t(lang, "ol_code"), width=160, max_length=6,
                         capitalization=ft.TextCapitalization.CHARACTERS)
-    me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", theme.TYPE_SMALL, color=ft.Colors.ON_SURFACE_VARIANT)
+    me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", theme.TYPE_SMALL, color=theme.PAGE_MUTED)
 
     running = ft.Column(spacing=4)
     retry, load_me = _loader(app, acc, status, me_line, running)
@@ -108,7 +108,7 @@ def lobbypage(app: Host, acc: Any, status: ft.Text) -> None:
                                                                              sorted(app.drafts.online_variants))))],
                wrap=True),
         house_rules,
-        text(lang, t(lang, "ol_rated_note"), theme.TYPE_NOTE, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "ol_rated_note"), theme.TYPE_NOTE, color=theme.PAGE_MUTED),
         challenge_row(app, tc, code, status),
         ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: app.page.run_task(leaderboard, app, home)),
                 ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: app.page.run_task(profile, app, home)),

@@ -62,7 +62,7 @@ def home(app: Host) -> ft.Control:
                 icon_button(ft.Icons.PUBLIC, t(lang, "online"), lambda e: app.go("/online")),
                 icon_button(ft.Icons.BAR_CHART, t(lang, "stats"), lambda e: app.go("/stats")),
                 icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: app.go("/settings"))]),
-        text(lang, t(lang, "tagline"), theme.TYPE_BODY, color=ft.Colors.ON_SURFACE_VARIANT),
+        text(lang, t(lang, "tagline"), theme.TYPE_BODY, color=theme.PAGE_MUTED),
         online,
         *(_tile(app, g, in_progress) for g in games().values()),
         # below the games: they stay where a player knows them

@@ -35,7 +35,7 @@ def learn(app: Host, focus: str | None = None) -> None:
             finished = progress.get(lesson.id, (0, False))[1]
             rows.append(ft.Semantics(identifier=f"lesson-{lesson.id}", button=True, content=ft.ListTile(
                 leading=ft.Icon(ft.Icons.CHECK_CIRCLE if finished else ft.Icons.PLAY_CIRCLE_OUTLINE,
-                                color=theme.PAGE_GOOD if finished else ft.Colors.PRIMARY),
+                                color=theme.PAGE_GOOD if finished else theme.PAGE_ACCENT),
                 title=text(lang, f"{i + 1}. {lesson.title[lang]}", theme.TYPE_LEAD),
                 on_click=lambda e, lid=lesson.id: app.go(f"/lesson/{lid}"))))
         column: list[ft.Control] = [
@@ -43,7 +43,7 @@ def learn(app: Host, focus: str | None = None) -> None:
                     ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK,
                                   on_click=lambda e, g=game: app.go(f"/rules/{g}"))]),
             text(lang, t(lang, "lesson_progress", done=done, n=len(group)), theme.TYPE_SMALL,
-                 color=ft.Colors.ON_SURFACE_VARIANT),
+                 color=theme.PAGE_MUTED),
             *rows,
         ]
         if group and done == len(group):

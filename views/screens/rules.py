@@ -28,7 +28,7 @@ def rules_column(app: Host, game: str, only: str | None = None) -> list[ft.Contr
         if not items:
             continue
         if only is None:
-            out.append(ft.Container(text(lang, section.title[lang], theme.TYPE_SECTION, True, ft.Colors.PRIMARY),
+            out.append(ft.Container(text(lang, section.title[lang], theme.TYPE_SECTION, True, theme.PAGE_ACCENT),
                                     padding=ft.Padding.only(top=8)))
         for it in items:
             row: list[ft.Control] = [ft.Container(text(lang, it.rule, theme.TYPE_TINY, True, theme.PAGE_MUTED),

@@ -55,6 +55,12 @@ PAGE_ERROR = ft.Colors.ERROR
 PAGE_GOOD = ft.Colors.PRIMARY
 PAGE_FRIENDLY = ft.Colors.TERTIARY
 PAGE_MUTED = ft.Colors.ON_SURFACE_VARIANT
+PAGE_ACCENT = ft.Colors.PRIMARY  # a heading in the app's colour (a rules section, a lesson not yet done)
+ON_ACCENT = ft.Colors.ON_PRIMARY  # words on the accent (a chosen chip)
+PAGE_PANEL = ft.Colors.SECONDARY_CONTAINER  # a panel that stands out on a page (a notice, a rule's sentence)
+PAGE_EDGE = ft.Colors.OUTLINE  # the rim of a chip
+PAGE_LINE = ft.Colors.OUTLINE_VARIANT  # a quiet frame around a group
+NONE = ft.Colors.TRANSPARENT  # no fill
 
 # --- sizes ---------------------------------------------------------------------------------------
 # --- type: one size per role (logical pixels), so a screen says what a line is, not how big it is

@@ -259,7 +259,7 @@ def _button_style(kind: str, color: str) -> ft.ButtonStyle:
                               icon_color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: color},
                               padding=pad2(14, 0), shape=shape)
     return ft.ButtonStyle(
-        bgcolor={ft.ControlState.DISABLED: ft.Colors.TRANSPARENT,
+        bgcolor={ft.ControlState.DISABLED: theme.NONE,
                  ft.ControlState.DEFAULT: theme.HIGHLIGHT if kind == "primary" else theme.BUTTON},
         color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: theme.INK},
         icon_color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: theme.INK},
