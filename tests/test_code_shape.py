@@ -177,3 +177,12 @@ def test_colours_come_from_the_theme() -> None:
                     and re.fullmatch(r"#[0-9A-Fa-f]{6}([0-9A-Fa-f]{2})?", node.value):
                 written.append(f"{name}:{node.lineno} {node.value}")
     assert written == []
+
+
+def test_waits_are_named_in_the_theme() -> None:
+    """#43 item 6: how long a screen waits before it looks again is a named timing in
+    views/ui/theme.py (LOBBY_POLL_S, CLOCK_TICK_S…), never a number in a sleep."""
+    written = [f"{name}:{node.lineno}" for name, tree in view_modules().items() for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "sleep"
+               and node.args and isinstance(node.args[0], ast.Constant)]
+    assert written == []

@@ -109,7 +109,7 @@ async def wait_for_challenge(app: Host, code: str) -> None:
     assert client is not None
     scope = app.scope
     for _ in range(600):
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(theme.LOBBY_POLL_S)
         if not scope.open:
             client.close()
             return
@@ -156,7 +156,7 @@ def find_game(app: Host, home: Home, rated: bool, time_control: str, variants: l
         state["seek"] = seek["id"]
         started = time.monotonic()
         while scope.open:
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(theme.LOBBY_POLL_S)
             try:
                 s = await asyncio.to_thread(client.seek_status, seek["id"])
             except LobbyUnavailable:

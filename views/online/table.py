@@ -172,7 +172,7 @@ class OnlineLanesTable(LanesTable):
             self.clocks.value = self._clock_text()
             with contextlib.suppress(AssertionError, RuntimeError):  # the table is being left this instant
                 self.clocks.update()
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(theme.CLOCK_TICK_S)
 
     def _after_human(self) -> None:
         """My move is in the outbox ("sending…" on the clock line, the hand waits): it goes in a

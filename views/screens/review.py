@@ -81,7 +81,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
         job = asyncio.create_task(asyncio.to_thread(
             review_game, info.record, seat, 300, lambda: work.cancelled, work.progress))
         while not job.done():
-            await asyncio.sleep(0.25)
+            await asyncio.sleep(theme.PROGRESS_TICK_S)
             if work.cancelled:
                 break
             bar.value = work.done / work.of if work.of else 0

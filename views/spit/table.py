@@ -245,7 +245,7 @@ class SpitTable(Table):
         last_status = ""
         while self.active:
             if self.paused_at is not None:  # in the background: nothing moves, the bot waits
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(theme.PAUSED_POLL_S)
                 continue
             events = self.game.tick(self.now())
             phase = self.game.state.phase
@@ -266,7 +266,7 @@ class SpitTable(Table):
             if self.game.state.over:
                 self.show_result(self.game.observation)
                 break
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(theme.SPIT_FRAME_S)
 
     def feedback(self, events: list[Any], player: int = 0) -> None:
         """A sound and a haptic tap for what happened (the engine's 'rejected' event is a refusal; a

@@ -191,7 +191,7 @@ class Arrivals:
         self.wrapped = False
 
         async def rest() -> None:
-            await asyncio.sleep(0.04)
+            await asyncio.sleep(theme.SETTLE_S)
             redraw()
 
         with contextlib.suppress(RuntimeError):  # no running page (a closing session): nothing to animate

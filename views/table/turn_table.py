@@ -108,7 +108,7 @@ class TurnBasedTable(Table):
         try:
             while not self.stopped and not self.match.status.over and not self.match.my_turn:
                 while self.app.paused and not self.stopped:  # in the background: bots wait
-                    await asyncio.sleep(0.2)
+                    await asyncio.sleep(theme.PAUSED_POLL_S)
                 action = await asyncio.to_thread(self.match.bot_choice, self.is_stopped)
                 await asyncio.sleep(self.app.prefs.bot_delay(self.bot_delay))
                 if action is None or self.stopped:

@@ -62,6 +62,14 @@ PAGE_EDGE = ft.Colors.OUTLINE  # the rim of a chip
 PAGE_LINE = ft.Colors.OUTLINE_VARIANT  # a quiet frame around a group
 NONE = ft.Colors.TRANSPARENT  # no fill
 
+# --- timing: how often a screen looks again while it waits (seconds) ------------------------------
+LOBBY_POLL_S = 1.0  # a seek or a challenge waiting for its match at the lobby
+CLOCK_TICK_S = 0.5  # an online match's clocks redrawn between the lobby's answers (whole seconds shown)
+PAUSED_POLL_S = 0.2  # a table in the background checks whether the app came back
+SPIT_FRAME_S = 0.05  # Spit's real-time table redraws at most this often (20 a second)
+PROGRESS_TICK_S = 0.25  # a long job's progress bar (the expert's review)
+SETTLE_S = 0.04  # a card lands a frame after it is drawn where it flew to (views/table/motion.py)
+
 # --- sizes ---------------------------------------------------------------------------------------
 # --- type: one size per role (logical pixels), so a screen says what a line is, not how big it is
 TYPE_TINY = 11  # a chip's rank, a rule's id, a plot's scale
