@@ -25,7 +25,7 @@ from views.table.result import Outcome, result_dialog
 from views.table.turn_table import TurnBasedTable
 from views.ui import sizing, theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
-from views.ui.i18n import RTL, t, why_text
+from views.ui.i18n import RTL, listed, t, why_text
 from views.ui.reconcile import anew_when, show
 from views.ui.widgets import (
     FELT_DARK,
@@ -77,7 +77,7 @@ class LanesTable(TurnBasedTable):
         parts = [str(v)] + ([t(self.lang, f"dir_{d}")] if d else []) + ([t(self.lang, f"suit_{s}")] if s else [])
         if obs["selling"][lane] == owner:
             parts.append(t(self.lang, "selling"))
-        value = ", ".join(parts) if v else t(self.lang, "lane_empty")
+        value = listed(self.lang, parts) if v else t(self.lang, "lane_empty")
         if owner == self.match.human:
             return t(self.lang, "lane_said", n=lane + 1, value=value)
         return t(self.lang, "lane_said_of", who=self._opponent_name(), n=lane + 1, value=value)

@@ -16,7 +16,7 @@ from engine.lopti.state import order
 from storage.seats import PERSON
 from views.table.contract import Refused, Status
 from views.table.modes import Local, TurnMode
-from views.ui.i18n import card_label, said, t
+from views.ui.i18n import card_label, listed, said, t
 
 if TYPE_CHECKING:
     from storage.db import Storage
@@ -262,8 +262,8 @@ class LoptiMatch:
                 if not lines:
                     lines.append(("", []))
                 lines[-1][1].append(self._effect(e, lang))
-        return [t(lang, "lp_rule", rule=name, what=", ".join(what) or t(lang, "lp_rule_fired")) if name
-                else ", ".join(what) for name, what in lines]
+        return [t(lang, "lp_rule", rule=name, what=listed(lang, what) or t(lang, "lp_rule_fired")) if name
+                else listed(lang, what) for name, what in lines]
 
     def _rule_name(self, rule_id: str, lang: str) -> str:
         """A house rule as the table knows it: its title, else its sentence in ``lang``."""

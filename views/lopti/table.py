@@ -30,7 +30,7 @@ from views.table.motion import (
 from views.table.turn_table import TurnBasedTable
 from views.ui import sizing, theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
-from views.ui.i18n import RTL, t, why_text
+from views.ui.i18n import RTL, listed, t, why_text
 from views.ui.reconcile import show
 from views.ui.widgets import (
     HIGHLIGHT,
@@ -207,7 +207,7 @@ class LoptiTable(TurnBasedTable):
             return t(self.lang, "not_possible", why=why_text(self.lang, m.refusal))
         if obs["phase"] == "over":
             return t(self.lang, "lp_won") if obs["places"][:1] == [m.human] else t(
-                self.lang, "lp_deal_over", places=", ".join(m.who(s, self.lang) for s in obs["places"]))
+                self.lang, "lp_deal_over", places=listed(self.lang, (m.who(s, self.lang) for s in obs["places"])))
         if m.human in obs["places"]:
             return t(self.lang, "lp_you_out", place=obs["places"].index(m.human) + 1)
         if not m.my_turn:

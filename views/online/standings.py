@@ -11,7 +11,7 @@ import flet.canvas as cv
 from storage.lobby_client import LobbyClient
 from views.online.address import account_here, lobby_url
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import listed, t
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ async def profile(app: Host, home: Home) -> None:
     if hist:
         ratings = [int(h["rating"]) for h in hist[-40:]]
         lines.append(text(lang, t(lang, "ol_history") + ": " + " → ".join(map(str, ratings[-12:])), theme.TYPE_SMALL))
-        lines.append(rating_plot(ratings, t(lang, "ol_history")))
+        lines.append(rating_plot(lang, ratings, t(lang, "ol_history")))
     for m in p.get("recent", [])[:15]:
         res = "result_none" if m.get("winner") is None else (
             "result_won" if m.get("winner") == m.get("seat") else "result_lost")
@@ -62,7 +62,7 @@ async def profile(app: Host, home: Home) -> None:
     page(app, t(lang, "ol_profile"), lines, back=lambda e: home(""))
 
 
-def rating_plot(ratings: list[int], label: str, width: float = 320, height: float = 110) -> ft.Control:
+def rating_plot(lang: str, ratings: list[int], label: str, width: float = 320, height: float = 110) -> ft.Control:
     """The rating after each rated match as a small line plot (drawn on a canvas: no chart package),
     with the lowest and highest rating written beside it; a screen reader hears the whole series."""
     lo, hi = min(ratings), max(ratings)
@@ -72,7 +72,7 @@ def rating_plot(ratings: list[int], label: str, width: float = 320, height: floa
     path = [cv.Path.MoveTo(*points[0]), *(cv.Path.LineTo(x, y) for x, y in points[1:])]
     paint = ft.Paint(color=theme.PAGE_GOOD, stroke_width=2.5, style=ft.PaintingStyle.STROKE)  # light and dark
     dots = [cv.Circle(x, y, 3, ft.Paint(color=theme.PAGE_GOOD)) for x, y in points]
-    return ft.Semantics(identifier="rating-plot", label=f"{label}: {', '.join(map(str, ratings))}", content=ft.Row([
+    return ft.Semantics(identifier="rating-plot", label=f"{label}: {listed(lang, ratings)}", content=ft.Row([
         cv.Canvas([cv.Path(path, paint), *dots], width=width, height=height),
         ft.Column([ft.Text(str(hi), size=theme.TYPE_TINY), ft.Text(str(lo), size=theme.TYPE_TINY)],
                   alignment=ft.MainAxisAlignment.SPACE_BETWEEN, height=height)], spacing=6))

@@ -12,7 +12,7 @@ import flet as ft
 from storage import api
 from storage.seats import SeatKind
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import listed, t
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
@@ -23,7 +23,7 @@ def described(app: Host, g: api.GameInfo) -> str:
     """"Lanes · vs Beginner · 12 moves" in the player's language."""
     lang = app.lang
     bots = [seat.get("level", "") for seat in g.seats if seat.get("kind") == SeatKind.BOT]
-    who = t(lang, "vs", who=", ".join(t(lang, lv) for lv in bots)) if bots else t(lang, "pass_and_play")
+    who = t(lang, "vs", who=listed(lang, (t(lang, lv) for lv in bots))) if bots else t(lang, "pass_and_play")
     return f"{t(lang, g.game)} · {who} · {t(lang, 'moves_n', n=len(g.actions))}"
 
 

@@ -12,7 +12,7 @@ from engine.bots.review import reviewable
 from storage import api
 from views.screens.in_progress import in_progress_section
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import listed, t
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ def stats(app: Host) -> None:
     rows: list[ft.Control] = []
     for key, e in sorted(api.stats(app.storage).items()):
         game, _, levels = key.partition("/")
-        names = ", ".join(t(lang, lv) for lv in levels.split("+"))
+        names = listed(lang, (t(lang, lv) for lv in levels.split("+")))
         rows.append(ft.Card(content=ft.Container(padding=12, content=ft.Column([
             text(lang, f"{t(lang, game)} · {t(lang, 'vs', who=names)}", theme.TYPE_STRONG, True),
             text(lang, f"{t(lang, 'played')} {e['played']} · {t(lang, 'wonn')} {e['won']} · "

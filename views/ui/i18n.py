@@ -4,6 +4,7 @@ key itself, so a gap never crashes a screen."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,11 @@ def said(lang: str, key: str, you: bool, **kw: Any) -> str:
     if you and f"{key}_you" in (table(lang if lang in LANGS else "en")) | table("en"):
         return t(lang, f"{key}_you", **kw)
     return t(lang, key, **kw)
+
+
+def listed(lang: str, items: Iterable[object]) -> str:
+    """Several parts as one phrase, joined the language's way ("a, b"; Arabic "a، b")."""
+    return t(lang, "list_sep").join(str(x) for x in items)
 
 
 SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -55,7 +55,7 @@ class RulesPage:
 
 def _text(obj: Any, where: str) -> dict[str, str]:
     if not isinstance(obj, dict) or any(not isinstance(obj.get(lang), str) or not obj[lang] for lang in LANGS):
-        raise RulesPageError(f"{where}: needs text in {', '.join(LANGS)}")
+        raise RulesPageError(f"{where}: needs text in each of {'/'.join(LANGS)}")
     return {lang: obj[lang] for lang in LANGS}
 
 
