@@ -21,7 +21,7 @@ from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, sp
 from views.table.result import Outcome, result_dialog
 from views.table.screen import Table
 from views.ui import sizing, theme
-from views.ui.i18n import t, why_text
+from views.ui.i18n import card_name, t, why_text
 from views.ui.reconcile import anew_when, show
 from views.ui.widgets import (
     FELT_DARK,
@@ -110,8 +110,16 @@ class SpitTable(Table):
             body = ft.DragTarget(group="spit", content=body,
                                  on_accept=lambda e, s=slot, pl=player: self.on_drop(str(e.src.data), slot=(pl, s)))
         # keyed by what it shows, like a lane (views/ui/reconcile.py): a changed stock is a new node
-        return anew_when(ft.Semantics(identifier=f"stock-{player}-{slot}", container=True, content=body),
+        said = t(self.lang, "sp_my_stock_said" if player == 0 else "sp_their_stock_said", n=slot + 1,
+                 what=self._said(top, size))
+        return anew_when(ft.Semantics(identifier=f"stock-{player}-{slot}", container=True, label=said, content=body),
                          (top, size))
+
+    def _said(self, top: str | None, size: int) -> str:
+        """A stock's or a pile's spoken contents: its top card by name and how many cards it holds."""
+        if not top:
+            return t(self.lang, "sp_empty_said")
+        return t(self.lang, "sp_cards_said", card=card_name(self.lang, top), count=size)
 
     def _sized(self) -> tuple[tuple[float, float], tuple[float, float]]:
         """(stock card, pile card) sizes from the page (views/ui/sizing.py)."""
@@ -156,7 +164,8 @@ class SpitTable(Table):
                                       spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                             on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
                             border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
-        return anew_when(ft.Semantics(identifier=f"pile-{i}", container=True, content=ft.DragTarget(
+        said = t(self.lang, "sp_pile_said", n=i + 1, what=self._said(top, obs["pile_sizes"][i]))
+        return anew_when(ft.Semantics(identifier=f"pile-{i}", container=True, label=said, content=ft.DragTarget(
             group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i))),
             (top, obs["pile_sizes"][i]))
 
