@@ -22,7 +22,7 @@ from engine.games import GAMES, rules_for
 from storage.damage import DamagedRecord, check_seats
 from storage.db import Storage, now
 from storage.models import GameAction, GameReviewRow, SavedGame
-from storage.seats import PERSON
+from storage.seats import PERSON, seat_levels
 
 
 @dataclass(frozen=True)
@@ -171,6 +171,23 @@ def local_games_in_progress(st: Storage, game: str | None = None) -> list[GameIn
     """The unfinished games played on this device (of ``game``, when given), newest first: each one
     can be resumed or deleted, and none is lost by starting another."""
     return [g for g in games_in_progress(st) if g.mode in LOCAL_MODES and (game is None or g.game == game)]
+
+
+def last_opponent(st: Storage, game: str) -> str | None:
+    """Who the newest finished game of ``game`` played on this device was against: a bot's level,
+    or PERSON for people at this device (None: no such game). Home offers it again in one tap."""
+    with st.session() as s:
+        row = s.exec(select(SavedGame).where(SavedGame.game == game, col(SavedGame.finished_at).is_not(None),
+                                             col(SavedGame.mode).in_(LOCAL_MODES))
+                     .order_by(col(SavedGame.finished_at).desc()).limit(1)).first()
+    if row is None:
+        return None
+    try:
+        levels = seat_levels(check_seats(json.loads(row.seats)))
+    except (ValueError, DamagedRecord):
+        return None  # a damaged row offers nothing; it is refused in words where it is opened
+    others = [lv for lv in levels if lv != PERSON]
+    return others[0] if others else PERSON
 
 
 def delete_game(st: Storage, game_id: int) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from storage import api
+from storage.seats import PERSON
 from views.games import games
 from views.screens.in_progress import in_progress_section
 from views.ui import theme
@@ -32,7 +33,14 @@ def _continue(app: Host, game: GameViews, in_progress: list[api.GameInfo]) -> ft
 def _starts(app: Host, game: GameViews) -> list[ft.Control]:
     if game.home_starts is not None:
         return game.home_starts(app)
-    return [ft.Button(t(app.lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game.name}/new"))]
+    out: list[ft.Control] = [ft.Button(t(app.lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game.name}/new"))]
+    again = api.last_opponent(app.storage, game.name)
+    if again is not None:  # a returning player reaches a table in one tap: the last opponent again
+        who = t(app.lang, "pass_and_play" if again == PERSON else again)
+        out.insert(0, ft.Semantics(identifier=f"again-{game.name}", button=True, content=ft.FilledTonalButton(
+            t(app.lang, "play_again_vs", who=who), icon=ft.Icons.REPLAY,
+            on_click=lambda e: app.start_game(game.name, again))))
+    return out
 
 
 def _tile(app: Host, views: GameViews, in_progress: list[api.GameInfo]) -> ft.Control:
