@@ -31,6 +31,20 @@ def _check_terms(rated: bool, time_control: str, variants: list[str]) -> str:
     return json.dumps(sorted(set(variants)))  # the same terms however often a variant is named
 
 
+#: how long an open seek waits for a match before it expires (docs/lobby.md, "Matchmaking")
+SEEK_LIFETIME_S = 600.0
+#: how long a challenge's code can be accepted
+CHALLENGE_LIFETIME_S = 1800.0
+
+
+def seek_expired(seek: Seek, now: float) -> bool:
+    return seek.status == "open" and now - seek.created_at > SEEK_LIFETIME_S
+
+
+def challenge_expired(c: Challenge, now: float) -> bool:
+    return c.match_id is None and now - c.created_at > CHALLENGE_LIFETIME_S
+
+
 def window(waited_s: float) -> float:
     """Rating gap accepted for a pairing; widens while waiting."""
     return 100.0 + 50.0 * (waited_s // 5)
@@ -51,30 +65,54 @@ def create_seek(db: Session, clock: Clock, player: Player, rated: bool, time_con
 
 
 def pair_seeks(db: Session, clock: Clock) -> int:
-    """Pair open seeks: same terms, closest rating within a window that widens while waiting."""
+    """Pair open seeks (the sweeper's job, every second, and once as a seek is made): the same
+    terms, the closest rating within a window that widens while either waits; the seek waiting
+    longest chooses first. Seeks past their lifetime expire instead. Sorted by rating within their
+    terms, a seek looks only at the neighbours inside the widest window: n log n, not n²."""
     now = clock.now()
     # SKIP LOCKED: two workers' sweepers pair disjoint sets of seeks, never one seek twice
     opened = list(db.exec(select(Seek).where(Seek.status == "open").order_by(col(Seek.created_at))
                           .with_for_update(skip_locked=True)).all())
+    for s in opened:
+        if seek_expired(s, now):
+            s.status = "expired"
+            db.add(s)
+    waiting = [s for s in opened if s.status == "open"]
+    groups: dict[tuple[bool, str, str], list[Seek]] = {}
+    for s in waiting:
+        groups.setdefault((s.rated, s.time_control, s.variants), []).append(s)
     made = 0
     used: set[str] = set()
-    for s in opened:
+    for group in groups.values():
+        made += _pair_group(db, clock, group, used, now)
+    return made
+
+
+def _pair_group(db: Session, clock: Clock, group: list[Seek], used: set[str], now: float) -> int:
+    """Pair the seeks of one set of terms (``group``, oldest first)."""
+    by_rating = sorted(range(len(group)), key=lambda i: (group[i].rating, i))
+    place = {i: k for k, i in enumerate(by_rating)}
+    widest = window(now - group[0].created_at) if group else 0.0  # the oldest has the widest window
+    made = 0
+    for i, s in enumerate(group):
         if s.id in used:
             continue
-        best: Seek | None = None
-        for o in opened:
-            if o.id == s.id or o.id in used or o.player_id == s.player_id:
-                continue
-            if (o.rated, o.time_control, o.variants) != (s.rated, s.time_control, s.variants):
-                continue
-            gap = abs(o.rating - s.rating)
-            if gap > max(window(now - s.created_at), window(now - o.created_at)):
-                continue
-            if best is None or gap < abs(best.rating - s.rating):
-                best = o
+        best: tuple[float, int] | None = None
+        for step in (-1, 1):
+            k = place[i] + step
+            while 0 <= k < len(by_rating):
+                o = group[by_rating[k]]
+                gap = abs(o.rating - s.rating)
+                if gap > max(widest, window(now - s.created_at)):
+                    break  # every seek further out is further away still
+                if o.id not in used and o.player_id != s.player_id \
+                        and gap <= max(window(now - s.created_at), window(now - o.created_at)):
+                    best = min(best or (gap, by_rating[k]), (gap, by_rating[k]))
+                k += step
         if best is not None:
-            m = start_match(db, clock, s.player_id, best.player_id, s.rated, s.time_control, json.loads(s.variants))
-            for x in (s, best):
+            o = group[best[1]]
+            m = start_match(db, clock, s.player_id, o.player_id, s.rated, s.time_control, json.loads(s.variants))
+            for x in (s, o):
                 x.status, x.match_id = "matched", m.id
                 db.add(x)
                 used.add(x.id)
@@ -98,6 +136,8 @@ def accept_challenge(db: Session, clock: Clock, player: Player, code: str) -> Ma
         raise LobbyError(404, "no challenge with that code")
     if c.match_id:
         raise LobbyError(409, "that challenge was already accepted")
+    if challenge_expired(c, clock.now()):
+        raise LobbyError(409, "that challenge has expired: ask your friend for a new code")
     if c.player_id == player.id:
         raise LobbyError(422, "you cannot accept your own challenge")
     m = start_match(db, clock, c.player_id, player.id, c.rated, c.time_control, json.loads(c.variants))

@@ -27,7 +27,7 @@ class Seek(SQLModel, table=True):
     variants: str = "[]"
     rating: float = 1500.0
     created_at: float = 0.0
-    status: str = "open"  # open | matched | cancelled
+    status: str = "open"  # open | matched | cancelled | expired (lobby.matchmaking.SEEK_LIFETIME_S)
     match_id: str | None = None
 
 

@@ -65,7 +65,16 @@ from lobby.matches import (
     touch,
     view_for,
 )
-from lobby.matchmaking import accept_challenge, create_challenge, create_seek, pair_seeks, start_match, window
+from lobby.matchmaking import (
+    accept_challenge,
+    challenge_expired,
+    create_challenge,
+    create_seek,
+    pair_seeks,
+    seek_expired,
+    start_match,
+    window,
+)
 from lobby.ratings import RATING_PERIOD_S
 from lobby.rows import flush_presence
 from lobby.states import STATES, StateCache, state_of
@@ -88,7 +97,8 @@ __all__ = [
     "locked_match", "_players", "_tokens", "accept_challenge", "authenticate", "authenticate_id", "clock_running",
     "create_challenge", "create_player", "create_seek", "display_name", "due_ids", "dumps", "enforce",
     "events_after", "events_for", "flush_presence", "forget_player", "forget_tokens_of", "known_player",
-    "leaderboard", "make_move", "mark_alive", "pair_seeks", "player_json", "players_json", "profile",
+    "leaderboard", "make_move", "mark_alive", "pair_seeks", "seek_expired", "challenge_expired", "player_json",
+    "players_json", "profile",
     "remaining_ms", "replay_record", "resign", "resume_after_restart", "running_matches", "seat_of",
     "start_match", "state_of",
     "sweep", "sweep_match", "to_json", "touch", "view_for", "window",

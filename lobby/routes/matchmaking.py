@@ -36,9 +36,12 @@ def add_routes(api: FastAPI, ctx: Context) -> None:
 
     @api.get("/seeks/{seek_id}", **SIGNED_IN_OP)
     def seek_status(seek_id: str, player: Me, db: DB) -> dict[str, Any]:
+        """The seek as it stands: the sweeper pairs seeks (every second), so a poll reads one row
+        however many seeks are open; a seek past its lifetime is said to have expired."""
         s = own_seek(db, seek_id, player)
-        if s.status == "open":
-            svc.pair_seeks(db, clk)
+        if svc.seek_expired(s, clk.now()):
+            s.status = "expired"
+            db.add(s)
         return seek_json(s)
 
     @api.delete("/seeks/{seek_id}", **SIGNED_IN_OP)
@@ -60,7 +63,7 @@ def add_routes(api: FastAPI, ctx: Context) -> None:
         c = db.get(models.Challenge, code.upper())
         if c is None or c.player_id != player.id:
             raise svc.LobbyError(404, "no challenge with that code")
-        return {"code": c.code, "match_id": c.match_id}
+        return {"code": c.code, "match_id": c.match_id, "expired": svc.challenge_expired(c, clk.now())}
 
     @api.post("/challenges/{code}/accept", **SIGNED_IN_OP)
     def accept(code: str, player: Me, db: DB) -> dict[str, Any]:

@@ -67,6 +67,8 @@ def test_pairing_window_widens_while_waiting(lobby: Lobby) -> None:
     s2 = lobby.c.post("/seeks", json={"rated": True, "time_control": "5+3"}, headers=lobby.h(b)).json()
     assert s1["status"] == s2["status"] == "open"  # 300 apart, window 100
     lobby.clock.advance(20)
+    assert lobby.c.get(f"/seeks/{s1['id']}", headers=lobby.h(a)).json()["status"] == "open"  # a poll pairs nothing
+    lobby.app.state.sweep_once()  # the sweeper pairs (every second in a running lobby)
     assert lobby.c.get(f"/seeks/{s1['id']}", headers=lobby.h(a)).json()["status"] == "matched"
 
 

@@ -104,15 +104,15 @@ def challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
 
 
 async def wait_for_challenge(app: Host, code: str) -> None:
-    """The challenger waits until a friend accepts the code, then the table opens."""
+    """The challenger waits until a friend accepts the code, then the table opens; a code nobody
+    accepted in time expires at the lobby (docs/lobby.md), and the player is told."""
     client = client_for(app)
     assert client is not None
     scope = app.scope
-    for _ in range(600):
+    while scope.open:
         await asyncio.sleep(theme.LOBBY_POLL_S)
         if not scope.open:
-            client.close()
-            return
+            break
         try:
             status = await asyncio.to_thread(client.challenge_status, code)
         except (LobbyUnavailable, LobbyRefused):
@@ -122,6 +122,9 @@ async def wait_for_challenge(app: Host, code: str) -> None:
             view = await asyncio.to_thread(client.view, mid)
             open_online_table(app, client, view)
             return
+        if status.get("expired"):
+            app.tell(t(app.lang, "ol_challenge_expired", code=code))
+            break
     client.close()
 
 
@@ -166,6 +169,10 @@ def find_game(app: Host, home: Home, rated: bool, time_control: str, variants: l
             if s.get("match_id"):
                 view = await asyncio.to_thread(client.view, s["match_id"])
                 open_online_table(app, client, view)
+                return
+            if s.get("status") == "expired":  # nobody with these terms came in time
+                client.close()
+                home(t(lang, "ol_seek_expired"))
                 return
             info.value = t(lang, "ol_waiting_for", tc=time_control, s=int(time.monotonic() - started))
             app.page.update()
