@@ -240,6 +240,22 @@ def resign(db: Db, clock: Clock, player: Player, match_id: str) -> dict[str, Any
     return view_for(db, clock, m, seat)
 
 
+def can_abort(m: AnyMatch) -> bool:
+    """Either player may abort a match until both have made their first move (as lichess allows):
+    unrated, and an engine action in the record like every other ending."""
+    return m.status == "running" and not (m.moved0 and m.moved1)
+
+
+def abort(db: Db, clock: Clock, player: Player, match_id: str) -> dict[str, Any]:
+    m, seat = locked_match(db, match_id, player)
+    if m.status != "running":
+        raise LobbyError(409, "the match is over")
+    if not can_abort(m):
+        raise LobbyError(409, "both players have moved: the match can no longer be aborted (resign instead)")
+    _end(db, clock, m, Abort())
+    return view_for(db, clock, m, seat)
+
+
 def locked_match(db: Db, match_id: str, player: Player | Caller) -> tuple[MatchRow, int]:
     """The match and ``player``'s seat in it, the row locked until the transaction ends (PostgreSQL
     ``FOR UPDATE``; SQLite has one writer anyway): moves, resignations, touches and the sweeper of
@@ -288,6 +304,7 @@ def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
         if m.status == "running" and away_for >= clock.rules.away_warn_s
         else None,
         "rating_change": json.loads(m.rating_change) if m.rating_change else None,
+        "can_abort": can_abort(m),
     }
 
 

@@ -113,6 +113,10 @@ class LobbyClient:
     def resign(self, match_id: str) -> dict[str, Any]:
         return dict(self._call("POST", f"/matches/{match_id}/resign"))
 
+    def abort(self, match_id: str) -> dict[str, Any]:
+        """End the match before both players have moved: unrated, no winner (LobbyRefused after)."""
+        return dict(self._call("POST", f"/matches/{match_id}/abort"))
+
     def poll(self, match_id: str, since: int, timeout: float = 0.0) -> dict[str, Any]:
         return dict(self._call("GET", f"/matches/{match_id}/poll", params={"since": since, "timeout": timeout},
                                timeout=timeout + 10))

@@ -137,6 +137,11 @@ def add_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
     def resign(match_id: str, player: Me, db: DB) -> dict[str, Any]:
         return svc.resign(db, clk, player, match_id)
 
+    @api.post("/matches/{match_id}/abort", **SIGNED_IN_OP)
+    def abort(match_id: str, player: Me, db: DB) -> dict[str, Any]:
+        """Abort before both players have made their first move: unrated, no winner (409 after)."""
+        return svc.abort(db, clk, player, match_id)
+
     add_waiting_routes(api, ctx, hot_calls)
 
     @api.get("/matches/{match_id}/replay", responses=errors(PUBLIC))

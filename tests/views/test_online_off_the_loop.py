@@ -135,3 +135,22 @@ def test_two_syncs_answering_out_of_order_leave_the_newer_view(match: Any) -> No
     assert online.seq == newest["move_count"] == fresh.seq
     assert online.observation()["hand"] == newest["observation"]["hand"]
     assert online.view["clock"]["to_move"] == newest["clock"]["to_move"]
+
+
+def test_abort_before_both_have_moved_ends_the_match_on_the_table(tmp_path: Path, match: Any) -> None:
+    """#45 item 2: the online table offers Abort until both players have moved; confirmed, the lobby
+    ends the match with no winner and the button goes (against a real lobby process)."""
+    url, ann, bob, mid = match
+    assert ann.view(mid)["can_abort"]  # Ann has not moved yet
+    s = Screen(tmp_path / "ann.sqlite", start)
+    try:
+        table = online_table(s, LobbyClient(url, ann.token), mid)
+        s.tap(ident="online-abort")
+        s.wait_for(lambda: s.find(ident="abort-confirm"), what="the question")
+        s.tap(ident="abort-confirm")
+        s.wait_for(lambda: table.online.view["status"] == "aborted", what="the match aborted")
+        s.wait_for(lambda: not s.find(ident="online-abort"), what="the button gone")
+    finally:
+        s.close()
+    v = bob.view(mid)
+    assert v["status"] == "aborted" and v["winner"] is None and v["reason"] == "aborted"

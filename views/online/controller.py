@@ -230,6 +230,19 @@ class OnlineMode(NoBotNoUndo):
         finally:
             self._sending.release()
 
+    def can_abort(self) -> bool:
+        """Before both players have moved, either may abort (unrated, no winner; the lobby says)."""
+        return bool(self.view.get("can_abort"))
+
+    def abort(self) -> None:
+        """Abort at the lobby (over the network: the table runs it off the UI loop)."""
+        try:
+            self._set_view(self.client.abort(self.match_id))
+        except LobbyRefused:
+            self._set_view(self.client.view(self.match_id))  # both moved meanwhile: the match goes on
+        except LobbyUnavailable:
+            self.connection = "lost"
+
     def resign(self) -> list[Event]:
         """Resign at the lobby (L-8.3): the server records it and ends the match (over the
         network: the table runs it off the UI loop)."""

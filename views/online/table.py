@@ -18,7 +18,7 @@ from views.lanes.table import LanesTable
 from views.online.controller import OnlineMode
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import felt, text
+from views.ui.widgets import felt, table_button, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -75,7 +75,27 @@ class OnlineLanesTable(LanesTable):
         super().refresh(update)
 
     def top_rows(self) -> list[ft.Control]:
-        return [self.clocks]
+        if not self.online.can_abort():
+            return [self.clocks]
+        abort = table_button(t(self.lang, "abort"), self.on_abort, kind="text", icon=ft.Icons.CLOSE,
+                             ident="online-abort")
+        return [ft.Row([ft.Container(self.clocks, expand=True), abort])]
+
+    def on_abort(self, e: object) -> None:
+        """Abort after the confirmation (before both have moved: no result, no rating), off the loop."""
+        async def abort() -> None:
+            await asyncio.to_thread(self.online.abort)
+            self.refresh()
+
+        def confirm(ev: object) -> None:
+            self.app.page.pop_dialog()
+            self.app.page.run_task(abort)
+
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=text(self.lang, t(self.lang, "abort_confirm"), theme.TYPE_STRONG, True),
+            actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
+                     ft.Semantics(identifier="abort-confirm", button=True, content=ft.TextButton(
+                         t(self.lang, "abort"), on_click=confirm))]))
 
     def build(self) -> ft.Control:
         ctl = super().build()
