@@ -43,7 +43,6 @@ def replay_table(app: Host, controller: LoptiMatch) -> LoptiTable:
 QUICK_PLAYERS = 3
 
 
-
 def home_starts(app: Host) -> list[ft.Control]:
     """Quick tables of 2–5 seats (their bots at the level chosen beside them) and the set-up."""
     lang = app.lang

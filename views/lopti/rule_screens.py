@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from views.host import Host
 
 
-
 def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
     """P-8.1: the winner of the last deal (a person) adds one rule; it applies from the next deal."""
     lang = app.lang

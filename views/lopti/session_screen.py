@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from views.host import Host
 
 
-
 def open_session_lesson(app: Host, lesson: SessionLesson) -> None:
     """A session lesson from its start: a practice table, never stored, coached on every screen."""
     session_screen(app, SessionFlow.practice(app.storage, lesson))

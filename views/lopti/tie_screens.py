@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from views.host import Host
 
 
-
 THROW_ICONS = {"rock": ft.Icons.SPORTS_MMA, "paper": ft.Icons.BACK_HAND, "scissors": ft.Icons.CONTENT_CUT}
 
 

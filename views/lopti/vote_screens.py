@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from views.host import Host
 
 
-
 def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int = 0) -> None:
     """Choose what to put to this deal's vote: remove or change a rule in force, restore a removed
     one, or change a base rule for the session (P-9.1). Any person at the table may propose: with

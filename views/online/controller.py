@@ -40,7 +40,6 @@ from views.table.modes import NoBotNoUndo
 
 if TYPE_CHECKING:
     from storage.db import Storage
-    pass
 
 
 class OnlineMode(NoBotNoUndo):
