@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import flet as ft
@@ -83,19 +84,23 @@ class OnlineLanesTable(LanesTable):
 
     def on_abort(self, e: object) -> None:
         """Abort after the confirmation (before both have moved: no result, no rating), off the loop."""
-        async def abort() -> None:
-            await asyncio.to_thread(self.online.abort)
+        self._confirm_then("abort_confirm", "abort", self.online.abort, ident="abort-confirm")
+
+    def _confirm_then(self, question: str, verb: str, call: Callable[[], object], ident: str | None = None) -> None:
+        """Ask ``question``; on ``verb`` the lobby is called off the loop (``call``) and the table redrawn."""
+        async def run() -> None:
+            await asyncio.to_thread(call)
             self.refresh()
 
         def confirm(ev: object) -> None:
             self.app.page.pop_dialog()
-            self.app.page.run_task(abort)
+            self.app.page.run_task(run)
 
+        yes: ft.Control = ft.TextButton(t(self.lang, verb), on_click=confirm)
         self.app.page.show_dialog(ft.AlertDialog(
-            title=text(self.lang, t(self.lang, "abort_confirm"), theme.TYPE_STRONG, True),
+            title=text(self.lang, t(self.lang, question), theme.TYPE_STRONG, True),
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
-                     ft.Semantics(identifier="abort-confirm", button=True, content=ft.TextButton(
-                         t(self.lang, "abort"), on_click=confirm))]))
+                     yes if ident is None else ft.Semantics(identifier=ident, button=True, content=yes)]))
 
     def build(self) -> ft.Control:
         ctl = super().build()
@@ -212,18 +217,7 @@ class OnlineLanesTable(LanesTable):
 
     def on_resign(self, e: object) -> None:
         """Resign after the confirmation, the lobby called off the loop (L-8.3)."""
-        async def resign() -> None:
-            await asyncio.to_thread(self.match.resign)
-            self.refresh()
-
-        def confirm(ev: object) -> None:
-            self.app.page.pop_dialog()
-            self.app.page.run_task(resign)
-
-        self.app.page.show_dialog(ft.AlertDialog(
-            title=text(self.lang, t(self.lang, "resign_confirm"), theme.TYPE_STRONG, True),
-            actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
-                     ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
+        self._confirm_then("resign_confirm", "resign", self.match.resign)
 
     async def resync(self) -> None:
         """Back from the background: fetch what happened meanwhile (off the loop; the answer is
