@@ -184,7 +184,7 @@ def last_opponent(st: Storage, game: str) -> str | None:
         return None
     try:
         levels = seat_levels(check_seats(json.loads(row.seats)))
-    except (ValueError, DamagedRecord):
+    except ValueError:  # not JSON, or a DamagedRecord (a ValueError): a seat list of the wrong shape
         return None  # a damaged row offers nothing; it is refused in words where it is opened
     others = [lv for lv in levels if lv != PERSON]
     return others[0] if others else PERSON

@@ -26,9 +26,10 @@ def resume(app: Host, game_id: int) -> bool:
         app.turn_back(t(app.lang, "replay_broken", why=str(exc)))
         return True
     game = games().get(info.game)
+    if game is None:
+        app.turn_back(t(app.lang, "replay_broken", why=f"no game {info.game!r} in this app"))
+        return True
     try:
-        if game is None:
-            raise DamagedRecord(f"game {game_id} is of no game this app has: {info.game!r}")
         game.resume(app, game_id)
     except DAMAGE as exc:  # a damaged stored record: say so, keep the app
         app.turn_back(t(app.lang, "replay_broken", why=str(exc)))
