@@ -120,10 +120,13 @@ class Result:
 
 S = TypeVar("S")
 A = TypeVar("A")
+#: what ``observe`` returns: each game's TypedDict (``LanesObservation``…), JSON-ready
+O = TypeVar("O", bound=Mapping[str, object])
 
 
-class Rules(Protocol[S, A]):
-    """What every game module provides (see the module docstring)."""
+class Rules(Protocol[S, A, O]):
+    """What every game module provides (see the module docstring), typed by its state ``S``, its
+    action ``A`` and its observation ``O`` (so a table reads ``obs["hand"]`` as the game's type)."""
 
     name: str
 
@@ -133,11 +136,11 @@ class Rules(Protocol[S, A]):
 
     def apply(self, state: S, action: A) -> tuple[S, list[Event]]: ...
 
-    def observe(self, state: S, player: int) -> Mapping[str, Any]:
+    def observe(self, state: S, player: int) -> O:
         """What ``player`` may know, as JSON-ready data (each game's TypedDict in ``notation.py``)."""
         ...
 
-    def determinise(self, observation: Any, rng: Any) -> S:
+    def determinise(self, observation: O, rng: Any) -> S:
         """A full state whose ``observe`` for the observer equals ``observation``: hidden cards
         sampled with ``rng`` (an :class:`engine.cards.Rng`). Honest bots search over these."""
         ...
@@ -191,7 +194,7 @@ class GameRecord(Generic[A]):
         return GameRecord(obj["game"], obj["options"], obj["seed"], obj.get("players"), tuple(obj["actions"]))
 
 
-def replay(rules: Rules[Any, Any], record: GameRecord[Any]) -> tuple[Any, list[Event]]:
+def replay(rules: Rules[Any, Any, Any], record: GameRecord[Any]) -> tuple[Any, list[Event]]:
     """Rebuild a game from its record; returns the final state and every event in order."""
     state = rules.new_game(rules.parse_options(record.options), record.seed, record.players)
     events: list[Event] = []

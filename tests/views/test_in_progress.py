@@ -26,7 +26,9 @@ def unfinished_lanes(db: Path, seed: int, moves: int) -> int:
     for _ in range(moves):
         while not m.my_turn:
             m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-        m.mode.submit(m.suggest())
+        move = m.suggest()
+        assert move is not None  # my turn: the hint has a move
+        m.mode.submit(move)
     game_id = local_id(m)
     st.close()
     return game_id

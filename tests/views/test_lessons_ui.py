@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from engine.cards import parse_card
+from engine.lanes import RULES as LANES_RULES
+from engine.lopti import RULES as LOPTI_RULES
 from storage import api
 from tests.views.modes import coach_of, lesson, local, state_of
 from views.lanes.controller import LanesMatch
@@ -29,7 +31,7 @@ def test_lesson_catalogue_has_the_required_lessons_per_game() -> None:
 
 
 def test_lanes_lesson_through_the_table_controller_saves_progress(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(LessonMode(lesson("lanes-3-suit"), st))
+    m = LanesMatch(LessonMode(LANES_RULES, lesson("lanes-3-suit"), st))
     assert m.my_turn and coach_of(m).panel("en", why_text).step == 1 and not coach_of(m).panel("en", why_text).done
     m.select("2D")
     assert m.play_at(0, 0) == [] and m.selected is not None  # refused: the card stays selected
@@ -49,11 +51,11 @@ def test_lanes_lesson_through_the_table_controller_saves_progress(st) -> None:  
 
 
 def test_text_only_steps_continue_and_guided_match_ends(st) -> None:  # type: ignore[no-untyped-def]
-    m = LanesMatch(LessonMode(lesson("lanes-6-selling"), st))
+    m = LanesMatch(LessonMode(LANES_RULES, lesson("lanes-6-selling"), st))
     assert coach_of(m).panel("en", why_text).info
     coach_of(m).advance()
     assert not coach_of(m).panel("en", why_text).info and coach_of(m).panel("en", why_text).step == 2
-    guided = LanesMatch(LessonMode(lesson("lanes-7-guided-match"), st))
+    guided = LanesMatch(LessonMode(LANES_RULES, lesson("lanes-7-guided-match"), st))
     moves = 0
     while not coach_of(guided).panel("en", why_text).done:
         action = guided.hint()
@@ -75,7 +77,7 @@ def test_text_only_steps_continue_and_guided_match_ends(st) -> None:  # type: ig
 
 
 def test_lopti_and_spit_lessons_through_their_controllers(st) -> None:  # type: ignore[no-untyped-def]
-    m = LoptiMatch(LessonMode(lesson("lopti-6-seven-low"), st))
+    m = LoptiMatch(LessonMode(LOPTI_RULES, lesson("lopti-6-seven-low"), st))
     m.tap_hand("KH")
     assert m.play() == [] and m.refusal is None
     feedback = coach_of(m).feedback

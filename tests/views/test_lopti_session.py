@@ -29,7 +29,7 @@ def test_a_session_of_deals_with_winners_rules_and_a_vote_resumes_exactly(st: An
         m = flow.start_deal()
         assert state_of(m).deal_number == deal_no == flow.deal_number
         # P-8.3: the rules in force in this deal are exactly the ones written after earlier deals
-        assert len(local(m).options.house_rules) == rules_seen
+        assert len(local(m).state.options.house_rules) == rules_seen
         play_out(m)
         flow.deal_over(m)
         flow.deal_over(m)  # a second report of the same deal changes nothing

@@ -17,7 +17,8 @@ from views.lanes.controller import LanesMatch
 from views.lopti.controller import LoptiMatch
 from views.spit.controller import SpitGame
 from views.table.feedback import sound_for
-from views.table.replay import Timeline, open_replay
+from views.table.replay import open_replay
+from views.table.timeline import Timeline
 from views.ui.i18n import LANGS
 from views.ui.prefs import Prefs
 
@@ -43,7 +44,7 @@ def test_a_lanes_replay_steps_through_exactly_the_states_played_and_writes_nothi
     r, mode = open_replay(st, local(m).game_id)
     assert isinstance(r, LanesMatch) and mode.step == 0 and mode.timeline.last == stored
     rules = rules_for("lanes")
-    assert same("lanes", state_of(r), rules.new_game(local(m).options, api.load_game(st, local(m).game_id).seed))
+    assert same("lanes", state_of(r), rules.new_game(local(m).state.options, api.load_game(st, local(m).game_id).seed))
     mode.seek(mode.timeline.last)
     assert same("lanes", state_of(r), state_of(m)) and state_of(r).over
     mode.seek(10_000)  # past the end: the end

@@ -133,7 +133,7 @@ def test_a_person_winner_writes_a_rule_and_may_delete_it_without_a_vote(st: Any)
     d.set_effect(0, "reveal")
     rule = flow.add_own_rule(d)
     assert rule["id"] == "own-1-0" and not flow.rule_pending()
-    in_force = local(flow.start_deal()).options.house_rules  # from the next deal on
+    in_force = local(flow.start_deal()).state.options.house_rules  # from the next deal on
     assert in_force[0].to_json()["if"] == {"count_at_least": 5}
     assert flow.deletable(0) == ["own-1-0"] and flow.deletable(1) == []
     with pytest.raises(VoteError):
@@ -238,4 +238,4 @@ def test_the_next_session_keeps_only_the_rules_a_majority_votes_for(st: Any) -> 
     again = SessionFlow.resume(st, new.session_id)  # type: ignore[arg-type]
     assert again.session.to_json() == new.session.to_json()
     m = again.start_deal()
-    assert [r.to_json()["id"] for r in local(m).options.house_rules] == kept  # in force from the first deal
+    assert [r.to_json()["id"] for r in local(m).state.options.house_rules] == kept  # in force from the first deal

@@ -583,10 +583,10 @@ def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_pat
         assert s.shows(t("en", "param_draw_threshold", v=4)) and s.shows(t("en", "base_changes"))
         # P-9.4: the author deletes it at once, during the deal; the deal keeps the rules it began with
         table = s.app.screen
-        rule_id = local(table.match).options.house_rules[0].id
+        rule_id = local(table.match).state.options.house_rules[0].id
         s.tap(ident=f"delete-{rule_id}")
         s.wait_for(lambda: s.shows(t("en", "deleted_next_deal")), what="the deletion said")
-        assert [r.id for r in local(table.match).options.house_rules] == [rule_id]
+        assert [r.id for r in local(table.match).state.options.house_rules] == [rule_id]
         assert table.session is not None and not table.session.session.rules[0].in_force
         assert table.session.session.deal_options().house_rules == ()
     finally:
@@ -831,7 +831,9 @@ def played_lanes_game(db: Path, moves: int) -> int:
     for _ in range(moves):
         while not m.my_turn:
             m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
-        m.mode.submit(m.suggest())
+        move = m.suggest()
+        assert move is not None  # my turn: the hint has a move
+        m.mode.submit(move)
     while not m.my_turn:
         m.apply_bot(m.bot_choice())  # type: ignore[arg-type]
     m.resign()

@@ -4,11 +4,12 @@ this protocol only; ``LanesMatch`` (views/lanes/controller.py) implements it ove
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.cards import Card
 from engine.core import Event, Why
 from engine.lanes.actions import LanesAction
+from engine.lanes.notation import LanesObservation
 from views.table.contract import Status
 from views.table.modes import TurnMode
 
@@ -22,7 +23,7 @@ class LanesTargets(Protocol):
 class LanesControls(Protocol):
     # --- what the table reads ---------------------------------------------------------------
     @property
-    def mode(self) -> TurnMode: ...
+    def mode(self) -> TurnMode[LanesObservation, LanesAction]: ...
 
     @property
     def status(self) -> Status: ...
@@ -39,7 +40,7 @@ class LanesControls(Protocol):
     def pass_and_play(self) -> bool: ...
 
     @property
-    def observation(self) -> dict[str, Any]: ...
+    def observation(self) -> LanesObservation: ...
 
     @property
     def my_turn(self) -> bool: ...

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING
 
 from engine.cards import Card, Rng, parse_card
 from engine.core import EngineError, Event, Why
@@ -27,11 +27,11 @@ if TYPE_CHECKING:
     from storage.db import Storage
 
 
-def reason_seen(observation: dict[str, Any], action: LanesAction) -> Why | None:
+def reason_seen(observation: LanesObservation, action: LanesAction) -> Why | None:
     """The engine's reason ``action`` is illegal, from what this player sees. Legality depends only
     on the player's own hand and the table, so any world consistent with the observation gives the
     reason (the online table's referee stays the lobby)."""
-    world = RULES.determinise(cast("LanesObservation", observation), Rng(0))
+    world = RULES.determinise(observation, Rng(0))
     try:
         why = RULES.why_illegal(world, action)
     except EngineError as exc:
@@ -51,7 +51,7 @@ class LanesMatch:
     says who moves and where a move goes (views/table/modes.py); this keeps the selection, the lit
     targets and the words."""
 
-    def __init__(self, mode: TurnMode) -> None:
+    def __init__(self, mode: TurnMode[LanesObservation, LanesAction]) -> None:
         self.mode = mode
         self.selected: Card | None = None
         #: why the last tapped move was refused (shown translated; cleared by the next tap)
@@ -95,7 +95,7 @@ class LanesMatch:
         return self.mode.last_events
 
     @property
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> LanesObservation:
         return self.mode.observation()
 
     @property

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.lanes import LanesOptions
+from engine.lanes import RULES, LanesOptions
 from views.game_views import GameViews
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
@@ -42,7 +42,7 @@ def open_table(app: Host, match: LanesMatch, ready: bool) -> None:
 
 
 def lesson_table(app: Host, lesson: Lesson) -> LanesTable:
-    return LanesTable(app, LanesMatch(LessonMode(lesson, app.storage)))
+    return LanesTable(app, LanesMatch(LessonMode(RULES, lesson, app.storage)))
 
 
 def replay_table(app: Host, controller: LanesMatch) -> LanesTable:

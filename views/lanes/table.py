@@ -5,11 +5,11 @@ tap one to play. The opponent's last move is highlighted in words."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
-from views.lanes.contract import LanesControls
+from views.lanes.contract import LanesControls, LanesTargets
 from views.screens.rules import rules_button
 from views.table.coach import coach_for
 from views.table.motion import (
@@ -44,6 +44,8 @@ from views.ui.widgets import (
 )
 
 if TYPE_CHECKING:
+    from engine.core import Event
+    from engine.lanes.notation import LanesObservation
     from views.host import Host
 
 ARROW = {"up": "↑", "down": "↓", None: "·"}
@@ -69,7 +71,7 @@ class LanesTable(TurnBasedTable):
 
     # --- building blocks ------------------------------------------------------------------------
 
-    def _lane_said(self, obs: dict[str, Any], owner: int, lane: int) -> str:
+    def _lane_said(self, obs: LanesObservation, owner: int, lane: int) -> str:
         """What a screen reader says for a lane: "Lane 2: 23, descending, hearts, selling" (the
         opponent's: "Beginner's lane 2: …")."""
         p = obs["players"][owner]
@@ -82,7 +84,7 @@ class LanesTable(TurnBasedTable):
             return t(self.lang, "lane_said", n=lane + 1, value=value)
         return t(self.lang, "lane_said_of", who=self._opponent_name(), n=lane + 1, value=value)
 
-    def _lane_header(self, obs: dict[str, Any], owner: int, lane: int) -> ft.Control:
+    def _lane_header(self, obs: LanesObservation, owner: int, lane: int) -> ft.Control:
         p = obs["players"][owner]
         v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
         selling = obs["selling"][lane] == owner
@@ -95,7 +97,8 @@ class LanesTable(TurnBasedTable):
                                       padding=ft.Padding.symmetric(horizontal=5, vertical=0)))
         return ft.Row(chips, spacing=4, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
 
-    def _lane(self, obs: dict[str, Any], owner: int, lane: int, targets: Any, disbandable: set[int]) -> ft.Control:
+    def _lane(self, obs: LanesObservation, owner: int, lane: int, targets: LanesTargets,
+              disbandable: set[int]) -> ft.Control:
         stacks = obs["players"][owner]["lanes"][lane]
         cw, ch, step = self.lane_card
         children: list[ft.Control] = []
@@ -118,12 +121,12 @@ class LanesTable(TurnBasedTable):
         height = ch + step * max(0, len(stacks) - 1) + 4
         me = owner == self.match.human
         if (owner, lane) in self.removed:  # what a jack, a joker or a disband took flies off and fades
-            stack, cards = self.removed[(owner, lane)]
+            at, cards = self.removed[(owner, lane)]
             ghost = ft.Row([card_face(cards[0], cw, ch), ft.Column([mini_card(c) for c in cards[1:4]], spacing=1)],
                            spacing=2, vertical_alignment=ft.CrossAxisAlignment.START)
             children.append(ft.Container(self.motion.ghost(ghost, TOWARD_ME if me else TOWARD_THEM),
-                                         top=(len(stacks) if stack is None else stack) * step, left=0))
-            height = max(height, ch + step * (len(stacks) if stack is None else stack) + 4)
+                                         top=(len(stacks) if at is None else at) * step, left=0))
+            height = max(height, ch + step * (len(stacks) if at is None else at) + 4)
         lane_target = me and lane in targets.lanes
         pile = ft.Stack(children, height=max(height, ch + 4))
         body = ft.Container(
@@ -186,13 +189,13 @@ class LanesTable(TurnBasedTable):
         else:
             self._played(self.match.play_at(owner, lane, stack))
 
-    def _side(self, obs: dict[str, Any], owner: int) -> ft.Control:
+    def _side(self, obs: LanesObservation, owner: int) -> ft.Control:
         targets = self.match.targets()
         dis = self.match.disbandable()
         return ft.Row([self._lane(obs, owner, i, targets, dis) for i in range(3)], spacing=4, expand=True,
                       vertical_alignment=ft.CrossAxisAlignment.STRETCH)
 
-    def _hand(self, obs: dict[str, Any], fan: Fan, arrived: set[str]) -> list[ft.Control]:
+    def _hand(self, obs: LanesObservation, fan: Fan, arrived: set[str]) -> list[ft.Control]:
         """My hand at the fan's card size: the selected card lifted, the coach's cards lit, the ones I
         cannot play now greyed (from the legal actions), the card just drawn sliding in."""
         m = self.match
@@ -207,7 +210,7 @@ class LanesTable(TurnBasedTable):
                 for i, c in enumerate(obs["hand"])]
         return [self.motion.dealt(c, i, len(hand)) for i, c in enumerate(hand)]
 
-    def _status(self, obs: dict[str, Any]) -> str:
+    def _status(self, obs: LanesObservation) -> str:
         caption = self.match.mode.caption(self.lang)
         if caption is not None:
             return caption
@@ -229,7 +232,7 @@ class LanesTable(TurnBasedTable):
 
     # --- rendering ------------------------------------------------------------------------------
 
-    def _header(self, obs: dict[str, Any]) -> ft.Control:
+    def _header(self, obs: LanesObservation) -> ft.Control:
         """The title (the lesson's, or the game and the opponent's level), back, rules, resign."""
         m = self.match
         coach, powers = m.mode.coach, m.mode.powers
@@ -241,7 +244,7 @@ class LanesTable(TurnBasedTable):
             rules = ft.Row([rules, resign], spacing=0, tight=True)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"), rules)
 
-    def _opponent_row(self, obs: dict[str, Any], opp: int) -> ft.Control:
+    def _opponent_row(self, obs: LanesObservation, opp: int) -> ft.Control:
         """The opponent's seat plate: name or level, cards in hand and deck, lit on their turn."""
         info = obs["players"][opp]
         held = t(self.lang, "hand", n=info["hand_size"]) + " · " + t(self.lang, "deck", n=info["deck_size"])
@@ -345,7 +348,7 @@ class LanesTable(TurnBasedTable):
             return
         self._played(self.match.play_at(owner, lane, stack))
 
-    def _played(self, events: list[Any]) -> None:
+    def _played(self, events: list[Event]) -> None:
         self.feedback(events)
         if events:
             self._after_human()
@@ -389,7 +392,7 @@ class LanesTable(TurnBasedTable):
         """Rows under the header that a mode adds (the online clocks)."""
         return []
 
-    def show_result(self, obs: dict[str, Any]) -> None:
+    def show_result(self, obs: LanesObservation) -> None:
         if self.result_shown:
             return
         self.result_shown = True

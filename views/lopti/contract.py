@@ -4,11 +4,12 @@ this protocol only; ``LoptiMatch`` (views/lopti/controller.py) implements it ove
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from engine.cards import Card
 from engine.core import Event, Why
 from engine.lopti.actions import LoptiAction
+from engine.lopti.notation import LoptiObservation
 from views.table.contract import Status
 from views.table.modes import TurnMode
 
@@ -16,7 +17,7 @@ from views.table.modes import TurnMode
 class LoptiControls(Protocol):
     # --- what the table reads ---------------------------------------------------------------
     @property
-    def mode(self) -> TurnMode: ...
+    def mode(self) -> TurnMode[LoptiObservation, LoptiAction]: ...
 
     @property
     def status(self) -> Status: ...
@@ -31,7 +32,7 @@ class LoptiControls(Protocol):
     def phase(self) -> str: ...
 
     @property
-    def observation(self) -> dict[str, Any]: ...
+    def observation(self) -> LoptiObservation: ...
 
     @property
     def my_turn(self) -> bool: ...

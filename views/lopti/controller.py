@@ -5,13 +5,14 @@ from ``legal_actions``; a stored game's mode saves every action as it happens.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.cards import Card, parse_card
 from engine.core import Event, Why
 from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.describe import describe
+from engine.lopti.notation import LoptiObservation
 from engine.lopti.state import order
 from storage.seats import PERSON
 from views.table.contract import Refused, Status
@@ -27,7 +28,7 @@ class LoptiMatch:
     selection, the face-up card picked for the setup swap, and pass-and-play's handover (whose
     cards may be shown)."""
 
-    def __init__(self, mode: TurnMode) -> None:
+    def __init__(self, mode: TurnMode[LoptiObservation, LoptiAction]) -> None:
         self.mode = mode
         #: the person who last held the device; pass-and-play shows nobody's cards until the next
         #: person says they hold it (also when a game is resumed: whoever holds it now must say so)
@@ -82,7 +83,7 @@ class LoptiMatch:
         return self.mode.viewer()
 
     @property
-    def observation(self) -> dict[str, Any]:
+    def observation(self) -> LoptiObservation:
         return self.mode.observation()
 
     @property

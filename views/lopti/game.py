@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from engine.lopti import RULES
 from storage import api
 from views.game_views import GameViews
 from views.lopti.controller import LoptiMatch
@@ -32,7 +33,7 @@ def session_route(app: Host, rest: list[str]) -> bool:
 
 
 def lesson_table(app: Host, lesson: Lesson) -> LoptiTable:
-    return LoptiTable(app, LoptiMatch(LessonMode(lesson, app.storage)))
+    return LoptiTable(app, LoptiMatch(LessonMode(RULES, lesson, app.storage)))
 
 
 def replay_table(app: Host, controller: LoptiMatch) -> LoptiTable:

@@ -5,7 +5,7 @@ only legal moves are enabled (from ``legal_actions`` via the controller)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -49,6 +49,8 @@ from views.ui.widgets import (
 )
 
 if TYPE_CHECKING:
+    from engine.core import Event
+    from engine.lopti.notation import LoptiObservation, LoptiSeatView
     from views.host import Host
 
 
@@ -73,7 +75,7 @@ class LoptiTable(TurnBasedTable):
         if match.observation["ply"] == 0 and not match.mode.powers.read_only:
             self.motion.deal()
 
-    def _opponent(self, obs: dict[str, Any], seat: int) -> ft.Control:
+    def _opponent(self, obs: LoptiObservation, seat: int) -> ft.Control:
         p = obs["players"][seat]
         turn = obs["to_move"] == seat and obs["phase"] != "over"
         ups = [card_face(c, 26, 36) for c in p["up"]]
@@ -87,7 +89,7 @@ class LoptiTable(TurnBasedTable):
         return seat_plate(self.lang, self.match.who(seat, self.lang), ft.Column(lines, spacing=3, tight=True),
                           count=p["hand_size"], turn=turn)
 
-    def _my_seat(self, obs: dict[str, Any]) -> ft.Control:
+    def _my_seat(self, obs: LoptiObservation) -> ft.Control:
         """My place at the table, named as the others' are: "You" (and which player, when people
         share the device), lit on my turn, with my finishing place once I am out (#42: my own seat
         had no name, so a newcomer could not tell which cards were theirs)."""
@@ -103,7 +105,7 @@ class LoptiTable(TurnBasedTable):
                            turn=turn)
         return ft.Semantics(identifier="seat-me", content=plate)
 
-    def _pile(self, obs: dict[str, Any]) -> ft.Control:
+    def _pile(self, obs: LoptiObservation) -> ft.Control:
         """The centre of the table: the draw deck (a card back with its count) beside the pile —
         its last three plays fanned, the newest largest and on top, and how many cards it holds.
         The play that just landed grows (or turns, when it was flipped); a pile that was cleared or
@@ -152,7 +154,7 @@ class LoptiTable(TurnBasedTable):
                                       tight=True),
                             padding=ft.Padding.all(8), bgcolor=theme.SHADE_LIGHT, border_radius=ft.BorderRadius.all(10))
 
-    def _deck(self, obs: dict[str, Any]) -> ft.Control:
+    def _deck(self, obs: LoptiObservation) -> ft.Control:
         """The draw deck (P-3.5) as a card back with its count; tapping it explains drawing."""
         w, h = sizing.card(max(sizing.MIN_CARD, self.sizes.pile[1] * 0.72))
         n = obs["draw_size"]
@@ -196,7 +198,7 @@ class LoptiTable(TurnBasedTable):
             chip, height=theme.MIN_TARGET, alignment=ft.Alignment.CENTER,
             on_click=lambda e: rules_dialog(self.app, "lopti", rule)))
 
-    def _status(self, obs: dict[str, Any]) -> str:
+    def _status(self, obs: LoptiObservation) -> str:
         caption = self.match.mode.caption(self.lang)
         if caption is not None:
             return caption
@@ -266,7 +268,7 @@ class LoptiTable(TurnBasedTable):
                 for i, c in enumerate(m.sorted_hand())]
         return [self.motion.dealt(c, i, len(hand)) for i, c in enumerate(hand)]
 
-    def _ups(self, me: dict[str, Any], setup: bool) -> list[ft.Control]:
+    def _ups(self, me: LoptiSeatView, setup: bool) -> list[ft.Control]:
         """My face-up cards (tappable during the setup swap)."""
         m = self.match
         coached = m.coach_cards()
@@ -276,7 +278,7 @@ class LoptiTable(TurnBasedTable):
                           on_click=handler(self.on_up, c) if setup and m.my_turn else None)
                 for i, c in enumerate(me["up"])]
 
-    def _slots(self, me: dict[str, Any], setup: bool) -> list[ft.Control]:
+    def _slots(self, me: LoptiSeatView, setup: bool) -> list[ft.Control]:
         """My table cards as they lie: each face-up card on its face-down card (P-2.1), offset so the
         back shows; once the face-up cards are played, the face-down ones lie alone."""
         ups, downs = self._ups(me, setup), self._downs(me)
@@ -290,7 +292,7 @@ class LoptiTable(TurnBasedTable):
                 slots.append(ups[i] if i < len(ups) else downs[i])
         return slots
 
-    def _downs(self, me: dict[str, Any]) -> list[ft.Control]:
+    def _downs(self, me: LoptiSeatView) -> list[ft.Control]:
         """My face-down cards, lit when one may be flipped."""
         flip = self.match.can_flip()
         return [ft.Semantics(identifier=f"down-{i}", content=ft.Container(
@@ -345,7 +347,7 @@ class LoptiTable(TurnBasedTable):
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
                             rules if in_force is None else ft.Row([in_force, rules], spacing=0))
 
-    def _status_rows(self, obs: dict[str, Any]) -> ft.Control:
+    def _status_rows(self, obs: LoptiObservation) -> ft.Control:
         """Whose move and the last move in words; in a lesson, the coach above them."""
         m = self.match
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
@@ -371,7 +373,7 @@ class LoptiTable(TurnBasedTable):
             self.match.tap_up(card)
             self.refresh()
 
-    def _after(self, events: list[Any]) -> None:
+    def _after(self, events: list[Event]) -> None:
         self.feedback(events)
         self.refresh()
         if not self.match.status.over and not self.match.my_turn:

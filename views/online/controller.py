@@ -26,11 +26,12 @@ import itertools
 import threading
 import uuid
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from engine.core import Event, Why, ev
 from engine.lanes import RULES
 from engine.lanes.actions import LanesAction
+from engine.lanes.notation import LanesObservation
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from storage.seats import ONLINE, PERSON
 from views.lanes.controller import reason_seen
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from storage.db import Storage
 
 
-class OnlineMode(NoBotNoUndo):
+class OnlineMode(NoBotNoUndo[LanesAction]):
     """A Lanes match at the lobby, seen from my seat: the server's view is all there is."""
 
     powers = Powers(hint=False)
@@ -100,8 +101,9 @@ class OnlineMode(NoBotNoUndo):
         over = v["status"] != "running"
         return Status(over, None if over else int(v["clock"]["to_move"]), v.get("winner"), v.get("reason"))
 
-    def observation(self) -> dict[str, Any]:
-        return dict(self.view["observation"])
+    def observation(self) -> LanesObservation:
+        """The lobby's ``observe(state, seat)``, the engine's own JSON (docs/lobby.md)."""
+        return cast("LanesObservation", self.view["observation"])
 
     def legal(self) -> list[LanesAction]:
         """The server's list of my legal moves (the lobby asks the engine); none while a move of
@@ -150,7 +152,7 @@ class OnlineMode(NoBotNoUndo):
         v = self.view
         if v["status"] != "running" or int(v["clock"]["to_move"]) != self.seat:
             return Why("not_your_turn", "it is not your turn")
-        return reason_seen(self.view["observation"], action) or Why("rejected", "that move is not possible now")
+        return reason_seen(self.observation(), action) or Why("rejected", "that move is not possible now")
 
 
     def submit(self, action: LanesAction, now: float | None = None) -> list[Event]:

@@ -22,6 +22,7 @@ from views.ui.i18n import t
 from views.ui.widgets import felt, table_button, text
 
 if TYPE_CHECKING:
+    from engine.lanes.notation import LanesObservation
     from views.host import Host
 from views.online.common import LOG
 
@@ -129,7 +130,7 @@ class OnlineLanesTable(LanesTable):
         self.app.page.pop_dialog()
         self.app.go("/online")
 
-    def show_result(self, obs: dict[str, Any]) -> None:
+    def show_result(self, obs: LanesObservation) -> None:
         if self.shown_result:
             return
         self.shown_result = True

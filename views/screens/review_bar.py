@@ -4,7 +4,8 @@ expert's, the mark on a mistake, the jumps between mistakes, and the expert's mo
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -17,13 +18,14 @@ from views.ui.widgets import text
 if TYPE_CHECKING:
     from views.lanes.controller import LanesMatch
     from views.lopti.controller import LoptiMatch
+    from views.table.replay import Stepper
 
 
 class ReviewBar:
     """The review's part of the replay bar: the words at each step, the mistake mark, the jumps
     between mistakes, and the expert's move shown on the table."""
 
-    def __init__(self, lang: str, result: GameReview, controller: LanesMatch | LoptiMatch, mode: Any) -> None:
+    def __init__(self, lang: str, result: GameReview, controller: LanesMatch | LoptiMatch, mode: Stepper) -> None:
         self.lang, self.result, self.controller, self.mode = lang, result, controller, mode
         self.words = text(lang, "", theme.TYPE_SMALL, color=theme.ON_FELT)
         self.mark = ft.Container(width=24, height=24)  # a fixed slot: a Row here would break the bar's line
@@ -44,7 +46,7 @@ class ReviewBar:
         best = rules_for(self.result.game).parse_action(m.best, state) if m and m.best != m.played else None
         self.controller.point_at(best)  # the parse above made it this game's action
 
-    def controls(self, steps: list[ft.Control], jump: Any) -> list[ft.Control]:
+    def controls(self, steps: list[ft.Control], jump: Callable[[bool], ft.Control]) -> list[ft.Control]:
         """The summary, the words, and one line of buttons that fits a 360 px phone: the jumps
         between mistakes take the places of "to the deal" and "to the end" (``steps`` is the
         replay's first, back, counter, on, last)."""
@@ -60,7 +62,7 @@ def summary(lang: str, result: GameReview) -> str:
     return t(lang, "review_summary", n=len(result.moves), marked=len(result.marked))
 
 
-def move_words(lang: str, controller: LanesMatch | LoptiMatch, state: Any, m: MoveReview | None,
+def move_words(lang: str, controller: LanesMatch | LoptiMatch, state: object, m: MoveReview | None,
                game: str) -> str:
     """What the review says at one step: the chances, and the expert's move when it differs."""
     if m is None:
@@ -68,7 +70,7 @@ def move_words(lang: str, controller: LanesMatch | LoptiMatch, state: Any, m: Mo
     line = t(lang, "review_move", before=_pct(m.before), after=_pct(m.after_played))
     if m.best == m.played:
         return f"{line} · {t(lang, 'review_same')}"
-    best: Any = rules_for(game).parse_action(m.best, state)
+    best = rules_for(game).parse_action(m.best, state)
     move = controller.suggest_words(best, lang)
     key = "review_mistake" if m.marked else "review_other"
     return f"{line} · {t(lang, key, move=move, best=_pct(m.after_best), loss=_pct(m.loss))}"

@@ -14,10 +14,10 @@ declared in its :class:`Powers`, so a table shows Undo, Hint or Resign by readin
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar
 
-from engine.core import BadRequest, Event, IllegalAction, Why
+from engine.core import BadRequest, Event, IllegalAction, Rules, Why
 from engine.tutorial import Lesson
 from storage.seats import PERSON, seat_levels, stored_seats
 from views.table.contract import Powers, Refused, Status
@@ -25,10 +25,22 @@ from views.table.lessons import LessonCoach
 from views.table.undo import UNDO_LEVELS, undo_point
 
 if TYPE_CHECKING:
+    from engine.core import Result
     from storage.db import Storage
+    from views.table.timeline import Timeline
+
+S = TypeVar("S")
+S_contra = TypeVar("S_contra", contravariant=True)
+A = TypeVar("A")
+#: a game's observation (``LanesObservation``…): JSON-ready fields, read by key
+O = TypeVar("O", bound=Mapping[str, Any])
+O_co = TypeVar("O_co", bound=Mapping[str, Any], covariant=True)
 
 
-class TurnMode(Protocol):
+class TurnMode(Protocol[O_co, A]):
+    """A turn-based table's mode, typed by the game's observation (``LanesObservation``…) and
+    action (``LanesAction``…), so a table reads what the engine really gives it."""
+
     @property
     def powers(self) -> Powers: ...
 
@@ -56,22 +68,22 @@ class TurnMode(Protocol):
         """The seat whose view is shown: the person to move, else the last person who was."""
         ...
 
-    def observation(self) -> dict[str, Any]: ...
+    def observation(self) -> O_co: ...
 
-    def legal(self) -> list[Any]:
+    def legal(self) -> list[A]:
         """The viewer's legal actions now (empty when it is not their move)."""
         ...
 
-    def submit(self, action: Any) -> list[Event]:
+    def submit(self, action: A) -> list[Event]:
         """Play ``action`` for the viewer; raises :class:`Refused` (nothing changes)."""
         ...
 
-    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> A | None:
         """The bot's decision when a bot is to move (slow: call it off the UI loop; a search
         ends early when ``should_stop`` says so)."""
         ...
 
-    def apply_bot(self, action: Any) -> list[Event]: ...
+    def apply_bot(self, action: A) -> list[Event]: ...
 
     def can_undo(self) -> bool: ...
 
@@ -81,7 +93,7 @@ class TurnMode(Protocol):
         """The viewer resigns (a lesson starts over instead; a replay does nothing)."""
         ...
 
-    def suggestion(self, level: str = "casual") -> Any | None:
+    def suggestion(self, level: str = "casual") -> A | None:
         """The hint: the lesson's move, or what ``level`` would play (runs off the UI loop: the
         expert thinks for a moment)."""
         ...
@@ -91,7 +103,17 @@ class TurnMode(Protocol):
         ...
 
 
-def game_status(rules: Any, state: Any) -> Status:
+class Judge(Protocol[S_contra]):
+    """The part of a game's rules that says how a position stands."""
+
+    def is_over(self, state: S_contra) -> bool: ...
+
+    def result(self, state: S_contra) -> Result | None: ...
+
+    def to_move(self, state: S_contra) -> int | None: ...
+
+
+def game_status(rules: Judge[S], state: S) -> Status:
     """How ``state`` stands, in the engine's own words (``is_over``, ``to_move``, ``result``)."""
     over = bool(rules.is_over(state))
     result = rules.result(state)
@@ -100,14 +122,14 @@ def game_status(rules: Any, state: Any) -> Status:
                   result.winner if result else None, result.reason if result else None)
 
 
-class NoBotNoUndo:
+class NoBotNoUndo(Generic[A]):
     """What a mode without bots of its own and without undo answers (a lesson's runner plays the
     other seats itself; a replay and an online match have nobody to move for)."""
 
-    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> A | None:
         return None
 
-    def apply_bot(self, action: Any) -> list[Event]:
+    def apply_bot(self, action: A) -> list[Event]:
         return []
 
     def can_undo(self) -> bool:
@@ -120,20 +142,19 @@ class NoBotNoUndo:
         return None
 
 
-class Local:
+class Local(Generic[S, A, O]):
     """A stored game on this device: the engine applies, storage keeps every action at once."""
 
     coach: LessonCoach | None = None
 
-    def __init__(self, rules: Any, game: str, storage: Storage, game_id: int, state: Any, levels: list[str],
+    def __init__(self, rules: Rules[S, A, O], game: str, storage: Storage, game_id: int, state: S,
+                 levels: list[str],
                  seq: int = 0, own_last: int | None = None) -> None:
         from storage import api
 
         self.api = api
         self.rules, self.game, self.storage, self.game_id = rules, game, storage, game_id
         self.state = state
-        #: the game's rules options (variants, Lopti's house rules in force)
-        self.options = state.options
         self.levels = levels
         self.people = [i for i, lv in enumerate(levels) if lv == PERSON]
         self.seq = seq
@@ -146,19 +167,19 @@ class Local:
                              hint=len(self.people) == 1)
 
     @classmethod
-    def create(cls, rules: Any, game: str, storage: Storage, options: Any, seed: int, levels: list[str],
-               session_id: int | None = None) -> Local:
+    def create(cls, rules: Rules[S, A, O], game: str, storage: Storage, options: object, seed: int,
+               levels: list[str], session_id: int | None = None) -> Local[S, A, O]:
         """A new game, stored before its first action (so it can be continued from the start)."""
         from storage import api
 
         seats = stored_seats(levels)
         people = sum(lv == PERSON for lv in levels)
-        game_id = api.new_game(storage, game, options.to_json(), seed, len(levels), seats,
+        game_id = api.new_game(storage, game, rules.options_to_json(options), seed, len(levels), seats,
                                mode="pass_and_play" if people > 1 else "bots", session_id=session_id)
         return cls(rules, game, storage, game_id, rules.new_game(options, seed, len(levels)), levels)
 
     @classmethod
-    def resume(cls, rules: Any, storage: Storage, game_id: int) -> Local:
+    def resume(cls, rules: Rules[S, A, O], storage: Storage, game_id: int) -> Local[S, A, O]:
         """A stored game exactly where it stopped (its record replayed through the engine)."""
         from storage import api
 
@@ -185,15 +206,15 @@ class Local:
             self._viewer = int(mover)
         return self._viewer
 
-    def observation(self) -> dict[str, Any]:
-        return dict(self.rules.observe(self.state, self.viewer()))
+    def observation(self) -> O:
+        return self.rules.observe(self.state, self.viewer())
 
-    def legal(self) -> list[Any]:
+    def legal(self) -> list[A]:
         if self._mover() not in self.people:
             return []
         return list(self.rules.legal_actions(self.state))
 
-    def submit(self, action: Any) -> list[Event]:
+    def submit(self, action: A) -> list[Event]:
         mine = self._mover() in self.people
         try:
             self.state, events = self.rules.apply(self.state, action)
@@ -210,7 +231,7 @@ class Local:
         self.last_events = list(events)
         return self.last_events
 
-    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> Any | None:
+    def bot_move(self, should_stop: Callable[[], bool] | None = None) -> A | None:
         seat = self._mover()
         if seat is None or seat in self.people:
             return None
@@ -219,7 +240,7 @@ class Local:
         return decide(self.game, self.rules.observe(self.state, seat), self.levels[seat], self.seq, 300,
                       should_stop)
 
-    def apply_bot(self, action: Any) -> list[Event]:
+    def apply_bot(self, action: A) -> list[Event]:
         seat = self._mover()
         if seat is None or seat in self.people or action not in self.rules.legal_actions(self.state):
             return []  # the position changed meanwhile (the player resigned, an undo)
@@ -250,7 +271,7 @@ class Local:
     def resign(self) -> list[Event]:
         return self.submit(self.rules.parse_action({"resign": True, "player": self.viewer()}))
 
-    def suggestion(self, level: str = "casual") -> Any | None:
+    def suggestion(self, level: str = "casual") -> A | None:
         if not self.legal():
             return None
         from engine.bots import hint
@@ -261,13 +282,15 @@ class Local:
         return None
 
 
-class LessonMode(NoBotNoUndo):
-    """A lesson on a turn-based table: the runner checks each move and answers for the others."""
+class LessonMode(NoBotNoUndo[A], Generic[S, A, O]):
+    """A lesson on a turn-based table: the runner checks each move and answers for the others.
+    ``rules`` are the lesson's game's (the runner holds the same object, found by name)."""
 
     powers = Powers(hint=True, resign=False, result=False)
     game_id: int | None = None
 
-    def __init__(self, lesson: Lesson, storage: Storage) -> None:
+    def __init__(self, rules: Rules[S, A, O], lesson: Lesson, storage: Storage) -> None:
+        self.rules = rules
         self.lesson = lesson
         self.lesson_coach = LessonCoach(lesson, storage)
         self.levels = [PERSON if i == lesson.learner else "beginner" for i in range(self._players())]
@@ -284,52 +307,53 @@ class LessonMode(NoBotNoUndo):
         return len(self.observation()["players"])
 
     @property
-    def state(self) -> Any:
-        return self.lesson_coach.run.state
+    def state(self) -> S:
+        state: S = self.lesson_coach.run.state
+        return state
 
     def status(self) -> Status:
-        return game_status(self.lesson_coach.run.rules, self.state)
+        return game_status(self.rules, self.state)
 
     def viewer(self) -> int:
         return self.lesson.learner
 
-    def observation(self) -> dict[str, Any]:
-        return dict(self.lesson_coach.run.rules.observe(self.state, self.lesson.learner))
+    def observation(self) -> O:
+        return self.rules.observe(self.state, self.lesson.learner)
 
-    def legal(self) -> list[Any]:
-        rules = self.lesson_coach.run.rules
-        if rules.to_move(self.state) != self.lesson.learner:
+    def legal(self) -> list[A]:
+        if self.rules.to_move(self.state) != self.lesson.learner:
             return []
-        return list(rules.legal_actions(self.state))
+        return list(self.rules.legal_actions(self.state))
 
-    def submit(self, action: Any) -> list[Event]:
-        return self.lesson_coach.attempt(self.lesson_coach.run.rules.action_to_json(action))
-
+    def submit(self, action: A) -> list[Event]:
+        return self.lesson_coach.attempt(self.rules.action_to_json(action))
 
     def resign(self) -> list[Event]:
         self.lesson_coach.restart()  # "giving up" a lesson starts it over
         return []
 
-    def suggestion(self, level: str = "casual") -> Any | None:
+    def suggestion(self, level: str = "casual") -> A | None:
         self.lesson_coach.hint_shown = True
         move = self.lesson_coach.run.suggestion()
-        return None if move is None else self.lesson_coach.run.rules.parse_action(move, self.state)
+        return None if move is None else self.rules.parse_action(move, self.state)
 
 
-class ReplayMode(NoBotNoUndo):
+class ReplayMode(NoBotNoUndo[A], Generic[S, A, O]):
     """A finished game, read-only, seen from ``seat`` as it was played; ``seek`` picks the step."""
 
     powers = Powers(resign=False, read_only=True, result=False)
     coach: LessonCoach | None = None
 
-    def __init__(self, rules: Any, timeline: Any, levels: list[str], seat: int, game_id: int) -> None:
+    def __init__(self, rules: Rules[S, A, O], timeline: Timeline, levels: list[str], seat: int,
+                 game_id: int) -> None:
         self.rules, self.timeline, self.levels, self.seat, self.game_id = rules, timeline, levels, seat, game_id
         self.step = 0
         self.last_events: list[Event] = []
 
     @property
-    def state(self) -> Any:
-        return self.timeline.states[self.step]
+    def state(self) -> S:
+        state: S = self.timeline.states[self.step]
+        return state
 
     def seek(self, k: int) -> None:
         self.step = max(0, min(k, self.timeline.last))
@@ -341,20 +365,19 @@ class ReplayMode(NoBotNoUndo):
     def viewer(self) -> int:
         return self.seat
 
-    def observation(self) -> dict[str, Any]:
-        return dict(self.rules.observe(self.state, self.seat))
+    def observation(self) -> O:
+        return self.rules.observe(self.state, self.seat)
 
-    def legal(self) -> list[Any]:
+    def legal(self) -> list[A]:
         return []
 
-    def submit(self, action: Any) -> list[Event]:
+    def submit(self, action: A) -> list[Event]:
         raise Refused(Why("replay", "a replay cannot be changed"))
-
 
     def resign(self) -> list[Event]:
         return []
 
-    def suggestion(self, level: str = "casual") -> Any | None:
+    def suggestion(self, level: str = "casual") -> A | None:
         return None
 
     def caption(self, lang: str) -> str | None:
