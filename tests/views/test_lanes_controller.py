@@ -136,7 +136,7 @@ def test_hint_is_a_legal_move_and_selects_its_card(st) -> None:  # type: ignore[
 def _at(st, position):  # type: ignore[no-untyped-def]
     """A stored match against the beginner, moved to a hand-built position (player 0 to move)."""
     m = LanesMatch.new(st, "beginner", seed=3)
-    local(m).state = RULES.position_from_json(local(m).options, position)
+    local(m).state = RULES.position_from_json(local(m).state.options, position)
     return m
 
 

@@ -15,6 +15,7 @@ import flet as ft
 import pytest
 
 from engine.cards import RANKS, SUITS
+from engine.core import ev
 from engine.lanes import RULES as LANES
 from engine.lopti import RULES as LOPTI
 from storage import api
@@ -163,7 +164,7 @@ def test_reduce_motion_is_a_setting_that_stills_the_tables(tmp_path: Path) -> No
         assert s.call(lambda: theme.look().reduce_motion) is False
         arrivals = motion.Arrivals()
         card = ft.Container()
-        arrivals.fresh([{"type": "play"}])
+        arrivals.fresh([ev("play")])
         assert s.call(lambda: arrivals.wrap(card)) is not card  # moving by default
         s.fire(next(c for c in s.find(kind=ft.Semantics) if c.label == t("en", "settings")))
         s.wait_for(lambda: s.find(ident="setting-reduce_motion"), what="the settings")
@@ -242,9 +243,9 @@ def test_a_lopti_pile_departs_exactly_when_it_leaves_the_table(seed: int) -> Non
 
 
 def test_the_spit_slap_names_the_pile_and_who_took_it() -> None:
-    assert motion.spit_taken([{"type": "taken", "taken": [1, 0]}]) == {1: 0, 0: 1}
-    assert motion.spit_taken([{"type": "taken", "taken": [None, 1]}]) == {1: 1}
-    assert motion.spit_taken([{"type": "play", "pile": 0}]) == {}
+    assert motion.spit_taken([ev("taken", taken=[1, 0])]) == {1: 0, 0: 1}
+    assert motion.spit_taken([ev("taken", taken=[None, 1])]) == {1: 1}
+    assert motion.spit_taken([ev("play", pile=0)]) == {}
 
 
 # --- contrast ----------------------------------------------------------------------------------------
@@ -382,7 +383,7 @@ def test_a_new_deal_arrives_from_the_deck_until_the_first_move() -> None:
     assert durations == sorted(durations) and max(durations) <= motion.DURATION_MS + 60
     arrivals.arriving = False  # what settle() does after the first frame went out
     assert all(arrivals.dealt(card, i, 8).opacity == 1.0 for i in range(8))
-    arrivals.fresh([{"type": "play"}])
+    arrivals.fresh([ev("play")])
     assert arrivals.dealt(card, 0, 8) is card
 
 

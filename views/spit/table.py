@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import flet as ft
 
+from engine.core import Event
 from engine.spit.notation import SpitObservation
 from views.screens.rules import rules_button
 from views.spit.contract import SpitControls
@@ -56,7 +57,7 @@ class SpitTable(Table):
         self.motion = Arrivals()
         self.taken: dict[int, int] = {}  # pile → who took it, in the batch being drawn
         self.sizes = self._sized()
-        self.events: list[Any] = []
+        self.events: list[Event] = []
         self.landed: set[int] = set()
         #: one long-lived status line: the ticker changes its text in place (the countdown)
         self.status = text(app.lang, "", theme.TYPE_LEAD, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
@@ -277,7 +278,7 @@ class SpitTable(Table):
                 break
             await asyncio.sleep(theme.SPIT_FRAME_S)
 
-    def feedback(self, events: list[Any], player: int = 0) -> None:
+    def feedback(self, events: list[Event], player: int = 0) -> None:
         """A sound and a haptic tap for what happened (the engine's 'rejected' event is a refusal; a
         tap that only picks up a stock is silent)."""
         if events:

@@ -16,11 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import TypeVar, cast
 
 import flet as ft
 
+from engine.core import Event
 from views.ui import theme
+
+T = TypeVar("T")
 
 DURATION_MS = 240
 DEALT_SCALE = 0.8  # a dealt card's size as it appears, around its own centre (within its own place)
@@ -29,7 +32,7 @@ DEALT_SCALE = 0.8  # a dealt card's size as it appears, around its own centre (w
 TOWARD_ME, TOWARD_THEM, SWEPT = (0.0, 2.5), (0.0, -2.5), (2.5, 0.0)
 
 
-def lanes_landed(events: Iterable[Any]) -> set[tuple[int, int, int]]:
+def lanes_landed(events: Iterable[Event]) -> set[tuple[int, int, int]]:
     """(owner, lane, stack) of every card played onto a lane that is still there (a jack went away
     with the stack it took: that place may now hold the next stack, which did not move)."""
     events = list(events)
@@ -38,18 +41,18 @@ def lanes_landed(events: Iterable[Any]) -> set[tuple[int, int, int]]:
             if e.get("type") == "play" and str(e.get("card")) not in gone}
 
 
-def lopti_landed(events: Iterable[Any]) -> bool:
+def lopti_landed(events: Iterable[Event]) -> bool:
     """Cards were played onto the pile (and still lie there: a clear takes them away)."""
     kinds = [e.get("type") for e in events]
     return "play" in kinds and "clear" not in kinds and "take" not in kinds
 
 
-def spit_landed(events: Iterable[Any]) -> set[int]:
+def spit_landed(events: Iterable[Event]) -> set[int]:
     """The piles a card was played onto."""
     return {int(e["pile"]) for e in events if e.get("type") == "play"}
 
 
-def lanes_removed(events: Iterable[Any]) -> dict[tuple[int, int], tuple[int | None, list[str]]]:
+def lanes_removed(events: Iterable[Event]) -> dict[tuple[int, int], tuple[int | None, list[str]]]:
     """(owner, lane) → (the stack a jack was played on, if one was; the cards that left the lane):
     a jack's or joker's removals and a disbanded lane (L-6, L-7.5)."""
     events = list(events)
@@ -64,22 +67,22 @@ def lanes_removed(events: Iterable[Any]) -> dict[tuple[int, int], tuple[int | No
     return gone
 
 
-def lanes_sold(events: Iterable[Any]) -> set[int]:
+def lanes_sold(events: Iterable[Event]) -> set[int]:
     """The lane pairs whose sale was settled by this move (L-7.2: the pair glows)."""
     return {int(e["pair"]) for e in events if e.get("type") == "sold"}
 
 
-def drawn(events: Iterable[Any], player: int) -> list[str]:
+def drawn(events: Iterable[Event], player: int) -> list[str]:
     """The cards ``player`` drew (they slide into the hand)."""
     return [str(e["card"]) for e in events if e.get("type") == "draw" and e.get("player") == player and e.get("card")]
 
 
-def lopti_flipped(events: Iterable[Any]) -> bool:
+def lopti_flipped(events: Iterable[Event]) -> bool:
     """A face-down card was turned over onto the pile (it turns as it lands)."""
     return any(e.get("type") == "flip" and e.get("legal", True) for e in events)
 
 
-def lopti_departed(events: Iterable[Any]) -> tuple[str, int] | None:
+def lopti_departed(events: Iterable[Event]) -> tuple[str, int] | None:
     """("clear", by whom) or ("take", the taker) when the pile left the table in this batch."""
     for e in events:
         if e.get("type") in ("clear", "take"):
@@ -87,7 +90,7 @@ def lopti_departed(events: Iterable[Any]) -> tuple[str, int] | None:
     return None
 
 
-def spit_taken(events: Iterable[Any]) -> dict[int, int]:
+def spit_taken(events: Iterable[Event]) -> dict[int, int]:
     """pile → the player who took it at the end of a round (S-5: the slap)."""
     for e in events:
         if e.get("type") == "taken":
@@ -113,10 +116,10 @@ class Arrivals:
         self.arriving = False
         self.wrapped = False
         self.dealing = False  # a new deal's hand is arriving from the deck (until the first move)
-        self.shown: dict[str, Any] = {}  # what the table showed for the batch on screen
-        self.before: dict[str, Any] = {}  # ... and for the batch before it (where departing cards lay)
+        self.shown: dict[str, object] = {}  # what the table showed for the batch on screen
+        self.before: dict[str, object] = {}  # ... and for the batch before it (where departing cards lay)
 
-    def fresh(self, events: list[Any]) -> bool:
+    def fresh(self, events: list[Event]) -> bool:
         """Whether the cards of ``events`` are drawn as arrivals (a new batch starts a motion)."""
         if not events:
             return False
@@ -144,10 +147,11 @@ class Arrivals:
         return ft.Container(control, scale=DEALT_SCALE if self.arriving else 1.0,
                             opacity=0.0 if self.arriving else 1.0, animate_scale=late, animate_opacity=late)
 
-    def remember(self, key: str, value: Any) -> Any:
+    def remember(self, key: str, value: T) -> T | None:
         """Note what the table shows now under ``key``; returns what it showed before this batch."""
         self.shown[key] = value
-        return self.before.get(key)
+        before = self.before.get(key)
+        return cast("T | None", before)  # noted under the same key by the same caller
 
     def wrap(self, control: ft.Control, *, turn: bool = False, slide: bool = False) -> ft.Control:
         """``control`` arriving: growing into place, or turning over (``turn``: a flipped card), or
@@ -181,7 +185,7 @@ class Arrivals:
         self.wrapped = True
         return [ft.BoxShadow(spread_radius=4, blur_radius=16, color=theme.GLOW)]
 
-    def settle(self, page: Any, redraw: Callable[[], None]) -> None:
+    def settle(self, page: ft.Page, redraw: Callable[[], None]) -> None:
         """After the first frame went out: ``redraw`` the table at rest (the client animates)."""
         if not self.arriving:
             return

@@ -30,29 +30,34 @@ Two rules for the descriptions this works on:
 from __future__ import annotations
 
 import contextlib
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import TypeVar, cast
 
+import flet as ft
 from flet.controls.base_control import BaseControl
 
 _UNSET = object()
 T = TypeVar("T")
+#: a control (or, in a list of children, whatever Flet put there)
+C = TypeVar("C")
 
 
-def reconcile(old: Any, new: Any, changed: list[Any] | None = None) -> Any:
+def reconcile(old: object, new: C, changed: list[BaseControl] | None = None) -> C:
     """The control to show for ``new``: ``old`` updated in place when they match, else ``new``.
     Every control given a new property or new children is appended to ``changed``."""
     if old is new:
         return old
     if getattr(new, "_parent", None) is not None:
         return new  # a long-lived control the table keeps (a status line): it is used as it is
-    if type(old) is not type(new) or not isinstance(old, BaseControl) or old.key != new.key:
+    if type(old) is not type(new) or not isinstance(old, BaseControl) or not isinstance(new, BaseControl) \
+            or old.key != new.key:
         return new
     if getattr(old, "_shows", None) != getattr(new, "_shows", None):
         return new  # marked by ``anew_when``: what it shows changed, so it is built anew
     out = changed if changed is not None else []
     if _props(old, new, out) | _structure(old, new, out):
         out.append(old)
-    return old
+    return cast("C", old)  # of new's very type (checked above)
 
 
 def anew_when(control: T, shows: object) -> T:
@@ -63,18 +68,18 @@ def anew_when(control: T, shows: object) -> T:
     return control
 
 
-def reconcile_list(old: list[Any], new: list[Any], changed: list[Any] | None = None) -> list[Any]:
+def reconcile_list(old: Sequence[object], new: Sequence[C], changed: list[BaseControl] | None = None) -> list[C]:
     """Children for ``new``: each matched position keeps the control already there."""
     out = [reconcile(o, n, changed) for o, n in zip(old, new, strict=False)]
     out.extend(new[len(old):])
     return out
 
 
-def update_children(parent: Any, children: list[Any], field: str = "controls",
-                    changed: list[Any] | None = None) -> bool:
+def update_children(parent: object, children: Sequence[object], field: str = "controls",
+                    changed: list[BaseControl] | None = None) -> bool:
     """Put ``children`` under ``parent`` (``parent.controls`` by default), reusing what is there;
     True when the list itself changed (a child added, removed or replaced)."""
-    current = getattr(parent, field)
+    current: list[object] = getattr(parent, field)
     kept = reconcile_list(current, children, changed)
     if len(kept) != len(current) or any(a is not b for a, b in zip(kept, current, strict=True)):
         current[:] = kept  # the same list object: Flet diffs it against what the client has
@@ -82,10 +87,11 @@ def update_children(parent: Any, children: list[Any], field: str = "controls",
     return False
 
 
-def _props(old: Any, new: Any, changed: list[Any]) -> bool:
-    events: frozenset[str] = type(old)._event_fields  # set by Flet's @control
-    defaults: dict[str, Any] = type(old)._prop_defaults
-    mine, theirs = old._values, new._values
+def _props(old: BaseControl, new: BaseControl, changed: list[BaseControl]) -> bool:
+    events: frozenset[str] = getattr(type(old), "_event_fields", frozenset())  # set by Flet's @control
+    defaults: dict[str, object] = getattr(type(old), "_prop_defaults", {})
+    mine: dict[str, object] = old._values
+    theirs: dict[str, object] = new._values
     touched = False
     for name in mine.keys() | theirs.keys():
         default = defaults.get(name)
@@ -107,9 +113,10 @@ def _props(old: Any, new: Any, changed: list[Any]) -> bool:
     return touched
 
 
-def _structure(old: Any, new: Any, changed: list[Any]) -> bool:
+def _structure(old: BaseControl, new: BaseControl, changed: list[BaseControl]) -> bool:
     touched = False
-    for name in type(old)._structural_fields:
+    structural: frozenset[str] = getattr(type(old), "_structural_fields", frozenset())
+    for name in structural:
         if name.startswith("_"):
             continue
         was, now = getattr(old, name, _UNSET), getattr(new, name, _UNSET)
@@ -123,13 +130,13 @@ def _structure(old: Any, new: Any, changed: list[Any]) -> bool:
     return touched
 
 
-def show(root: Any, children: list[Any], update: bool = True) -> None:
+def show(root: BaseControl, children: Sequence[BaseControl], update: bool = True) -> None:
     """``children`` under ``root`` in place; when ``update`` (and ``root`` is on a page), only the
     controls that changed are sent — Flet then diffs those few, not the whole table."""
-    changed: list[Any] = []
+    changed: list[BaseControl] = []
     if update_children(root, children, changed=changed):
         changed = [root]
     if not update or not changed:
         return
     with contextlib.suppress(RuntimeError):  # not on a page yet (being built) or any more (left)
-        root.page.update(*changed)
+        root.page.update(*cast("list[ft.Control]", changed))  # any control the page holds

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -13,6 +13,9 @@ from views.ui import theme
 from views.ui.i18n import SUIT_GLYPH, card_name, t
 from views.ui.reconcile import anew_when
 from views.ui.theme import card_style
+
+if TYPE_CHECKING:
+    from views.table.lessons import Coach
 
 RED = theme.RED
 BLACK = theme.INK
@@ -79,7 +82,12 @@ def font(family_name: str | None, fallback: tuple[str, ...] = ()) -> ft.TextStyl
 SYMBOLS = font(None, (FONT,))
 
 
-def handler(fn: Callable[..., Any], *args: Any) -> Callable[[Any], None]:
+#: what a tap does, given Flet's event. The event's type differs with the control a widget draws
+#: (``Event[IconButton]``, ``Event[Button]``…) and no handler of ours reads it, so it is an object
+Tap = Callable[[object], object]
+
+
+def handler(fn: Callable[..., object], *args: object) -> Tap:
     """A tap handler that calls ``fn(*args)`` (the event itself is not needed)."""
     return lambda e: fn(*args)
 
@@ -125,7 +133,7 @@ def _lift(reduce_motion: bool) -> ft.Animation | None:
 
 
 def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
-              dim: bool = False, on_click: Callable[[Any], Any] | None = None, ident: str | None = None,
+              dim: bool = False, on_click: Tap | None = None, ident: str | None = None,
               style: str | None = None) -> ft.Control:
     """A card as it is printed (the bundled vector faces; ``style``: a card style other than the
     page's, for the settings' preview). The selected card lifts, a legal target glows, a card that
@@ -153,7 +161,7 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
 
 
 def _card_chip(card: str, width: float, height: float, *, selected: bool, target: bool,
-               on_click: Callable[[Any], Any] | None, ident: str | None, style: str | None) -> ft.Control:
+               on_click: Tap | None, ident: str | None, style: str | None) -> ft.Control:
     """A small card: its rank and suit on one line, as on a face's corner."""
     if card == "JK":
         rank, glyph, color = "JK", "★", theme.JOKER
@@ -211,7 +219,7 @@ def mini_card(card: str) -> ft.Control:
                         style=SYMBOLS, semantics_label=card_name(theme.look().lang, card)))
 
 
-def table_header(lang: str, title: str, on_back: Callable[[Any], Any], back_label: str,
+def table_header(lang: str, title: str, on_back: Tap, back_label: str,
                  extra: ft.Control | None = None) -> ft.Control:
     """The bar above every table: back, the game and opponent, an optional action (resign)."""
     row: list[ft.Control] = [
@@ -267,8 +275,8 @@ def _button_style(kind: str, color: str) -> ft.ButtonStyle:
         padding=pad2(20, 0), shape=shape, elevation={ft.ControlState.DISABLED: 0, ft.ControlState.DEFAULT: 1})
 
 
-def table_button(label: str, on_click: Callable[[Any], Any] | None, *, disabled: bool = False,
-                 kind: str = "filled", color: str = theme.ON_FELT, icon: Any = None,
+def table_button(label: str, on_click: Tap | None, *, disabled: bool = False,
+                 kind: str = "filled", color: str = theme.ON_FELT, icon: ft.IconData | None = None,
                  ident: str | None = None) -> ft.Control:
     """A button on the cloth, BUTTON_HEIGHT tall (a finger's target on every platform: Material
     shrinks buttons to 32–40 px on the web and the desktop). ``kind``: "filled", "primary" or
@@ -284,7 +292,7 @@ def table_button(label: str, on_click: Callable[[Any], Any] | None, *, disabled:
     return button if ident is None else ft.Semantics(identifier=ident, button=True, content=button)
 
 
-def icon_button(icon: Any, label: str, on_click: Callable[[Any], Any], color: str | None = None) -> ft.Control:
+def icon_button(icon: ft.IconData, label: str, on_click: Tap, color: str | None = None) -> ft.Control:
     """An icon button with an accessible name (screen readers and browser tests see ``label``)."""
     # 48 × 48 everywhere: Material's icon buttons are 40 px on the web and the desktop
     return ft.Semantics(label=label, button=True,
@@ -307,9 +315,9 @@ def felt(content: ft.Control, page_width: float | None) -> ft.Control:
 _CLOTH = ft.RadialGradient(colors=[theme.FELT_LIGHT, FELT, theme.FELT_DARK], center=ft.Alignment(0, -0.3), radius=1.3)
 
 
-def coach_panel(lang: str, coach: Any, *, on_hint: Callable[[Any], Any], on_retry: Callable[[Any], Any],
-                on_continue: Callable[[Any], Any], on_next: Callable[[Any], Any] | None,
-                next_label: str, on_learn: Callable[[Any], Any]) -> ft.Control:
+def coach_panel(lang: str, coach: Coach, *, on_hint: Tap, on_retry: Tap,
+                on_continue: Tap, on_next: Tap | None,
+                next_label: str, on_learn: Tap) -> ft.Control:
     """The lesson coach above the learner's side of the table: step counter, the step's words, why
     the last move was wrong, the hint once asked for, and Continue / Retry / Next lesson."""
     head = t(lang, "coach_done") if coach.done else t(lang, "coach_step", i=coach.step, n=coach.steps)
