@@ -9,6 +9,7 @@ import pytest
 
 from engine.core import EngineError, Event, GameRecord
 from engine.games import rules_for
+from engine.spit.actions import Fill, PlayCard
 from storage import api
 from tests.views.modes import live, local, state_of
 from tests.views.test_lanes_controller import human_move
@@ -94,8 +95,8 @@ def test_lopti_and_spit_replays_end_where_the_games_ended(st, tmp_path) -> None:
         elif state_of(g).phase == "slap":
             g.tap_pile(0, now)
         else:
-            plays = [a for a in g.legal() if hasattr(a, "stock")]
-            fills = [a for a in g.legal() if hasattr(a, "slot")]
+            plays = [a for a in g.legal() if isinstance(a, PlayCard)]
+            fills = [a for a in g.legal() if isinstance(a, Fill)]
             if plays:
                 g.tap_stock(plays[0].stock, now)
                 g.tap_pile(plays[0].pile, now)

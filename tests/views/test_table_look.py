@@ -402,7 +402,7 @@ def test_a_closed_sessions_look_is_let_go() -> None:
     marked = theme.Look(lang="closed-session")  # no other session has this look
     page = Page()
     theme.set_look(page, marked)  # type: ignore[arg-type]
-    assert theme._LOOKS.get(page.session) == marked
+    assert theme._LOOKS.get(page.session) == marked  # type: ignore[call-overload]
     del page
     gc.collect()
     assert marked not in list(theme._LOOKS.values())

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from engine.lanes.actions import LanesAction
 from views.lanes.contract import LanesControls, LanesTargets
 from views.screens.rules import rules_button
 from views.table.coach import coach_for
@@ -51,7 +52,7 @@ if TYPE_CHECKING:
 ARROW = {"up": "↑", "down": "↓", None: "·"}
 
 
-class LanesTable(TurnBasedTable):
+class LanesTable(TurnBasedTable[LanesAction]):
     bot_delay = 0.35
     game = "lanes"
 

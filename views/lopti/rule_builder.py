@@ -27,7 +27,7 @@ def _dropdown(ident: str, label: str, value: Any, options: list[tuple[Any, str]]
     dd = ft.Dropdown(label=label, value=str(value), width=width, dense=True,
                      options=[ft.DropdownOption(key=str(k), text=v) for k, v in options])
 
-    def picked(e: Any) -> None:
+    def picked(e: ft.Event[ft.Dropdown]) -> None:
         if e.control.value is not None:
             on_pick(str(e.control.value))
     dd.on_select = picked
@@ -64,7 +64,7 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
     conditions = _conditions(lang, ph, draft, change)
     effects = _effects(app, ph, draft, change, refresh_preview)
 
-    def named(e: Any) -> None:
+    def named(e: ft.Event[ft.TextField]) -> None:
         draft.title = str(e.control.value or "")[:80]
 
     title = ft.TextField(label=t(lang, "rb_name"), value=draft.title, max_length=80, dense=True, on_change=named)
@@ -212,7 +212,7 @@ def _effect_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, eff: d
                              [(w, ph["which"][w]) for w in ARG_CHOICES["which"]], lambda v: set_arg("which", v),
                              width=130))
     if kind == "announce":
-        def typed(e: Any) -> None:
+        def typed(e: ft.Event[ft.TextField]) -> None:
             draft.set_effect_arg(i, "text", str(e.control.value or "")[:80])
             refresh_preview()
             app.page.update()

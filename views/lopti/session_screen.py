@@ -7,7 +7,7 @@ player's choices."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -151,7 +151,7 @@ def carry_screen(app: Host, flow: SessionFlow) -> None:
         keep[rid] = {}
         switches: list[ft.Control] = []
         for seat in people:
-            def flip(e: Any, rid: str = rid, seat: int = seat) -> None:
+            def flip(e: ft.Event[ft.Switch], rid: str = rid, seat: int = seat) -> None:
                 keep[rid][seat] = bool(e.control.value)
             switches.append(ft.Semantics(identifier=f"keep-{rid}-{seat}", content=ft.Switch(
                 label=t(lang, "carry_keep", who=seat_label(flow, seat, lang)), value=False, on_change=flip)))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from engine.cards import parse_card
+from engine.lopti.actions import LoptiAction
 from engine.lopti.describe import describe
 from engine.lopti.options import LoptiOptions
 from engine.lopti.votes import VoteError
@@ -63,7 +64,7 @@ def _fanned(cards: list[str], width: float, height: float, step: float = 18) -> 
                     width=width + step * max(0, len(cards) - 1), height=height)
 
 
-class LoptiTable(TurnBasedTable):
+class LoptiTable(TurnBasedTable[LoptiAction]):
     bot_delay = 0.5
     game = "lopti"
 

@@ -5,7 +5,7 @@ knockout (P-10.4).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -87,7 +87,7 @@ def defender_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
     bots = [s for s in choices if flow.bot_defends(s)]
     steps: dict[int, bool] = {s: False for s in people}
 
-    def toggle(e: Any, seat: int) -> None:
+    def toggle(e: ft.Event[ft.Switch], seat: int) -> None:
         steps[seat] = bool(e.control.value)
 
     def go(e: object) -> None:

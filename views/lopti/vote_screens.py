@@ -5,7 +5,7 @@ base rule for the session), the people's votes, and the tie-break it may need.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -53,7 +53,7 @@ def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int =
         dd = ft.Dropdown(label=t(lang, "param_" + name, v=now), dense=True,
                          options=[ft.DropdownOption(key=str(v), text=t(lang, "param_" + name, v=v)) for v in choices])
 
-        def picked(e: Any, name: str = name) -> None:
+        def picked(e: ft.Event[ft.Dropdown], name: str = name) -> None:
             if e.control.value is not None:
                 chosen[name] = int(e.control.value)
         dd.on_select = picked
@@ -99,7 +99,7 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
     votes: dict[int, bool] = {s: False for s in people}
     chosen = {"when": proposal.when}
 
-    def toggle(e: Any, seat: int) -> None:
+    def toggle(e: ft.Event[ft.Switch], seat: int) -> None:
         votes[seat] = bool(e.control.value)
 
     rows: list[ft.Control] = [ft.Semantics(identifier=f"vote-{s}", content=ft.Switch(
@@ -111,7 +111,7 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
         ft.Semantics(identifier="when-next", content=ft.Radio(value="next_deal", label=t(lang, "when_next", n=n + 1))),
     ], spacing=0))
 
-    def set_when(e: Any) -> None:
+    def set_when(e: ft.Event[ft.RadioGroup]) -> None:
         chosen["when"] = str(e.control.value or "next_deal")
     when.on_change = set_when
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import TYPE_CHECKING, Final, Literal, ParamSpec, TypeVar
 
 import flet as ft
 
@@ -15,7 +16,7 @@ from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.online.address import account_here
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import icon_button, text
+from views.ui.widgets import Tap, icon_button, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -33,14 +34,18 @@ def client_for(app: Host) -> LobbyClient | None:
     return LobbyClient(acc.lobby_url, acc.token, timeout=8.0)
 
 
-def page(app: Host, title: str, controls: list[ft.Control], back: Any = None) -> None:
+def page(app: Host, title: str, controls: list[ft.Control], back: Tap | None = None) -> None:
     lang = app.lang
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), back or (lambda e: app.back())),
                 ft.Container(text(lang, title, theme.TYPE_TITLE, True), expand=True)]),
         *controls,
     ], spacing=12, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)), back=(lambda: back(None)) if back else None)
+    def leave() -> None:  # the system's back does what the arrow does
+        if back is not None:
+            back(None)
+
+    app.show(ft.Container(body, padding=ft.Padding.all(16)), back=leave if back else None)
 
 
 def problem(app: Host, exc: Exception) -> str:
@@ -52,30 +57,40 @@ def problem(app: Host, exc: Exception) -> str:
     return str(exc)
 
 
-FAILED = object()
+class Failed(Enum):
+    """A lobby call that failed (the screen it was made for already said why)."""
+
+    FAILED = "failed"
+
+
+FAILED: Final = Failed.FAILED
+P = ParamSpec("P")
+T = TypeVar("T")
 #: back to the Online screen, with a notice on it ("" for none): the screens below it are given
 #: this by the lobby screen that opened them (views/online/screens.py), so none imports it
 Home = Callable[[str], None]
 
 
-async def ask(app: Host, status: ft.Text, call: Any, *args: Any) -> Any:
+async def ask(app: Host, status: ft.Text, call: Callable[P, T], *args: P.args,
+              **kwargs: P.kwargs) -> T | Literal[Failed.FAILED]:
     """One lobby call off the UI loop; when it fails, ``status`` says why and FAILED is returned."""
     try:
-        return await asyncio.to_thread(call, *args)
+        return await asyncio.to_thread(call, *args, **kwargs)
     except (LobbyUnavailable, LobbyRefused) as exc:
         status.value, status.color = problem(app, exc), theme.PAGE_ERROR
         app.page.update()
         return FAILED
 
 
-async def fetch(app: Host, home: Home, title: str, call: Any, *args: Any) -> Any:
+async def fetch(app: Host, home: Home, title: str, call: Callable[P, T], *args: P.args,
+                **kwargs: P.kwargs) -> T | Literal[Failed.FAILED]:
     """A lobby read for a screen of its own: the screen shows a progress ring while the call runs
     off the loop; on failure the Online screen says why (with Retry) and FAILED is returned; if
     the player left meanwhile, FAILED too and nothing is shown."""
     scope = app.scope
     page(app, title, [ft.ProgressRing(width=28, height=28)], back=lambda e: home(""))
     try:
-        body = await asyncio.to_thread(call, *args)
+        body = await asyncio.to_thread(call, *args, **kwargs)
     except (LobbyUnavailable, LobbyRefused) as exc:
         if scope.open:
             home(problem(app, exc))

@@ -53,7 +53,7 @@ def online_variants(app: Host) -> ft.Control:
     never rated); the choice stays for this visit of the app."""
     lang = app.lang
 
-    def toggle(e: Any, name: str) -> None:
+    def toggle(e: ft.Event[ft.Checkbox], name: str) -> None:
         if e.control.value:
             app.drafts.online_variants.add(name)
         else:
@@ -137,7 +137,7 @@ def find_game(app: Host, home: Home, rated: bool, time_control: str, variants: l
         return
     scope = app.scope
     info = text(lang, t(lang, "ol_waiting", tc=time_control), theme.TYPE_LEAD)
-    state: dict[str, Any] = {"seek": None}
+    state: dict[str, str | None] = {"seek": None}
 
     async def cancel(e: object) -> None:
         scope.close()

@@ -9,7 +9,7 @@ words and the rest of the app is untouched. Network calls run off the UI loop (`
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -22,6 +22,7 @@ from views.ui.i18n import t
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
+    from storage.models import Account
     from views.host import Host
 from views.online.common import FAILED, TIME_CONTROLS, ask, client_for, page
 from views.online.find import challenge_row, find_game, online_variants, running_match_button
@@ -74,7 +75,7 @@ def sign_inpage(app: Host, status: ft.Text) -> None:
                                      ft.FilledButton(t(lang, "ol_sign_in"), on_click=sign_in), status])
 
 
-def lobbypage(app: Host, acc: Any, status: ft.Text) -> None:
+def lobbypage(app: Host, acc: Account, status: ft.Text) -> None:
     """Signed in: find a rated or casual game, challenge by code, leaderboard, profile, sign out."""
     lang = app.lang
     tc = ft.Dropdown(label=t(lang, "ol_time_control"), value="5+3", width=200,
@@ -117,7 +118,7 @@ def lobbypage(app: Host, acc: Any, status: ft.Text) -> None:
     app.page.run_task(load_me)
 
 
-def _loader(app: Host, acc: Any, status: ft.Text, me_line: ft.Text,
+def _loader(app: Host, acc: Account, status: ft.Text, me_line: ft.Text,
             running: ft.Column) -> tuple[ft.Control, Callable[[], Awaitable[None]]]:
     """The lobby screen's call for my rating and my running matches, and the Retry button shown
     when it fails (an unreachable lobby is said in ``status``; a tap tries again)."""

@@ -5,7 +5,7 @@ a new game starts over one of the same game (#42)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -13,7 +13,7 @@ from storage import api
 from storage.seats import SeatKind
 from views.ui import theme
 from views.ui.i18n import listed, t
-from views.ui.widgets import icon_button, text
+from views.ui.widgets import Tap, icon_button, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -49,7 +49,7 @@ def in_progress_section(app: Host, redraw: Callable[[], None],
     return rows
 
 
-def deleter(app: Host, game_id: int, redraw: Callable[[], None]) -> Callable[[Any], None]:
+def deleter(app: Host, game_id: int, redraw: Callable[[], None]) -> Tap:
     return lambda e: confirm_delete(app, game_id, redraw)
 
 
@@ -77,7 +77,7 @@ def ask_before_new(app: Host, game: str, begin: Callable[[], None]) -> None:
     lang, newest = app.lang, open_games[0]
     chosen: list[Callable[[], None]] = []
 
-    def choose(then: Callable[[], None]) -> Callable[[Any], None]:
+    def choose(then: Callable[[], None]) -> Tap:
         def pick(e: object) -> None:
             chosen.append(then)
             app.page.pop_dialog()

@@ -5,7 +5,7 @@ is views/lopti/setup.py."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import flet as ft
 
@@ -47,7 +47,7 @@ def level_screen(app: Host, game: str = "lanes") -> None:
 def points_switch(app: Host) -> ft.Control:
     """S-8: the points game instead of the standard one (a point per card left after each round;
     at 100 the lowest score wins)."""
-    def flip(e: Any) -> None:
+    def flip(e: ft.Event[ft.Switch]) -> None:
         app.drafts.spit_points = bool(e.control.value)
 
     # the long sentence wraps beside the switch (a switch's own label does not wrap on a phone)
@@ -75,7 +75,7 @@ def variant_picker(app: Host) -> ft.Control:
         update_badge()
         app.page.update()
 
-    def toggle(e: Any, name: str) -> None:
+    def toggle(e: ft.Event[ft.Checkbox], name: str) -> None:
         if e.control.value:
             app.drafts.lanes_variants.add(name)
         else:
@@ -104,7 +104,7 @@ def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
     dd = ft.Dropdown(label=t(lang, "presets"), dense=True, width=300,
                      options=[ft.DropdownOption(key=str(pid), text=name) for pid, name, _ in saved])
 
-    def chosen(e: Any) -> None:
+    def chosen(e: ft.Event[ft.Dropdown]) -> None:
         data = next((d for pid, _, d in saved if str(pid) == e.control.value), None)
         if data is not None:
             pick(list(data))

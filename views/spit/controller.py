@@ -5,11 +5,11 @@ timer; the live mode saves every action the driver applies in order, so a game r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core import Event, Why
 from engine.spit import RULES, SpitOptions
-from engine.spit.actions import CallSpit, Fill, PlayCard, Slap
+from engine.spit.actions import CallSpit, Fill, PlayCard, Slap, SpitAction
 from engine.spit.notation import SpitObservation
 from engine.spit.state import SpitState
 from storage.seats import PERSON
@@ -76,7 +76,7 @@ class SpitGame:
         return self.mode.countdown_ends()
 
     # --- what a person can do -------------------------------------------------------------------
-    def legal(self, player: int = 0) -> list[Any]:
+    def legal(self, player: int = 0) -> list[SpitAction]:
         """``player``'s legal actions now (none in a replay: it is read-only)."""
         if self.mode.powers.read_only:
             return []

@@ -9,11 +9,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from engine.bots.spit_bots import SpitBot
 from engine.core import Event
 from engine.spit import RULES, SpitOptions
+from engine.spit.actions import SpitAction
 from engine.spit.driver import BotPolicy, SpitDriver
 from engine.spit.state import SpitState
 from engine.tutorial import Lesson
@@ -24,6 +25,7 @@ from views.table.modes import game_status
 
 if TYPE_CHECKING:
     from storage.db import Storage
+    from views.table.timeline import Timeline
 
 
 class SpitMode(Protocol):
@@ -51,7 +53,7 @@ class SpitMode(Protocol):
 
     def tick(self, now: float) -> list[Event]: ...
 
-    def submit(self, action: Any, now: float) -> list[Event]:
+    def submit(self, action: SpitAction, now: float) -> list[Event]:
         """Apply ``action`` at game time ``now``; a refusal comes back as a ``rejected`` event
         (real time: the pile may have changed under the finger)."""
         ...
@@ -122,7 +124,7 @@ class LiveSpit:
             self._save()
         return events
 
-    def submit(self, action: Any, now: float) -> list[Event]:
+    def submit(self, action: SpitAction, now: float) -> list[Event]:
         events = self.driver.submit(action, now)
         self._save()
         return events
@@ -173,7 +175,7 @@ class SpitLessonMode(NoClock):
     def status(self) -> Status:
         return _status(self.state)
 
-    def submit(self, action: Any, now: float) -> list[Event]:
+    def submit(self, action: SpitAction, now: float) -> list[Event]:
         try:
             return self._coach.attempt(RULES.action_to_json(action))
         except Refused:
@@ -184,7 +186,7 @@ class SpitReplayMode(NoClock):
     powers = Powers(resign=False, read_only=True, result=False)
     coach: LessonCoach | None = None
 
-    def __init__(self, timeline: Any, levels: list[str], game_id: int) -> None:
+    def __init__(self, timeline: Timeline, levels: list[str], game_id: int) -> None:
         self.timeline, self.levels, self.game_id = timeline, levels, game_id
         self.step = 0
         self.last_events: list[Event] = []
@@ -201,7 +203,7 @@ class SpitReplayMode(NoClock):
     def status(self) -> Status:
         return _status(self.state)
 
-    def submit(self, action: Any, now: float) -> list[Event]:
+    def submit(self, action: SpitAction, now: float) -> list[Event]:
         return []
 
     def caption(self, lang: str) -> str | None:

@@ -8,12 +8,17 @@ without audio) is ignored silently, never shown as an error."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable
+from typing import TYPE_CHECKING
 
 import flet as ft
 
 from views.ui.prefs import Prefs
+
+if TYPE_CHECKING:
+    from flet_audio import Audio
+
+    from engine.core import Event
 
 SOUND_FILES = {kind: f"sounds/{kind}.wav" for kind in ("play", "special", "refuse", "win", "lose")}
 #: events that change the table more than a card laid down: a take, a clear, a slap, a sale…
@@ -21,7 +26,7 @@ SPECIAL = {"clear", "take", "taken", "slap", "spit", "sold", "disband", "reshuff
 FINAL = {"win", "deal_over", "round_end"}
 
 
-def sound_for(events: Iterable[Any], me: int | None) -> str | None:
+def sound_for(events: Iterable[Event], me: int | None) -> str | None:
     """The one sound for a batch of events (the most telling one): a refusal, the end of a game (won
     or lost from seat ``me``'s side), something special, an ordinary move, or nothing."""
     # another player's refused move (a Spit bot's, rejected by the pile) is not heard
@@ -54,10 +59,10 @@ class Feedback:
     def __init__(self, page: ft.Page, prefs: Callable[[], Prefs]) -> None:
         self.page = page
         self.prefs = prefs
-        self.players: dict[str, Any] = {}
-        self.haptics: Any = None
+        self.players: dict[str, Audio] = {}
+        self.haptics: ft.HapticFeedback | None = None
 
-    def _player(self, kind: str) -> Any:
+    def _player(self, kind: str) -> Audio:
         if kind not in self.players:
             import flet_audio
 
@@ -75,10 +80,10 @@ class Feedback:
                 self.haptics = ft.HapticFeedback()
             self._run(lambda: getattr(self.haptics, HAPTIC[kind])())
 
-    def events(self, events: Iterable[Any], me: int | None) -> None:
+    def events(self, events: Iterable[Event], me: int | None) -> None:
         self(sound_for(events, me))
 
-    def _run(self, start: Callable[[], Any]) -> None:
+    def _run(self, start: Callable[[], Awaitable[object]]) -> None:
         async def go() -> None:
             with contextlib.suppress(Exception):  # no sound or haptics on this platform: play on silently
                 await start()

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from engine.core import Event, Why
 from engine.lopti.session_lesson import SessionLesson
@@ -102,7 +102,7 @@ class LessonCoach:
         return Coach(run.step + 1, len(self.lesson.steps), run.text(lang), words,
                      run.hint(lang) if self.hint_shown else "", bool(step and step.info), run.finished)
 
-    def attempt(self, action_json: Any) -> list[Event]:
+    def attempt(self, action_json: object) -> list[Event]:
         """The learner's move; raises :class:`Refused` with the engine's reason or the step's words."""
         fb = self.run.attempt(action_json)
         self.feedback = fb

@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 import flet as ft
 
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import text
+from views.ui.widgets import Tap, text
 
 
 @dataclass(frozen=True)
@@ -31,7 +30,7 @@ def result_dialog(lang: str, outcome: Outcome, *, on_rematch: Callable[[], None]
     if outcome.score:
         lines.append(ft.Semantics(identifier="result-score", content=text(lang, outcome.score, theme.TYPE_BODY, True)))
 
-    def act(fn: Callable[[], None]) -> Callable[[Any], None]:
+    def act(fn: Callable[[], None]) -> Tap:
         return lambda e: fn()
 
     actions: list[ft.Control] = [ft.Semantics(identifier="result-rematch", button=True, content=ft.FilledButton(

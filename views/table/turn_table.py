@@ -5,7 +5,8 @@ the player can follow whose move it is."""
 from __future__ import annotations
 
 import asyncio
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import flet as ft
 
@@ -17,14 +18,42 @@ from views.ui.reconcile import show
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
+    from engine.core import Event
     from views.host import Host
+    from views.table.contract import Status
+
+A = TypeVar("A")
 
 
-class TurnBasedTable(Table):
+class TurnControls(Protocol[A]):
+    """What this shared part reads of a turn-based table's controls (``LanesControls``,
+    ``LoptiControls``), typed by the game's action ``A``."""
+
+    @property
+    def human(self) -> int: ...
+
+    @property
+    def my_turn(self) -> bool: ...
+
+    @property
+    def status(self) -> Status: ...
+
+    def suggest(self, level: str = "casual") -> A | None: ...
+
+    def point_at(self, action: A | None) -> None: ...
+
+    def suggest_words(self, action: A, lang: str) -> str: ...
+
+    def bot_choice(self, should_stop: Callable[[], bool] | None = None) -> A | None: ...
+
+    def apply_bot(self, action: A) -> list[Event]: ...
+
+
+class TurnBasedTable(Table, Generic[A]):
     bot_delay = 0.4  # seconds between a bot's decision and showing it (scaled by the bot-speed setting)
     game = ""  # "lanes" | "lopti"
 
-    def __init__(self, app: Host, match: Any) -> None:
+    def __init__(self, app: Host, match: TurnControls[A]) -> None:
         self.app = app
         self.match = match
         self.root = ft.Column(expand=True, spacing=6)
@@ -45,7 +74,7 @@ class TurnBasedTable(Table):
     def refresh(self, update: bool = True) -> None:
         raise NotImplementedError
 
-    def show_privacy(self, n: int, ready: Any, update: bool = True) -> None:
+    def show_privacy(self, n: int, ready: Callable[[], object], update: bool = True) -> None:
         """Pass-and-play: nobody's cards are on screen until player ``n`` says they hold the device."""
         lang = self.lang
         show(self.root, [ft.Container(expand=True), ft.Container(ft.Column([
@@ -64,7 +93,7 @@ class TurnBasedTable(Table):
         a replay, else home. The game is already stored after every move."""
         self.app.back()
 
-    def feedback(self, events: list[Any]) -> None:
+    def feedback(self, events: list[Event]) -> None:
         """A sound and a haptic tap for what happened (a refusal when a tap changed nothing)."""
         fb = self.app.feedback
         fb.events(events, self.match.human) if events else fb("refuse")

@@ -7,12 +7,18 @@ pass-and-play (the other person's move is not yours to take back), never after t
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TypeVar
 
+from engine.core import Rules
+
+S = TypeVar("S")
+A = TypeVar("A")
+O = TypeVar("O", bound=Mapping[str, object])
 UNDO_LEVELS = ("beginner", "casual")
 
 
-def undo_point(rules: Any, state0: Any, actions: list[Any], seat: int) -> int | None:
+def undo_point(rules: Rules[S, A, O], state0: S, actions: Sequence[object], seat: int) -> int | None:
     """The index of ``seat``'s last action in ``actions`` (None if it has not moved)."""
     state, last = state0, None
     for i, raw in enumerate(actions):

@@ -7,7 +7,6 @@ import json
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 LANGS = ("en", "ar", "vi")
 RTL = {"ar"}
@@ -22,7 +21,7 @@ def table(lang: str) -> dict[str, str]:
     return data
 
 
-def t(lang: str, key: str, **kw: Any) -> str:
+def t(lang: str, key: str, **kw: object) -> str:
     text = table(lang if lang in LANGS else "en").get(key) or table("en").get(key) or key
     try:
         return text.format(**kw)
@@ -30,7 +29,7 @@ def t(lang: str, key: str, **kw: Any) -> str:
         return text
 
 
-def said(lang: str, key: str, you: bool, **kw: Any) -> str:
+def said(lang: str, key: str, you: bool, **kw: object) -> str:
     """An event sentence; languages whose verbs agree with "you" (Arabic) have a ``key_you`` form."""
     if you and f"{key}_you" in (table(lang if lang in LANGS else "en")) | table("en"):
         return t(lang, f"{key}_you", **kw)

@@ -6,8 +6,8 @@ here once and an unknown one falls back to its default instead of reaching a vie
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from engine.bots import HINT_LEVELS
 
@@ -36,8 +36,8 @@ class Prefs:
     lopti_bots: str = "mixed"
 
     @classmethod
-    def from_settings(cls, settings: dict[str, Any]) -> Prefs:
-        def pick(key: str, allowed: Any, default: Any) -> Any:
+    def from_settings(cls, settings: Mapping[str, object]) -> Prefs:
+        def pick(key: str, allowed: Collection[str], default: str) -> str:
             value = settings.get(key, default)
             return value if isinstance(value, str) and value in allowed else default
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import weakref
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 import flet as ft
+
+if TYPE_CHECKING:
+    from flet.messaging.session import Session
 
 # --- the felt and what sits on it ---------------------------------------------------------------
 FELT = "#0B5D3B"  # the table's cloth (also the seed of the app's Material colour scheme)
@@ -117,7 +120,7 @@ class Look:
 #: the look of each running session's page (settings); read by the card widgets and the motion.
 #: Held by the session object weakly: a closed session's entry goes with it (keyed by its id, every
 #: browser tab that ever connected stayed here for the server's life)
-_LOOKS: weakref.WeakKeyDictionary[Any, Look] = weakref.WeakKeyDictionary()
+_LOOKS: weakref.WeakKeyDictionary[Session, Look] = weakref.WeakKeyDictionary()
 
 
 def set_look(page: ft.Page, look: Look) -> None:
