@@ -161,6 +161,38 @@ def test_font_sizes_come_from_the_type_scale() -> None:
     assert written == []
 
 
+def written_spacings(tree: ast.AST) -> list[int]:
+    """The lines of ``tree`` that write a gap or a padding as a number (``spacing=4``,
+    ``padding=ft.Padding.all(16)``, ``pad2(8, 4)``) instead of naming a step of the scale."""
+    lines = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        owner = func.value.attr if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Attribute) \
+            else func.value.id if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) else ""
+        values = [kw.value for kw in node.keywords if kw.arg in ("spacing", "run_spacing", "padding")]
+        if called == "pad2" or owner == "Padding":
+            values += [*node.args, *(kw.value for kw in node.keywords)]
+        lines += [v.lineno for v in values if isinstance(v, ast.Constant) and isinstance(v.value, (int, float))]
+    return sorted(lines)
+
+
+def test_spacings_come_from_the_spacing_scale() -> None:
+    """#43 item 6: a gap between controls and a padding is a step of views/ui/theme.py's spacing scale
+    (SPACE_TIGHT, SPACE…), never a number of its own: ~140 were written out, in 14 sizes."""
+    written = [f"{name}:{line}" for name, tree in view_modules().items() if name != "views.ui.theme"
+               for line in written_spacings(tree)]
+    assert written == []
+
+
+def test_the_spacing_check_sees_each_way_of_writing_a_number() -> None:
+    tree = ast.parse("ft.Column(c, spacing=4)\nft.Container(padding=ft.Padding.all(16))\npad2(8, theme.SPACE)\n"
+                     "ft.Row(run_spacing=2)\nft.Padding.symmetric(horizontal=5)\nft.Row(spacing=theme.SPACE)")
+    assert written_spacings(tree) == [1, 2, 3, 4, 5]
+
+
 def test_colours_come_from_the_theme() -> None:
     """#43 item 6: every colour is named in views/ui/theme.py (the cloth's fixed colours and the
     page's Material roles); no other module writes ft.Colors.X or a "#RRGGBB" of its own."""

@@ -163,8 +163,8 @@ class App:
             top.bgcolor = bg
             self.page.update()
             return
-        view = ft.View(route=route, controls=[ft.SafeArea(content=content, expand=True)], padding=0, bgcolor=bg,
-                       spacing=0)
+        view = ft.View(route=route, controls=[ft.SafeArea(content=content, expand=True)], bgcolor=bg,
+                       padding=theme.SPACE_NONE, spacing=theme.SPACE_NONE)
         if route == "/":
             self.page.views[:] = [view]
         else:

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from views.ui import theme
+
 if TYPE_CHECKING:
     from views.host import Host
 
@@ -128,7 +130,8 @@ def match(route: str) -> tuple[Route, Parts] | None:
 def home_view(app: Host) -> ft.View:
     from views.screens.home import home
 
-    return ft.View(route="/", controls=[ft.SafeArea(content=home(app), expand=True)], padding=0, spacing=0)
+    return ft.View(route="/", controls=[ft.SafeArea(content=home(app), expand=True)], padding=theme.SPACE_NONE,
+                   spacing=theme.SPACE_NONE)
 
 
 def show(app: Host, route: str) -> bool:

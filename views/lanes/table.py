@@ -95,8 +95,9 @@ class LanesTable(TurnBasedTable[LanesAction]):
         if selling:
             chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), theme.TYPE_TINY, True, theme.INK),
                                       bgcolor=theme.SELLING, border_radius=ft.BorderRadius.all(8),
-                                      padding=ft.Padding.symmetric(horizontal=5, vertical=0)))
-        return ft.Row(chips, spacing=4, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
+                                      padding=ft.Padding.symmetric(horizontal=theme.SPACE_TIGHT,
+                                                                   vertical=theme.SPACE_NONE)))
+        return ft.Row(chips, spacing=theme.SPACE_TIGHT, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
 
     def _lane(self, obs: LanesObservation, owner: int, lane: int, targets: LanesTargets,
               disbandable: set[int]) -> ft.Control:
@@ -111,8 +112,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
             face = self._drop(card_face(card, cw, ch, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
                                         on_click=handler(self.on_stack, owner, lane, si) if armed else None),
                               owner, lane, si)
-            row: ft.Control = ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=1, tight=True)],
-                                     spacing=2, vertical_alignment=ft.CrossAxisAlignment.START)
+            row = _with_attachments(face, attached)
             if (owner, lane, si) in self.landed:
                 row = self.motion.wrap(row)
             # a Stack positions absolutely: in right-to-left layouts the cards hang from the right edge
@@ -123,8 +123,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         me = owner == self.match.human
         if (owner, lane) in self.removed:  # what a jack, a joker or a disband took flies off and fades
             at, cards = self.removed[(owner, lane)]
-            ghost = ft.Row([card_face(cards[0], cw, ch), ft.Column([mini_card(c) for c in cards[1:4]], spacing=1)],
-                           spacing=2, vertical_alignment=ft.CrossAxisAlignment.START)
+            ghost = _with_attachments(card_face(cards[0], cw, ch), cards[1:4])
             children.append(ft.Container(self.motion.ghost(ghost, TOWARD_ME if me else TOWARD_THEM),
                                          top=(len(stacks) if at is None else at) * step, left=0))
             height = max(height, ch + step * (len(stacks) if at is None else at) + 4)
@@ -136,9 +135,9 @@ class LanesTable(TurnBasedTable[LanesAction]):
             # the lane is patched in place (a tap that lights the lanes), and taps look it up
             content=ft.Column([ft.Semantics(label=self._lane_said(obs, owner, lane), exclude_semantics=True,
                                             content=self._lane_header(obs, owner, lane)), pile],
-                              spacing=4, tight=True,
+                              spacing=theme.SPACE_TIGHT, tight=True,
                               horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-            padding=ft.Padding.all(4), border_radius=ft.BorderRadius.all(8), expand=True,
+            padding=ft.Padding.all(theme.SPACE_TIGHT), border_radius=ft.BorderRadius.all(8), expand=True,
             shadow=self.motion.glow() if lane in self.sold else None, animate=ft.Animation(DURATION_MS * 2),
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
             # only while a card is picked up: a bed that answers gestures at other times (it once
@@ -155,7 +154,8 @@ class LanesTable(TurnBasedTable[LanesAction]):
         if me and lane in disbandable and self.match.selected is None:
             column.append(table_button(t(self.lang, "disband"), handler(self.on_disband, lane), kind="text",
                                        ident=f"disband-{lane}"))
-        return ft.Column(column, expand=True, spacing=2, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        return ft.Column(column, expand=True, spacing=theme.SPACE_FINE,
+                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
 
@@ -193,7 +193,8 @@ class LanesTable(TurnBasedTable[LanesAction]):
     def _side(self, obs: LanesObservation, owner: int) -> ft.Control:
         targets = self.match.targets()
         dis = self.match.disbandable()
-        return ft.Row([self._lane(obs, owner, i, targets, dis) for i in range(3)], spacing=4, expand=True,
+        return ft.Row([self._lane(obs, owner, i, targets, dis) for i in range(3)], spacing=theme.SPACE_TIGHT,
+                      expand=True,
                       vertical_alignment=ft.CrossAxisAlignment.STRETCH)
 
     def _hand(self, obs: LanesObservation, fan: Fan, arrived: set[str]) -> list[ft.Control]:
@@ -242,7 +243,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         if powers.resign:
             resign = table_button(t(self.lang, "resign"), self.on_resign, disabled=obs["over"], kind="text",
                                   color=theme.RESIGN)
-            rules = ft.Row([rules, resign], spacing=0, tight=True)
+            rules = ft.Row([rules, resign], spacing=theme.SPACE_NONE, tight=True)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"), rules)
 
     def _opponent_row(self, obs: LanesObservation, opp: int) -> ft.Control:
@@ -281,7 +282,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
             status = ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
                                           self._lesson_retry),
                                 status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
-                                else ft.Container()], spacing=4, tight=True)
+                                else ft.Container()], spacing=theme.SPACE_TIGHT, tight=True)
         actions = ft.Row([
             self._drop(table_button(t(self.lang, "discard"), self.on_discard, disabled=not targets.discard),
                        self.match.human, None, None),
@@ -427,3 +428,9 @@ class LanesTable(TurnBasedTable[LanesAction]):
     def _home(self) -> None:
         self.app.page.pop_dialog()
         self.app.go("/")
+
+
+def _with_attachments(face: ft.Control, attached: list[str]) -> ft.Control:
+    """A number card with the cards played on it (L-6) beside it, small, top to bottom."""
+    return ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=theme.SPACE_HAIR, tight=True)],
+                  spacing=theme.SPACE_FINE, vertical_alignment=ft.CrossAxisAlignment.START)

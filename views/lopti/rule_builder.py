@@ -59,7 +59,7 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
                   lambda v: change(lambda: draft.set_when(timing=v)), width=160),
         _dropdown("rb-event", t(lang, "rb_event"), draft.event, [(k, ph["events"][k]) for k in EVENTS],
                   lambda v: change(lambda: draft.set_when(event=v))),
-    ], spacing=8)
+    ], spacing=theme.SPACE)
 
     conditions = _conditions(lang, ph, draft, change)
     effects = _effects(app, ph, draft, change, refresh_preview)
@@ -71,8 +71,8 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
     return [
         ft.Semantics(identifier="rb-preview", content=ft.Container(
             ft.Column([text(lang, t(lang, "rb_reads"), theme.TYPE_NOTE, color=theme.PAGE_MUTED),
-                       preview], spacing=4),
-            bgcolor=theme.PAGE_PANEL, padding=12, border_radius=ft.BorderRadius.all(8))),
+                       preview], spacing=theme.SPACE_TIGHT),
+            bgcolor=theme.PAGE_PANEL, padding=theme.SPACE_LOOSE, border_radius=ft.BorderRadius.all(8))),
         text(lang, t(lang, "rb_when"), theme.TYPE_LEAD, True), when,
         text(lang, t(lang, "rb_if"), theme.TYPE_LEAD, True), *conditions,
         text(lang, t(lang, "rb_then"), theme.TYPE_LEAD, True), *effects,
@@ -135,9 +135,9 @@ def _box(rows: list[ft.Control]) -> ft.Control:
     head, *args = rows
     body: list[ft.Control] = [head]
     if args:
-        body.append(ft.Row(args, wrap=True, spacing=8, run_spacing=8))
-    return ft.Container(ft.Column(body, spacing=8), border=ft.Border.all(1, theme.PAGE_LINE),
-                        border_radius=ft.BorderRadius.all(8), padding=8)
+        body.append(ft.Row(args, wrap=True, spacing=theme.SPACE, run_spacing=theme.SPACE))
+    return ft.Container(ft.Column(body, spacing=theme.SPACE), border=ft.Border.all(1, theme.PAGE_LINE),
+                        border_radius=ft.BorderRadius.all(8), padding=theme.SPACE)
 
 
 def _condition_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, kind: str, arg: Any,
@@ -153,7 +153,8 @@ def _condition_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, kin
                 ft.Text(r, size=theme.TYPE_SMALL, weight=ft.FontWeight.BOLD if on else None,
                         color=theme.ON_ACCENT if on else None),
                 bgcolor=theme.PAGE_ACCENT if on else None, border=ft.Border.all(1, theme.PAGE_EDGE),
-                border_radius=ft.BorderRadius.all(6), padding=ft.Padding.symmetric(horizontal=8, vertical=4),
+                border_radius=ft.BorderRadius.all(6), padding=ft.Padding.symmetric(horizontal=theme.SPACE,
+                                                                                   vertical=theme.SPACE_TIGHT),
                 on_click=lambda e, r=r: change(lambda: draft.toggle_rank(i, r)))))
         return chips  # they wrap with the other arguments
     if kind in ("count_at_least", "count_at_most"):

@@ -53,9 +53,9 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
     group = ft.RadioGroup(value=None, on_change=lambda e: pick(str(e.control.value)), content=ft.Column([
         ft.Semantics(identifier=f"pick-{tpl['id']}", content=ft.Container(
             ft.Row([ft.Radio(value=tpl["id"]), ft.Container(text(lang, words, theme.TYPE_SMALL), expand=True)],
-                   vertical_alignment=ft.CrossAxisAlignment.START, spacing=2),
-            on_click=lambda e, rid=tpl["id"]: pick(rid), padding=ft.Padding.only(bottom=4)))
-        for tpl, words in choices], spacing=2))
+                   vertical_alignment=ft.CrossAxisAlignment.START, spacing=theme.SPACE_FINE),
+            on_click=lambda e, rid=tpl["id"]: pick(rid), padding=ft.Padding.only(bottom=theme.SPACE_TIGHT)))
+        for tpl, words in choices], spacing=theme.SPACE_FINE))
     winner = seat_label(flow, flow.winner, lang)
     own = ft.Semantics(identifier="rb-own", button=True, content=ft.OutlinedButton(
         t(lang, "rb_own"), icon=ft.Icons.EDIT_NOTE, on_click=lambda e: own_rule_screen(app, back, flow)))
@@ -89,7 +89,7 @@ def own_rule_screen(app: Host, back: Between, flow: SessionFlow) -> None:
         ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
             t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
         ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, back, flow))], wrap=True),
-        dry_run_row(app, draft)], spacing=4))
+        dry_run_row(app, draft)], spacing=theme.SPACE_TIGHT))
 
 
 def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:
@@ -118,4 +118,4 @@ def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:
 
     return ft.Column([ft.Semantics(identifier="rb-dry-run", button=True, content=ft.OutlinedButton(
         t(lang, "rb_dry_run"), icon=ft.Icons.SCIENCE, on_click=run)),
-        ft.Semantics(identifier="rb-dry-result", content=result)], spacing=4)
+        ft.Semantics(identifier="rb-dry-result", content=result)], spacing=theme.SPACE_TIGHT)

@@ -84,8 +84,8 @@ def page(app: Host, title: str, controls: list[ft.Control], flow: SessionFlow | 
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, "lopti", "P-8.1"))]),
         *coach,
         *controls,
-    ], spacing=10, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+    ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
     return body
 
 

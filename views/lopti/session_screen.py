@@ -45,7 +45,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
     controls: list[ft.Control] = []
     if notice:
         controls.append(ft.Container(text(lang, notice, theme.TYPE_BODY, True), bgcolor=theme.PAGE_PANEL,
-                                     padding=10, border_radius=ft.BorderRadius.all(8)))
+                                     padding=theme.SPACE_LOOSE, border_radius=ft.BorderRadius.all(8)))
     controls += [text(lang, t(lang, "sess_results"), theme.TYPE_STRONG, True),
                  *(results or [text(lang, t(lang, "sess_none_yet"), theme.TYPE_SMALL)]),
                  text(lang, t(lang, "sess_rules"), theme.TYPE_STRONG, True),
@@ -129,7 +129,7 @@ def rule_cards(app: Host, flow: SessionFlow) -> list[ft.Control]:
                 t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
                 on_click=lambda e, rid=rid, a=author, w=words: delete(rid, a, w))))
         rules.append(ft.Semantics(identifier=f"sess-rule-{rid}", content=ft.Card(content=ft.Container(
-            padding=10, content=ft.Column(lines, spacing=2)))))
+            padding=theme.SPACE_LOOSE, content=ft.Column(lines, spacing=theme.SPACE_FINE)))))
     return rules
 
 
@@ -155,10 +155,10 @@ def carry_screen(app: Host, flow: SessionFlow) -> None:
                 keep[rid][seat] = bool(e.control.value)
             switches.append(ft.Semantics(identifier=f"keep-{rid}-{seat}", content=ft.Switch(
                 label=t(lang, "carry_keep", who=seat_label(flow, seat, lang)), value=False, on_change=flip)))
-        rows.append(ft.Card(content=ft.Container(padding=10, content=ft.Column([
+        rows.append(ft.Card(content=ft.Container(padding=theme.SPACE_LOOSE, content=ft.Column([
             text(lang, words, theme.TYPE_BODY),
             text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)), theme.TYPE_NOTE,
-                 color=theme.PAGE_MUTED), *switches], spacing=4))))
+                 color=theme.PAGE_MUTED), *switches], spacing=theme.SPACE_TIGHT))))
     page(app, t(lang, "sess_again"), [
         text(lang, t(lang, "carry_hint", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL),
         *(rows or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)]),

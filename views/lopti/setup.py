@@ -45,7 +45,7 @@ def lopti_setup(app: Host) -> None:
         dd.on_select = changed
         return ft.Semantics(identifier=f"seat-{i + 2}", content=dd)
 
-    rows = ft.Column(spacing=8)
+    rows = ft.Column(spacing=theme.SPACE)
 
     def redraw() -> None:
         rows.controls = [text(lang, t(lang, "player_n", n=1) + " — " + t(lang, "you"), theme.TYPE_LEAD, True),
@@ -68,5 +68,5 @@ def lopti_setup(app: Host) -> None:
         rows,
         text(lang, t(lang, "lopti_pass_note"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),
         ft.FilledButton(t(lang, "start"), on_click=lambda e: new_table(app, list(seats))),
-    ], spacing=12, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+    ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))

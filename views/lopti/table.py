@@ -84,10 +84,11 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         # the face-down cards as a small back with their count (a screen reader says "Face-down
         # cards: 3"): the plate stays narrow enough for two a row on a 360-px phone (sizing.lopti)
         downs = [card_back(*OPPONENT_DOWN, str(p["down_count"]))] if p["down_count"] else []
-        lines: list[ft.Control] = [ft.Row([*ups, *downs], spacing=3, tight=True)]
+        lines: list[ft.Control] = [ft.Row([*ups, *downs], spacing=theme.SPACE_FINE, tight=True)]
         if place:
             lines.append(text(self.lang, t(self.lang, "place", n=place), theme.TYPE_NOTE, True, theme.SELLING))
-        return seat_plate(self.lang, self.match.who(seat, self.lang), ft.Column(lines, spacing=3, tight=True),
+        return seat_plate(self.lang, self.match.who(seat, self.lang),
+                          ft.Column(lines, spacing=theme.SPACE_FINE, tight=True),
                           count=p["hand_size"], turn=turn)
 
     def _my_seat(self, obs: LoptiObservation) -> ft.Control:
@@ -128,7 +129,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         departed = lopti_departed(events) if fresh else None
         gone = [c for p in (before or [])[-2:] for c in p] + [c for e in events if e.get("type") == "play"
                                                                for c in e.get("cards", [])]
-        row_of_cards: ft.Control = ft.Row(cards, spacing=8, alignment=ft.MainAxisAlignment.CENTER,
+        row_of_cards: ft.Control = ft.Row(cards, spacing=theme.SPACE, alignment=ft.MainAxisAlignment.CENTER,
                                           vertical_alignment=ft.CrossAxisAlignment.END, tight=True)
         if departed and gone:
             kind, who = departed
@@ -139,7 +140,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         pile = ft.Semantics(identifier="lopti-pile", content=ft.Column(
             [row_of_cards, text(self.lang, t(self.lang, "lp_pile_n", n=held), theme.TYPE_NOTE,
                                 color=theme.ON_FELT_MUTED)],
-            spacing=4, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+            spacing=theme.SPACE_TIGHT, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
         badges: list[ft.Control] = []
         if obs["threes"]:
             badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"]), theme.THREES, "P-4.2"))
@@ -147,25 +148,26 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             badges.append(self._badge(t(self.lang, "lp_low"), theme.LOW, "P-4.4"))
         if obs["obligation"]:
             badges.append(self._badge(t(self.lang, "lp_obligation"), theme.OBLIGATION, "P-4.6"))
-        centre: list[ft.Control] = [ft.Row([self._deck(obs), pile], spacing=16, alignment=ft.MainAxisAlignment.CENTER,
+        centre: list[ft.Control] = [ft.Row([self._deck(obs), pile], spacing=theme.SPACE_WIDE,
+                                           alignment=ft.MainAxisAlignment.CENTER,
                                            vertical_alignment=ft.CrossAxisAlignment.END)]
         if badges:
-            centre.append(ft.Row(badges, spacing=6, wrap=True, alignment=ft.MainAxisAlignment.CENTER))
-        return ft.Container(ft.Column(centre, horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=2,
-                                      tight=True),
-                            padding=ft.Padding.all(8), bgcolor=theme.SHADE_LIGHT, border_radius=ft.BorderRadius.all(10))
+            centre.append(ft.Row(badges, spacing=theme.SPACE_SNUG, wrap=True, alignment=ft.MainAxisAlignment.CENTER))
+        return ft.Container(ft.Column(centre, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+                                      spacing=theme.SPACE_FINE, tight=True),
+                            padding=ft.Padding.all(theme.SPACE), bgcolor=theme.SHADE_LIGHT,
+                            border_radius=ft.BorderRadius.all(10))
 
     def _deck(self, obs: LoptiObservation) -> ft.Control:
         """The draw deck (P-3.5) as a card back with its count; tapping it explains drawing."""
         w, h = sizing.card(max(sizing.MIN_CARD, self.sizes.pile[1] * 0.72))
         n = obs["draw_size"]
         face = card_back(w, h, str(n)) if n else card_slot(w, h, "0")
+        explain = ft.Container(face, on_click=lambda e: rules_dialog(self.app, "lopti", "P-3.5"))
+        count = text(self.lang, t(self.lang, "draw_pile", n=n), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED)
         return ft.Semantics(identifier="lopti-deck", button=True,
-                            content=ft.Column([ft.Container(face, on_click=lambda e: rules_dialog(self.app, "lopti",
-                                                                                                          "P-3.5")),
-                                               text(self.lang, t(self.lang, "draw_pile", n=n), theme.TYPE_NOTE,
-                                                    color=theme.ON_FELT_MUTED)],
-                                              spacing=4, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+                            content=ft.Column([explain, count], spacing=theme.SPACE_TIGHT, tight=True,
+                                              horizontal_alignment=ft.CrossAxisAlignment.CENTER))
 
     def _draggable(self, card: str, face: ft.Control, setup: bool, fan: Fan, arrived: bool = False) -> ft.Control:
         """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play;
@@ -190,10 +192,12 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
 
     def _badge(self, label: str, color: str, rule: str) -> ft.Control:
         """A marker that explains itself: tapping it shows the rule behind it."""
+        words = text(self.lang, label, theme.TYPE_TINY, True, theme.INK)
         chip = ft.Container(
-            ft.Row([text(self.lang, label, theme.TYPE_TINY, True, theme.INK), ft.Icon(ft.Icons.INFO_OUTLINE, size=12,
-                                                                          color=theme.INK)], spacing=2, tight=True),
-            bgcolor=color, border_radius=ft.BorderRadius.all(8), padding=ft.Padding.symmetric(horizontal=6, vertical=1))
+            ft.Row([words, ft.Icon(ft.Icons.INFO_OUTLINE, size=12, color=theme.INK)], spacing=theme.SPACE_FINE,
+                   tight=True),
+            bgcolor=color, border_radius=ft.BorderRadius.all(8),
+            padding=ft.Padding.symmetric(horizontal=theme.SPACE_SNUG, vertical=theme.SPACE_HAIR))
         # the chip is small; the finger's target around it is MIN_TARGET tall
         return ft.Semantics(identifier=f"rule-{rule}", button=True, content=ft.Container(
             chip, height=theme.MIN_TARGET, alignment=ft.Alignment.CENTER,
@@ -241,15 +245,15 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
         rows = [
             self._header(),
-            ft.Row(opponents, spacing=4, wrap=True, run_spacing=4),
+            ft.Row(opponents, spacing=theme.SPACE_TIGHT, wrap=True, run_spacing=theme.SPACE_TIGHT),
             ft.DragTarget(group="lopti-card", content=self._pile(obs),
                           on_accept=lambda e: self.on_drop(str(e.src.data))),
             self._status_rows(obs),
             ft.Container(expand=True),
-            ft.Row([self._my_seat(obs), *self._slots(me, setup)], spacing=6, wrap=True,
+            ft.Row([self._my_seat(obs), *self._slots(me, setup)], spacing=theme.SPACE_SNUG, wrap=True,
                    alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER),
             hand_fan(hand, fan, room, self.lang in RTL),
-            ft.Row(self._buttons(setup), spacing=8, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
+            ft.Row(self._buttons(setup), spacing=theme.SPACE, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
         ]
         show(self.root, rows, update)
         self.motion.settle(self.app.page, self.refresh)
@@ -346,7 +350,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         rules = rules_button(self.app, "lopti")
         in_force = house_rules_button(self.app, self.match, self.session)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
-                            rules if in_force is None else ft.Row([in_force, rules], spacing=0))
+                            rules if in_force is None else ft.Row([in_force, rules], spacing=theme.SPACE_NONE))
 
     def _status_rows(self, obs: LoptiObservation) -> ft.Control:
         """Whose move and the last move in words; in a lesson, the coach above them."""
@@ -361,7 +365,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         return ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
                                     self._lesson_retry),
                           status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
-                          else ft.Container()], spacing=4, tight=True)
+                          else ft.Container()], spacing=theme.SPACE_TIGHT, tight=True)
 
     # --- events -------------------------------------------------------------------------------
     def on_hand(self, card: str) -> None:
@@ -450,14 +454,15 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
                 parts.append(ft.Semantics(identifier=f"delete-{rule.id}", button=True, content=ft.TextButton(
                     t(lang, "sess_delete", who=match.who(rule.author, lang)), icon=ft.Icons.DELETE_OUTLINE,
                     on_click=lambda e, rid=rule.id, a=rule.author: delete(rid, a))))
-            lines.append(ft.Semantics(identifier=f"in-force-{rule.id}", content=ft.Column(parts, spacing=2)))
+            lines.append(ft.Semantics(identifier=f"in-force-{rule.id}",
+                                      content=ft.Column(parts, spacing=theme.SPACE_FINE)))
         if changes:
             lines.append(text(lang, t(lang, "base_changes"), theme.TYPE_BODY, True))
             lines += [text(lang, t(lang, f"param_{name}", v=value), theme.TYPE_SMALL) for name,
                       value in changes.items()]
         app.page.show_dialog(ft.AlertDialog(
             title=text(lang, t(lang, "house_rules_title"), theme.TYPE_STRONG, True),
-            content=ft.Column(lines, spacing=10, scroll=ft.ScrollMode.AUTO, tight=True),
+            content=ft.Column(lines, spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO, tight=True),
             actions=[ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]))
 
     return ft.Semantics(identifier="house-rules", button=True, content=ft.TextButton(

@@ -62,7 +62,7 @@ def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int =
         # the dropdown gets the whole width (its sentences are long on a phone), its button below
         params.append(ft.Column([ft.Semantics(identifier=f"param-{name}", content=dd),
                                  ft.Row([vote], alignment=ft.MainAxisAlignment.END)],
-                                spacing=4, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+                                spacing=theme.SPACE_TIGHT, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
     cancel = ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))
     page(app, t(lang, "sess_propose"), [
         *who, text(lang, t(lang, "sess_vote_rule"), theme.TYPE_SMALL), *options,
@@ -109,7 +109,7 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
     when = ft.RadioGroup(value=chosen["when"], content=ft.Column([
         ft.Semantics(identifier="when-now", content=ft.Radio(value="now", label=t(lang, "when_now", n=n))),
         ft.Semantics(identifier="when-next", content=ft.Radio(value="next_deal", label=t(lang, "when_next", n=n + 1))),
-    ], spacing=0))
+    ], spacing=theme.SPACE_NONE))
 
     def set_when(e: ft.Event[ft.RadioGroup]) -> None:
         chosen["when"] = str(e.control.value or "next_deal")

@@ -40,12 +40,12 @@ def page(app: Host, title: str, controls: list[ft.Control], back: Tap | None = N
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), back or (lambda e: app.back())),
                 ft.Container(text(lang, title, theme.TYPE_TITLE, True), expand=True)]),
         *controls,
-    ], spacing=12, scroll=ft.ScrollMode.AUTO)
+    ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
     def leave() -> None:  # the system's back does what the arrow does
         if back is not None:
             back(None)
 
-    app.show(ft.Container(body, padding=ft.Padding.all(16)), back=leave if back else None)
+    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)), back=leave if back else None)
 
 
 def problem(app: Host, exc: Exception) -> str:

@@ -100,7 +100,7 @@ def challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
     return ft.Column([rated, ft.Row([
         ft.Semantics(identifier="ol-challenge", button=True, content=ft.OutlinedButton(
             t(lang, "ol_challenge"), on_click=challenge)), code,
-        ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True)], spacing=4)
+        ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True)], spacing=theme.SPACE_TIGHT)
 
 
 async def wait_for_challenge(app: Host, code: str) -> None:
@@ -147,7 +147,7 @@ def find_game(app: Host, home: Home, rated: bool, time_control: str, variants: l
                 await asyncio.to_thread(client.cancel_seek, state["seek"])
 
     page(app, t(lang, "ol_find_rated") if rated else t(lang, "ol_find_casual"), [
-        ft.Row([ft.ProgressRing(width=28, height=28), info], spacing=12),
+        ft.Row([ft.ProgressRing(width=28, height=28), info], spacing=theme.SPACE_LOOSE),
         ft.Button(t(lang, "cancel"), on_click=cancel)], back=lambda e: app.page.run_task(cancel, e))
 
     async def wait() -> None:

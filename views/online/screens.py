@@ -85,7 +85,7 @@ def lobbypage(app: Host, acc: Account, status: ft.Text) -> None:
                         capitalization=ft.TextCapitalization.CHARACTERS)
     me_line = text(lang, f"{acc.display_name} · {acc.lobby_url}", theme.TYPE_SMALL, color=theme.PAGE_MUTED)
 
-    running = ft.Column(spacing=4)
+    running = ft.Column(spacing=theme.SPACE_TIGHT)
     retry, load_me = _loader(app, acc, status, me_line, running)
 
     def sign_out(e: object) -> None:

@@ -75,4 +75,4 @@ def rating_plot(lang: str, ratings: list[int], label: str, width: float = 320, h
     return ft.Semantics(identifier="rating-plot", label=f"{label}: {listed(lang, ratings)}", content=ft.Row([
         cv.Canvas([cv.Path(path, paint), *dots], width=width, height=height),
         ft.Column([ft.Text(str(hi), size=theme.TYPE_TINY), ft.Text(str(lo), size=theme.TYPE_TINY)],
-                  alignment=ft.MainAxisAlignment.SPACE_BETWEEN, height=height)], spacing=6))
+                  alignment=ft.MainAxisAlignment.SPACE_BETWEEN, height=height)], spacing=theme.SPACE_SNUG))

@@ -52,17 +52,17 @@ def _tile(app: Host, views: GameViews, in_progress: list[api.GameInfo]) -> ft.Co
     extra: list[ft.Control] = [
         ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}")),
         ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK, on_click=lambda e: app.go(f"/rules/{game}"))]
-    return ft.Card(content=ft.Container(padding=16, content=ft.Column([
+    return ft.Card(content=ft.Container(padding=theme.SPACE_WIDE, content=ft.Column([
         text(lang, t(lang, game), theme.TYPE_TILE, True),
         text(lang, t(lang, f"{game}_blurb"), theme.TYPE_BODY),
-        ft.Row(buttons, wrap=True, spacing=8),
-        ft.Row(extra, wrap=True, spacing=0),
-    ], spacing=8)))
+        ft.Row(buttons, wrap=True, spacing=theme.SPACE),
+        ft.Row(extra, wrap=True, spacing=theme.SPACE_NONE),
+    ], spacing=theme.SPACE)))
 
 
 def home(app: Host) -> ft.Control:
     lang = app.lang
-    online = ft.Column(spacing=6)  # filled with the running online matches, when there are any
+    online = ft.Column(spacing=theme.SPACE_SNUG)  # filled with the running online matches, when there are any
     in_progress = api.local_games_in_progress(app.storage)  # read once for the tiles and the list
     body = ft.Column([
         ft.Row([ft.Container(text(lang, t(lang, "app_title"), theme.TYPE_DISPLAY, True), expand=True),
@@ -75,12 +75,12 @@ def home(app: Host) -> ft.Control:
         *(_tile(app, g, in_progress) for g in games().values()),
         # below the games: they stay where a player knows them
         *in_progress_section(app, lambda: app.go("/"), in_progress),
-    ], scroll=ft.ScrollMode.AUTO, spacing=12)
+    ], scroll=ft.ScrollMode.AUTO, spacing=theme.SPACE_LOOSE)
     from views.online.address import account_here
 
     if account_here(app) is not None:
         app.page.run_task(_offer_online_matches, app, online)
-    return ft.Container(body, padding=ft.Padding.all(16))
+    return ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE))
 
 
 async def _offer_online_matches(app: Host, online: ft.Column) -> None:

@@ -52,13 +52,14 @@ def learn(app: Host, focus: str | None = None) -> None:
                                   ft.FilledButton(t(lang, "play_beginner"),
                                                   on_click=lambda e, g=game: app.start_game(g, "beginner"))],
                                  wrap=True))
-        cards.append(ft.Card(content=ft.Container(ft.Column(column, spacing=4), padding=12)))
+        cards.append(ft.Card(content=ft.Container(ft.Column(column, spacing=theme.SPACE_TIGHT),
+                                                  padding=theme.SPACE_LOOSE)))
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 text(lang, t(lang, "lessons"), theme.TYPE_TITLE, True)]),
         *cards,
-    ], spacing=10, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+    ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
 
 
 def lesson(app: Host, lesson_id: str) -> bool:

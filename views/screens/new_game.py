@@ -40,7 +40,7 @@ def level_screen(app: Host, game: str = "lanes") -> None:
                 ft.Container(text(lang, t(lang, "choose_level"), theme.TYPE_TITLE, True), expand=True),
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, game))]),
         *buttons,
-    ], spacing=12, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
+    ], spacing=theme.SPACE_LOOSE, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(theme.PAD)))
 
 
@@ -94,7 +94,7 @@ def variant_picker(app: Host) -> ft.Control:
                                on_change=lambda e, v=v: toggle(e, v))
     return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), theme.TYPE_BODY),
                                                            controls=[
-        *boxes.values(), preset_row(app, pick)])], spacing=4), width=340)
+        *boxes.values(), preset_row(app, pick)])], spacing=theme.SPACE_TIGHT), width=340)
 
 
 def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
@@ -132,4 +132,4 @@ def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
     return ft.Column([
         *([ft.Semantics(identifier="presets", content=dd)] if saved else []),
         ft.Semantics(identifier="preset-save", button=True, content=ft.TextButton(
-            t(lang, "preset_save"), icon=ft.Icons.BOOKMARK_ADD, on_click=save))], spacing=4)
+            t(lang, "preset_save"), icon=ft.Icons.BOOKMARK_ADD, on_click=save))], spacing=theme.SPACE_TIGHT)

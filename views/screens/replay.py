@@ -58,11 +58,12 @@ def replay(app: Host, game_id: int, review: GameReview | None = None) -> None:
         step,
         button("next", ft.Icons.CHEVRON_RIGHT, t(lang, "replay_next"), lambda: mode.step + 1),
         button("last", ft.Icons.LAST_PAGE, t(lang, "replay_last"), lambda: mode.timeline.last)]
-    bar: list[ft.Control] = [ft.Row(steps, alignment=ft.MainAxisAlignment.CENTER, wrap=True, spacing=0)]
+    bar: list[ft.Control] = [ft.Row(steps, alignment=ft.MainAxisAlignment.CENTER, wrap=True, spacing=theme.SPACE_NONE)]
     if notes is not None:
         bar = notes.controls(steps, lambda forward: button(
             f"mistake-{'next' if forward else 'prev'}", ft.Icons.SKIP_NEXT if forward else ft.Icons.SKIP_PREVIOUS,
             t(lang, "review_next" if forward else "review_prev"), lambda: notes.mistake(forward, mode.step)))
         go(notes.first(), update=False)
-    app.show(felt(ft.Column([table.build(), *bar], expand=True, spacing=0), app.page.width), bg=theme.FELT,
+    app.show(felt(ft.Column([table.build(), *bar], expand=True, spacing=theme.SPACE_NONE), app.page.width),
+             bg=theme.FELT,
              screen=table)

@@ -73,8 +73,8 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
         t(lang, "cancel"), on_click=cancel_tapped))
     app.show(ft.Container(ft.Column([
         text(lang, t(lang, "review_title"), theme.TYPE_TITLE, True), bar, count, cancel,
-    ], spacing=16, horizontal_alignment=ft.CrossAxisAlignment.CENTER), padding=ft.Padding.all(24),
-        alignment=ft.Alignment.CENTER), screen=work)
+    ], spacing=theme.SPACE_WIDE, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        padding=ft.Padding.all(theme.SPACE_VAST), alignment=ft.Alignment.CENTER), screen=work)
     seat = _seat(info)
 
     async def run() -> None:

@@ -53,9 +53,9 @@ class ReviewBar:
         return [ft.Container(ft.Column([
             text(self.lang, summary(self.lang, self.result), theme.TYPE_SMALL, True, theme.ON_FELT),
             ft.Semantics(identifier="review-words", content=self.words),
-        ], spacing=2), padding=ft.Padding.symmetric(horizontal=8)),
+        ], spacing=theme.SPACE_FINE), padding=ft.Padding.symmetric(horizontal=theme.SPACE)),
             ft.Row([jump(False), steps[1], steps[2], self.mark, steps[3], jump(True)],
-                   alignment=ft.MainAxisAlignment.CENTER, wrap=True, spacing=0)]
+                   alignment=ft.MainAxisAlignment.CENTER, wrap=True, spacing=theme.SPACE_NONE)]
 
 
 def summary(lang: str, result: GameReview) -> str:

@@ -29,7 +29,7 @@ def rules_column(app: Host, game: str, only: str | None = None) -> list[ft.Contr
             continue
         if only is None:
             out.append(ft.Container(text(lang, section.title[lang], theme.TYPE_SECTION, True, theme.PAGE_ACCENT),
-                                    padding=ft.Padding.only(top=8)))
+                                    padding=ft.Padding.only(top=theme.SPACE)))
         for it in items:
             row: list[ft.Control] = [ft.Container(text(lang, it.rule, theme.TYPE_TINY, True, theme.PAGE_MUTED),
                                                   width=46),
@@ -37,11 +37,11 @@ def rules_column(app: Host, game: str, only: str | None = None) -> list[ft.Contr
             body: list[ft.Control] = [ft.Row(row, vertical_alignment=ft.CrossAxisAlignment.START)]
             if it.cards:
                 body.append(ft.Row([ft.Container(width=46), *[card_face(c, 34, 48) for c in it.cards]],
-                                   spacing=3))
+                                   spacing=theme.SPACE_FINE))
             if it.tag == "friendly":
                 body.append(ft.Row([ft.Container(width=46),
                                     text(lang, t(lang, "friendly_badge"), theme.TYPE_TINY, True, theme.PAGE_FRIENDLY)]))
-            out.append(ft.Column(body, spacing=2))
+            out.append(ft.Column(body, spacing=theme.SPACE_FINE))
     return out
 
 
@@ -56,8 +56,8 @@ def rules_screen(app: Host, game: str) -> None:
                 ft.Container(text(lang, title, theme.TYPE_TITLE, True), expand=True),
                 ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}"))]),
         *rules_column(app, game),
-    ], spacing=6, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+    ], spacing=theme.SPACE_SNUG, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
 
 
 def rules_button(app: Host, game: str) -> ft.Control:
@@ -69,7 +69,7 @@ def rules_dialog(app: Host, game: str, rule: str | None = None) -> None:
     """The rules from inside a game: the whole page, or just the rule behind what was tapped
     (e.g. the low marker explains the 7), without leaving the table."""
     lang = app.lang
-    content = ft.Column(rules_column(app, game, rule), spacing=6, tight=True,
+    content = ft.Column(rules_column(app, game, rule), spacing=theme.SPACE_SNUG, tight=True,
                         scroll=ft.ScrollMode.AUTO if rule is None else None)
     actions: list[ft.Control] = [ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]
     if rule is not None:

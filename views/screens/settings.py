@@ -75,13 +75,13 @@ def settings(app: Host) -> None:
         *online,
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
-    ], spacing=12, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+    ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
 
 
 def live_preview(style: ft.Dropdown) -> ft.Row:
     """Four cards in the card style chosen, redrawn as the choice changes."""
-    preview = ft.Row(spacing=4)
+    preview = ft.Row(spacing=theme.SPACE_TIGHT)
 
     def show_preview() -> None:
         preview.controls = [card_face(c, 38, 52, style=style.value) for c in ("AS", "KH", "7D", "10C")]

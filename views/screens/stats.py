@@ -27,12 +27,12 @@ def stats(app: Host) -> None:
     for key, e in sorted(api.stats(app.storage).items()):
         game, _, levels = key.partition("/")
         names = listed(lang, (t(lang, lv) for lv in levels.split("+")))
-        rows.append(ft.Card(content=ft.Container(padding=12, content=ft.Column([
+        rows.append(ft.Card(content=ft.Container(padding=theme.SPACE_LOOSE, content=ft.Column([
             text(lang, f"{t(lang, game)} · {t(lang, 'vs', who=names)}", theme.TYPE_STRONG, True),
             text(lang, f"{t(lang, 'played')} {e['played']} · {t(lang, 'wonn')} {e['won']} · "
                        f"{t(lang, 'streak')} {e['streak']} · {t(lang, 'best_streak')} {e['best_streak']} · "
                        f"{t(lang, 'avg_len')} {e['avg_actions']:.0f}", theme.TYPE_SMALL),
-        ], spacing=4))))
+        ], spacing=theme.SPACE_TIGHT))))
     recent: list[ft.Control] = []
     for i, g in enumerate(api.history(app.storage, limit=10)):
         res = "result_none" if g.winner is None else ("result_won" if g.winner == 0 else "result_lost")
@@ -53,5 +53,5 @@ def stats(app: Host) -> None:
         *(rows or [text(lang, t(lang, "no_games"), theme.TYPE_BODY)]),
         text(lang, t(lang, "recent"), theme.TYPE_STRONG, True) if recent else ft.Container(),
         *recent,
-    ], spacing=10, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(16)))
+    ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
+    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))

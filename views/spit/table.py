@@ -48,7 +48,7 @@ class SpitTable(Table):
         self.game = game
         self.t0 = t0
         self.paused_at: float | None = None
-        self.root = ft.Column(expand=True, spacing=8, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
+        self.root = ft.Column(expand=True, spacing=theme.SPACE, horizontal_alignment=ft.CrossAxisAlignment.CENTER)
         self.active = True
         #: when a drag started (the ticker holds its rebuilds until the drop), and a held rebuild
         self.drag_started: float | None = None
@@ -99,7 +99,7 @@ class SpitTable(Table):
         # how many cards the stock holds, as under the centre piles (no sign: a "+3" needed a
         # direction mark in Arabic, which the bundled font's fallback then drew without its "+")
         under = text(self.lang, str(size) if size else " ", theme.TYPE_TINY, color=theme.ON_FELT_MUTED)
-        body: ft.Control = ft.Container(ft.Column([face, under], spacing=2, tight=True,
+        body: ft.Control = ft.Container(ft.Column([face, under], spacing=theme.SPACE_FINE, tight=True,
                                                   horizontal_alignment=ft.CrossAxisAlignment.CENTER),
                                         on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
         if mine and top:  # drag a stock onto a pile (or an empty slot) as well as tapping
@@ -135,11 +135,12 @@ class SpitTable(Table):
         face = card_back(w, h, str(n)) if n else card_slot(w, h)
         return ft.Semantics(identifier=f"spit-deck-{player}", content=ft.Column(
             [face, text(self.lang, t(self.lang, "sp_spit_cards", n=n), theme.TYPE_TINY, color=theme.ON_FELT_MUTED)],
-            spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+            spacing=theme.SPACE_FINE, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
 
     def _centre(self, obs: SpitObservation) -> ft.Control:
         """The two piles, each player's spit deck at their own side of them."""
-        return ft.Row([self._deck(1, obs), self._pile(0, obs), self._pile(1, obs), self._deck(0, obs)], spacing=8,
+        return ft.Row([self._deck(1, obs), self._pile(0, obs), self._pile(1, obs), self._deck(0, obs)],
+                      spacing=theme.SPACE,
                       alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER)
 
     def _pile(self, i: int, obs: SpitObservation) -> ft.Control:
@@ -160,10 +161,10 @@ class SpitTable(Table):
             toward = TOWARD_ME if self.taken[i] == 0 else TOWARD_THEM
             face = ft.Stack([face, self.motion.ghost(card_face(before, pw, ph), toward)],
                             clip_behavior=ft.ClipBehavior.NONE)
-        body = ft.Container(ft.Column([face, text(self.lang, str(obs["pile_sizes"][i]), theme.TYPE_NOTE,
-                                                  color=theme.ON_FELT_MUTED)],
-                                      spacing=2, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                            on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(4),
+        size = text(self.lang, str(obs["pile_sizes"][i]), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED)
+        body = ft.Container(ft.Column([face, size], spacing=theme.SPACE_FINE, tight=True,
+                                      horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+                            on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(theme.SPACE_TIGHT),
                             border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
         said = t(self.lang, "sp_pile_said", n=i + 1, what=self._said(top, obs["pile_sizes"][i]))
         return anew_when(ft.Semantics(identifier=f"pile-{i}", container=True, label=said, content=ft.DragTarget(
@@ -237,13 +238,15 @@ class SpitTable(Table):
             return
         rows = [
             header, bot_info,
-            ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+            ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=theme.SPACE_TIGHT,
+                   alignment=ft.MainAxisAlignment.CENTER),
             ft.Container(height=8),
             self._centre(obs),
             self._coach() if lesson else self.status,
             spit_button if obs["phase"] == "stalled" else ft.Container(height=theme.BUTTON_HEIGHT),
             ft.Container(expand=True),
-            ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+            ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=theme.SPACE_TIGHT,
+                   alignment=ft.MainAxisAlignment.CENTER),
             my_info,
         ]
         show(self.root, rows, update)
@@ -332,7 +335,7 @@ class SpitTable(Table):
             return ft.Row([table_button(t(lang, "sp_slap_pile", n=i + 1, size=obs["pile_sizes"][i]),
                                         handler(self.on_slap, i, player), kind="primary",
                                         ident=f"slap-{player}-{i}") for i in obs["piles_in_use"]],
-                          spacing=12, alignment=ft.MainAxisAlignment.CENTER)
+                          spacing=theme.SPACE_LOOSE, alignment=ft.MainAxisAlignment.CENTER)
         if obs["phase"] == "stalled":
             return table_button(t(lang, "spit_call"), lambda e: self.on_spit(e, player),
                                 disabled=not self.game.can_spit(player), kind="primary", ident=f"spit-{player}")
@@ -341,8 +344,10 @@ class SpitTable(Table):
     def _split_rows(self, obs: SpitObservation, header: ft.Control, info: Any) -> list[ft.Control]:
         """Two people on one device: player 2's half is turned to face them across the table."""
         top = ft.Container(ft.Column([
-            ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
-            info(1), self._controls(1, obs)], spacing=6, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            ft.Row([self._stock(1, s, obs) for s in range(5)], spacing=theme.SPACE_TIGHT,
+                   alignment=ft.MainAxisAlignment.CENTER),
+            info(1), self._controls(1, obs)], spacing=theme.SPACE_SNUG,
+            horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             rotate=math.pi)
         return [
             header, top,
@@ -350,7 +355,8 @@ class SpitTable(Table):
             self.status,
             ft.Container(expand=True),
             self._controls(0, obs),
-            ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=4, alignment=ft.MainAxisAlignment.CENTER),
+            ft.Row([self._stock(0, s, obs) for s in range(5)], spacing=theme.SPACE_TIGHT,
+                   alignment=ft.MainAxisAlignment.CENTER),
             info(0),
         ]
 

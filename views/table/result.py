@@ -43,5 +43,7 @@ def result_dialog(lang: str, outcome: Outcome, *, on_rematch: Callable[[], None]
     return ft.AlertDialog(
         modal=True, icon=ft.Icon(icon, size=40, color=theme.PAGE_GOOD if outcome.won else theme.PAGE_MUTED),
         title=text(lang, title, theme.TYPE_TITLE, True, align=ft.TextAlign.CENTER),
-        content=ft.Column(lines, tight=True, spacing=6, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        actions=[ft.Row(actions, wrap=True, spacing=4, run_spacing=4, alignment=ft.MainAxisAlignment.CENTER)])
+        content=ft.Column(lines, tight=True, spacing=theme.SPACE_SNUG,
+                          horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        actions=[ft.Row(actions, wrap=True, spacing=theme.SPACE_TIGHT, run_spacing=theme.SPACE_TIGHT,
+                        alignment=ft.MainAxisAlignment.CENTER)])

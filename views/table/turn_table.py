@@ -56,7 +56,7 @@ class TurnBasedTable(Table, Generic[A]):
     def __init__(self, app: Host, match: TurnControls[A]) -> None:
         self.app = app
         self.match = match
-        self.root = ft.Column(expand=True, spacing=6)
+        self.root = ft.Column(expand=True, spacing=theme.SPACE_SNUG)
         self.busy = False
         #: the table left the page: a bot still thinking stops, and its move is not played
         self.stopped = False
@@ -84,7 +84,7 @@ class TurnBasedTable(Table, Generic[A]):
                  align=ft.TextAlign.CENTER),
             ft.Semantics(identifier="privacy-ready", button=True, content=ft.FilledButton(
                 t(lang, "ready", n=n), on_click=lambda e: ready())),
-        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=16),
+        ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=theme.SPACE_WIDE),
             padding=ft.Padding.symmetric(horizontal=theme.PAD)),  # a long line wraps inside the screen
             ft.Container(expand=True)], update)
 

@@ -90,9 +90,23 @@ TYPE_DISPLAY = 28  # the app's name on home
 TYPE_SCALE = {TYPE_TINY, TYPE_NOTE, TYPE_SMALL, TYPE_BODY, TYPE_LEAD, TYPE_STRONG, TYPE_SECTION, TYPE_HEADING,
               TYPE_TITLE, TYPE_TILE, TYPE_DISPLAY}
 
+#: the spacing scale: every gap between controls (``spacing=``) and every padding is one of these
+#: steps, so screens keep one rhythm (tests/test_code_shape.py checks no other number is written)
+SPACE_NONE = 0
+SPACE_HAIR = 1  # a card's attachments under it, a seat plate's lines
+SPACE_FINE = 2  # inside a chip or a box: lines of one block
+SPACE_TIGHT = 4  # items of one row: chips, a seat's cards, icons with their words
+SPACE_SNUG = 6  # the parts of a table: its rows, the status box
+SPACE = 8  # controls of one group
+SPACE_LOOSE = 12  # groups on a screen, inside a card, a text button's sides
+SPACE_WIDE = 16  # a screen's edge, sections, a filled button's sides
+SPACE_VAST = 24  # around a result
+SPACE_SCALE = {SPACE_NONE, SPACE_HAIR, SPACE_FINE, SPACE_TIGHT, SPACE_SNUG, SPACE, SPACE_LOOSE, SPACE_WIDE,
+               SPACE_VAST}
+
 MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
-PAD = 16  # around a screen's content
-FELT_PAD = 4  # the cloth's side margin around a table (a 360 px phone's hand needs every pixel)
+PAD = SPACE_WIDE  # around a screen's content
+FELT_PAD = SPACE_TIGHT  # the cloth's side margin around a table (a 360 px phone's hand needs every pixel)
 
 #: screens change at once, on every platform: a card table should answer a tap now, and the
 #: platforms' page animations (~300 ms) made every step from home to a table wait for them

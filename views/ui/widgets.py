@@ -200,7 +200,8 @@ def card_back(width: float = 46, height: float = 64, label: str | None = None) -
     count: list[ft.Control] = [] if not label else [ft.Container(
         ft.Text(label, size=11 if height < SMALL else 13, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
                 style=SYMBOLS),
-        bgcolor=theme.CARD_BACK, border_radius=radius(4), padding=pad2(3, 0), alignment=ft.Alignment.CENTER)]
+        bgcolor=theme.CARD_BACK, border_radius=radius(4), padding=pad2(theme.SPACE_FINE, theme.SPACE_NONE),
+        alignment=ft.Alignment.CENTER)]
     return ft.Semantics(label=spoken, content=ft.Container(
         ft.Stack([back, *count], alignment=ft.Alignment.CENTER), width=width, height=height,
         border_radius=radius(max(3.0, width * theme.CARD_RADIUS)), bgcolor=theme.CARD_BACK,
@@ -213,7 +214,8 @@ def mini_card(card: str) -> ft.Control:
         label, color = "★", theme.JOKER
     else:
         label, color = card[:-1] + SUIT_GLYPH[card[-1]], suit_color(card[-1])
-    return ft.Container(bgcolor=theme.CARD_FACE, border_radius=radius(4), padding=pad2(3, 1),
+    return ft.Container(bgcolor=theme.CARD_FACE, border_radius=radius(4),
+                        padding=pad2(theme.SPACE_FINE, theme.SPACE_HAIR),
                         border=border(1, theme.CARD_EDGE),
         content=ft.Text(label, size=theme.TYPE_TINY, color=color, weight=ft.FontWeight.BOLD,
                         style=SYMBOLS, semantics_label=card_name(theme.look().lang, card)))
@@ -237,11 +239,13 @@ def seat_plate(lang: str, name: str, detail: ft.Control, *, count: int | None = 
     head: list[ft.Control] = [text(lang, name, theme.TYPE_NOTE, True, theme.ON_FELT)]
     if turn:
         head.insert(0, ft.Container(width=8, height=8, bgcolor=HIGHLIGHT, border_radius=radius(4)))
-    row: list[ft.Control] = [ft.Column([ft.Row(head, spacing=4, tight=True), detail], spacing=1, tight=True)]
+    row: list[ft.Control] = [ft.Column([ft.Row(head, spacing=theme.SPACE_TIGHT, tight=True), detail],
+                                       spacing=theme.SPACE_HAIR, tight=True)]
     if count is not None:
         row.insert(0, card_back(28, 38, str(count)))
-    return ft.Container(ft.Row(row, spacing=6, tight=True), bgcolor=FELT_DARK, border_radius=radius(10),
-                        padding=pad2(8, 4), border=border(2, HIGHLIGHT) if turn else border(1, theme.SEAT_EDGE),
+    return ft.Container(ft.Row(row, spacing=theme.SPACE_SNUG, tight=True), bgcolor=FELT_DARK, border_radius=radius(10),
+                        padding=pad2(theme.SPACE, theme.SPACE_TIGHT),
+                        border=border(2, HIGHLIGHT) if turn else border(1, theme.SEAT_EDGE),
                         shadow=_shadow(False, True) if turn else None)
 
 
@@ -250,8 +254,8 @@ def status_box(lang: str, status: str, last: str) -> ft.Control:
     lines: list[ft.Control] = [text(lang, status, theme.TYPE_LEAD, True, theme.ON_FELT)]
     if last:
         lines.append(text(lang, last, theme.TYPE_NOTE, color=theme.LAST_MOVE, max_lines=3))
-    return ft.Container(ft.Column(lines, spacing=2, tight=True),
-                        padding=pad2(6, 4), bgcolor=theme.SHADE,
+    return ft.Container(ft.Column(lines, spacing=theme.SPACE_FINE, tight=True),
+                        padding=pad2(theme.SPACE_SNUG, theme.SPACE_TIGHT), bgcolor=theme.SHADE,
                         border_radius=radius(8))
 
 
@@ -265,14 +269,15 @@ def _button_style(kind: str, color: str) -> ft.ButtonStyle:
     if kind == "text":
         return ft.ButtonStyle(color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: color},
                               icon_color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: color},
-                              padding=pad2(14, 0), shape=shape)
+                              padding=pad2(theme.SPACE_LOOSE, theme.SPACE_NONE), shape=shape)
     return ft.ButtonStyle(
         bgcolor={ft.ControlState.DISABLED: theme.NONE,
                  ft.ControlState.DEFAULT: theme.HIGHLIGHT if kind == "primary" else theme.BUTTON},
         color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: theme.INK},
         icon_color={ft.ControlState.DISABLED: off, ft.ControlState.DEFAULT: theme.INK},
         side={ft.ControlState.DISABLED: ft.BorderSide(1.5, off), ft.ControlState.DEFAULT: ft.BorderSide(0, color)},
-        padding=pad2(20, 0), shape=shape, elevation={ft.ControlState.DISABLED: 0, ft.ControlState.DEFAULT: 1})
+        padding=pad2(theme.SPACE_WIDE, theme.SPACE_NONE), shape=shape,
+        elevation={ft.ControlState.DISABLED: 0, ft.ControlState.DEFAULT: 1})
 
 
 def table_button(label: str, on_click: Tap | None, *, disabled: bool = False,
@@ -305,7 +310,7 @@ MAX_WIDTH = theme.MAX_WIDTH
 
 def felt(content: ft.Control, page_width: float | None) -> ft.Control:
     width = None if not page_width or page_width <= MAX_WIDTH else MAX_WIDTH
-    inner = ft.Container(content, width=width, expand=width is None, padding=pad2(theme.FELT_PAD, 6))
+    inner = ft.Container(content, width=width, expand=width is None, padding=pad2(theme.FELT_PAD, theme.SPACE_SNUG))
     row = ft.Row([inner], alignment=ft.MainAxisAlignment.CENTER, expand=True,
                  vertical_alignment=ft.CrossAxisAlignment.STRETCH)
     return ft.Container(row, bgcolor=FELT, expand=True, gradient=_CLOTH)
@@ -326,7 +331,7 @@ def coach_panel(lang: str, coach: Coach, *, on_hint: Tap, on_retry: Tap,
                 ft.Container(text(lang, head, theme.TYPE_NOTE, True, theme.FELT), expand=True),
                 *([] if coach.done else [ft.TextButton(t(lang, "hint"), on_click=on_hint),
                                          ft.TextButton(t(lang, "retry"), on_click=on_retry)])],
-               spacing=4),
+               spacing=theme.SPACE_TIGHT),
         ft.Semantics(identifier="coach-text", content=text(lang, coach.text, theme.TYPE_BODY, color=BLACK)),
     ]
     if coach.feedback:
@@ -345,7 +350,7 @@ def coach_panel(lang: str, coach: Coach, *, on_hint: Tap, on_retry: Tap,
         buttons.append(ft.Button(t(lang, "learn"), on_click=on_learn))
         buttons.append(ft.TextButton(t(lang, "retry"), on_click=on_retry))
     if buttons:
-        lines.append(ft.Row(buttons, spacing=8, wrap=True))
-    return ft.Container(ft.Column(lines, spacing=4, tight=True), bgcolor=theme.COACH_BG,
-                        padding=pad2(10, 6),
+        lines.append(ft.Row(buttons, spacing=theme.SPACE, wrap=True))
+    return ft.Container(ft.Column(lines, spacing=theme.SPACE_TIGHT, tight=True), bgcolor=theme.COACH_BG,
+                        padding=pad2(theme.SPACE_LOOSE, theme.SPACE_SNUG),
                         border_radius=radius(10), border=border(2, HIGHLIGHT))
