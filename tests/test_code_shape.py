@@ -118,9 +118,9 @@ def test_the_circle_finder_finds_circles() -> None:
     assert circles({"a": {"b"}, "b": set()}) == []
 
 
-#: the uses of ``typing.Any`` in views/ (#43 item 3: at most 60, from 306; it may only go down).
+#: the uses of ``typing.Any`` in views/ (#43 item 3: at most 60, from 306; now 50, and it may only go down).
 #: What is left is JSON: the lobby's answers and Lopti's house-rule documents as drafted
-ANY_CEILING = 60
+ANY_CEILING = 50
 
 
 def test_views_use_any_no_more_than_the_ceiling() -> None:

@@ -14,7 +14,6 @@ import importlib
 import pkgutil
 import time
 from collections.abc import Callable
-from typing import Any
 
 import flet as ft
 
@@ -33,7 +32,7 @@ from views.ui.widgets import FONT, FONTS, family, text
 
 class App:
     """The host of every screen (views/host.py's contract): the page, the storage, the profile,
-    routes and ``page.views``, dialogs, the app's life, and the flows a table asks for."""
+    routes and ``page.views``, dialogs, the app's life, and starting a game for a screen."""
 
     def __init__(self, page: ft.Page, storage: Storage) -> None:
         self.page = page
@@ -206,22 +205,12 @@ class App:
         self.notice = (route, message)
         self.go(route)
 
-    # --- the flows a table asks for (views/host.py): built by screens that import the tables ---------
+    # --- a flow a screen asks for (views/host.py): views/games.py imports the tables -----------------
 
     def start_game(self, game: str, level: str) -> None:
         from views.games import start_game
 
         start_game(self, game, level)
-
-    def open_lopti(self, match: Any, flow: Any = None) -> None:
-        from views.lopti.play import open_deal
-
-        open_deal(self, match, flow)
-
-    def lopti_deal_done(self, table: Any) -> None:
-        from views.lopti.play import deal_done
-
-        deal_done(self, table)
 
     @staticmethod
     def new_seed() -> int:

@@ -95,12 +95,7 @@ class Host(Protocol):
     #: the app is in the background: clocks and bots wait
     paused: bool
 
-    # --- flows a table asks for ---------------------------------------------------------------------
+    # --- a flow a screen asks for ----------------------------------------------------------------------
     def start_game(self, game: str, level: str) -> None:
-        """A new game of ``game`` against ``level`` (a rematch, a lesson's "play for real")."""
-
-    def open_lopti(self, match: Any, flow: Any = None) -> None:
-        """A Lopti deal on its table (with its session's ``flow``)."""
-
-    def lopti_deal_done(self, table: Any) -> None:
-        """A session's deal is over: record it, then the screen between deals."""
+        """A new game of ``game`` against ``level`` (home's "Play again", a level chosen, the last
+        Lopti session lesson's "play for real"); a table gets its own ``NewGame`` callback instead."""

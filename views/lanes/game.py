@@ -9,8 +9,10 @@ from engine.lanes import RULES, LanesOptions
 from views.game_views import GameViews
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
+from views.screens.in_progress import ask_before_new
 from views.screens.new_game import level_screen
 from views.table.modes import LessonMode
+from views.table.screen import NewGame
 from views.ui import theme
 from views.ui.widgets import felt
 
@@ -29,9 +31,15 @@ def resume(app: Host, game_id: int) -> None:
     open_table(app, LanesMatch.resume(app.storage, game_id), ready=False)
 
 
+def new_game(app: Host) -> NewGame:
+    """A new game against a level from a table (a rematch, "play for real" after the last lesson);
+    asked first when another Lanes game is in progress."""
+    return lambda level: ask_before_new(app, "lanes", lambda: begin(app, level))
+
+
 def open_table(app: Host, match: LanesMatch, ready: bool) -> None:
     """``match`` on its table: a new game at its own route (``ready``), a stored one on this route."""
-    table = LanesTable(app, match)
+    table = LanesTable(app, match, new_game(app))
     content = felt(table.build(), app.page.width)
     if ready:
         app.open(f"/play/{match.mode.game_id}", content, table)
@@ -42,11 +50,11 @@ def open_table(app: Host, match: LanesMatch, ready: bool) -> None:
 
 
 def lesson_table(app: Host, lesson: Lesson) -> LanesTable:
-    return LanesTable(app, LanesMatch(LessonMode(RULES, lesson, app.storage)))
+    return LanesTable(app, LanesMatch(LessonMode(RULES, lesson, app.storage)), new_game(app))
 
 
 def replay_table(app: Host, controller: LanesMatch) -> LanesTable:
-    return LanesTable(app, controller)
+    return LanesTable(app, controller, new_game(app))
 
 
 GAME = GameViews("lanes", new_screen=lambda app: level_screen(app, "lanes"), begin=begin, resume=resume,

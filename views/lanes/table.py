@@ -23,6 +23,7 @@ from views.table.motion import (
     lanes_sold,
 )
 from views.table.result import Outcome, result_dialog
+from views.table.screen import NewGame
 from views.table.turn_table import TurnBasedTable
 from views.ui import sizing, theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
@@ -56,8 +57,8 @@ class LanesTable(TurnBasedTable[LanesAction]):
     bot_delay = 0.35
     game = "lanes"
 
-    def __init__(self, app: Host, match: LanesControls) -> None:
-        super().__init__(app, match)
+    def __init__(self, app: Host, match: LanesControls, new_game: NewGame) -> None:
+        super().__init__(app, match, new_game)
         self.match: LanesControls = match
         self.landed: set[tuple[int, int, int]] = set()
         self.removed: dict[tuple[int, int], tuple[int | None, list[str]]] = {}
@@ -280,7 +281,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
         if coach is not None:
             status = ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
-                                          self._lesson_retry),
+                                          self._lesson_retry, lambda: self.new_game("beginner")),
                                 status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
                                 else ft.Container()], spacing=theme.SPACE_TIGHT, tight=True)
         actions = ft.Row([
@@ -423,7 +424,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
 
     def _again(self) -> None:
         self.app.page.pop_dialog()
-        self.app.start_game("lanes", self.match.level)
+        self.new_game(self.match.level)
 
     def _home(self) -> None:
         self.app.page.pop_dialog()

@@ -12,7 +12,7 @@ from engine.lopti import RULES
 from storage import api
 from views.game_views import GameViews
 from views.lopti.controller import LoptiMatch
-from views.lopti.play import new_session, resume_deal, session
+from views.lopti.play import QUICK_PLAYERS, new_game, new_session, resume_deal, session
 from views.lopti.setup import lopti_setup
 from views.lopti.table import LoptiTable
 from views.screens.in_progress import ask_before_new
@@ -33,15 +33,11 @@ def session_route(app: Host, rest: list[str]) -> bool:
 
 
 def lesson_table(app: Host, lesson: Lesson) -> LoptiTable:
-    return LoptiTable(app, LoptiMatch(LessonMode(RULES, lesson, app.storage)))
+    return LoptiTable(app, LoptiMatch(LessonMode(RULES, lesson, app.storage)), new_game(app))
 
 
 def replay_table(app: Host, controller: LoptiMatch) -> LoptiTable:
-    return LoptiTable(app, controller)
-
-
-#: a quick table from elsewhere (a rematch, "play for real" after a lesson): three seats
-QUICK_PLAYERS = 3
+    return LoptiTable(app, controller, new_game(app))
 
 
 def home_starts(app: Host) -> list[ft.Control]:

@@ -13,6 +13,8 @@ from views.lopti.session import SessionFlow
 from views.lopti.session_page import seat_label
 from views.lopti.session_screen import session_screen
 from views.lopti.table import LoptiTable
+from views.screens.in_progress import ask_before_new
+from views.table.screen import NewGame
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import felt
@@ -28,9 +30,20 @@ def new_session(app: Host, players: int, levels: list[str] | None = None) -> Non
     open_deal(app, match, flow, route=f"/lopti/session/{flow.session_id}")
 
 
+#: a quick table from elsewhere (a rematch, "play for real" after a lesson): three seats
+QUICK_PLAYERS = 3
+
+
+def new_game(app: Host) -> NewGame:
+    """A quick table from a table ("play for real" after the last lesson), its bots as chosen on
+    home; asked first when another Lopti deal is in progress."""
+    return lambda level: ask_before_new(app, "lopti", lambda: new_session(app, QUICK_PLAYERS))
+
+
 def open_deal(app: Host, match: LoptiMatch, flow: SessionFlow | None = None, route: str | None = None) -> None:
-    """A deal on its table (``route``: open it there; else on the current route)."""
-    table = LoptiTable(app, match, flow)
+    """A deal on its table (``route``: open it there; else on the current route); a session's
+    deal, when it is over, goes on to the screen between deals."""
+    table = LoptiTable(app, match, new_game(app), flow, lambda done: deal_done(app, done))
     content = felt(table.build(), app.page.width)
     if route is not None:
         app.open(route, content, table)
@@ -53,7 +66,7 @@ def session(app: Host, session_id: int) -> bool:
     if match is not None:
         open_deal(app, match, flow)
     else:
-        session_screen(app, flow)
+        session_screen(app, flow, deal=open_deal)
     return True
 
 
@@ -77,4 +90,4 @@ def deal_done(app: Host, table: LoptiTable) -> None:
     if w is not None and flow.levels[w] != PERSON and flow.session.rules:
         _, words, _, _ = flow.rules_in_force(app.lang)[-1]
         notice = t(app.lang, "sess_bot_rule", who=seat_label(flow, w, app.lang), rule=words)
-    session_screen(app, flow, notice)
+    session_screen(app, flow, notice, open_deal)

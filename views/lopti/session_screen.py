@@ -7,6 +7,7 @@ player's choices."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -16,7 +17,7 @@ from engine.lopti.votes import VoteError
 from storage.seats import PERSON
 from views.lopti.rule_screens import rule_builder
 from views.lopti.session import SessionFlow
-from views.lopti.session_page import author_label, page, seat_label
+from views.lopti.session_page import Between, author_label, page, seat_label
 from views.lopti.vote_screens import proposal_screen
 from views.ui import theme
 from views.ui.i18n import t
@@ -24,6 +25,10 @@ from views.ui.widgets import text
 
 if TYPE_CHECKING:
     from views.host import Host
+    from views.lopti.controller import LoptiMatch
+
+#: a session's next deal on its table (views/lopti/play.py)
+OpenDeal = Callable[["Host", "LoptiMatch", SessionFlow], None]
 
 
 def open_session_lesson(app: Host, lesson: SessionLesson) -> None:
@@ -31,17 +36,23 @@ def open_session_lesson(app: Host, lesson: SessionLesson) -> None:
     session_screen(app, SessionFlow.practice(app.storage, lesson))
 
 
-def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
-    """Between deals: results, rules, the winner's rule (if a person won), the vote, the next deal."""
+def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDeal | None = None) -> None:
+    """Between deals: results, rules, the winner's rule (if a person won), the vote, the next deal
+    (``deal`` opens it on its table: views/lopti/play.py, which imports this screen, gives it; a
+    lesson's practice session deals no further deal)."""
     lang = app.lang
+
+    def back(app: Host, flow: SessionFlow, notice: str = "") -> None:  # the screens below come back here
+        session_screen(app, flow, notice, deal)
+
     if flow.rule_pending():
-        rule_builder(app, session_screen, flow)
+        rule_builder(app, back, flow)
         return
     sep = t(lang, "list_sep")
     results = [text(lang, t(lang, "sess_deal", n=i + 1, places=sep.join(seat_label(flow, s, lang) for s in places)),
                     theme.TYPE_SMALL)
                for i, places in enumerate(flow.session.results)]
-    rules = rule_cards(app, flow)
+    rules = rule_cards(app, flow, back)
     controls: list[ft.Control] = []
     if notice:
         controls.append(ft.Container(text(lang, notice, theme.TYPE_BODY, True), bgcolor=theme.PAGE_PANEL,
@@ -53,24 +64,25 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
     if flow.can_vote():
         controls.append(ft.Semantics(identifier="sess-vote", button=True, content=ft.OutlinedButton(
             t(lang, "sess_propose"), icon=ft.Icons.HOW_TO_VOTE,
-            on_click=lambda e: proposal_screen(app, session_screen, flow))))
+            on_click=lambda e: proposal_screen(app, back, flow))))
     elif flow.session.results and flow.session.vote_used():
         controls.append(text(lang, t(lang, "sess_vote_used"), theme.TYPE_NOTE, color=theme.PAGE_MUTED))
     if flow.coach is not None:  # a lesson's practice table deals no further deal
         page(app, t(lang, "sess_title", n=flow.deal_number), controls, flow)
         return
-    controls.append(ft.Semantics(identifier="sess-next", button=True, content=ft.FilledButton(
-        t(lang, "sess_next_deal", n=flow.deal_number + 1), icon=ft.Icons.PLAY_ARROW,
-        on_click=lambda e: app.open_lopti(flow.start_deal(), flow))))
+    if deal is not None:
+        controls.append(ft.Semantics(identifier="sess-next", button=True, content=ft.FilledButton(
+            t(lang, "sess_next_deal", n=flow.deal_number + 1), icon=ft.Icons.PLAY_ARROW,
+            on_click=lambda e: deal(app, flow.start_deal(), flow))))
 
     def end(e: object) -> None:
         flow.end()
         app.go("/")
 
-    controls += leave_buttons(app, flow)
+    controls += leave_buttons(app, flow, back)
     if flow.session.results:
         controls.append(ft.Semantics(identifier="sess-again", button=True, content=ft.OutlinedButton(
-            t(lang, "sess_again"), icon=ft.Icons.REPLAY, on_click=lambda e: carry_screen(app, flow))))
+            t(lang, "sess_again"), icon=ft.Icons.REPLAY, on_click=lambda e: carry_screen(app, flow, back))))
 
     controls.append(ft.Semantics(identifier="sess-end", button=True, content=ft.TextButton(
         t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
@@ -78,7 +90,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "") -> None:
           flow)
 
 
-def leave_buttons(app: Host, flow: SessionFlow) -> list[ft.Control]:
+def leave_buttons(app: Host, flow: SessionFlow, back: Between) -> list[ft.Control]:
     """A person (not the device's owner) may leave the table between deals: after a confirmation
     a Casual bot takes the seat, and the rules they wrote stay (defended by their supporters)."""
     lang = app.lang
@@ -91,7 +103,7 @@ def leave_buttons(app: Host, flow: SessionFlow) -> list[ft.Control]:
             except VoteError as exc:
                 app.tell(str(exc))
                 return
-            session_screen(app, flow, t(lang, "sess_left", who=t(lang, "player_n", n=seat + 1)))
+            back(app, flow, t(lang, "sess_left", who=t(lang, "player_n", n=seat + 1)))
         app.page.show_dialog(ft.AlertDialog(
             title=text(lang, t(lang, "sess_leave_confirm", who=seat_label(flow, seat, lang)), theme.TYPE_STRONG, True),
             content=text(lang, t(lang, "sess_leave_means"), theme.TYPE_BODY),
@@ -104,7 +116,7 @@ def leave_buttons(app: Host, flow: SessionFlow) -> list[ft.Control]:
         on_click=lambda e, s=s: ask(s))) for s in flow.can_leave()]
 
 
-def rule_cards(app: Host, flow: SessionFlow) -> list[ft.Control]:
+def rule_cards(app: Host, flow: SessionFlow, back: Between) -> list[ft.Control]:
     """Every rule of the session with its author and status; its author (a person) may delete it
     without a vote (P-9.4)."""
     lang = app.lang
@@ -115,15 +127,15 @@ def rule_cards(app: Host, flow: SessionFlow) -> list[ft.Control]:
         except VoteError as exc:
             app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
             return
-        session_screen(app, flow, t(lang, "sess_deleted", rule=words))
+        back(app, flow, t(lang, "sess_deleted", rule=words))
 
     rules: list[ft.Control] = []
     for rid, words, author, in_force in flow.rules_in_force(lang):
         lines: list[ft.Control] = [
             text(lang, words, theme.TYPE_BODY, color=None if in_force else theme.PAGE_MUTED),
             text(lang, t(lang, "sess_rule_by", who=author_label(flow, author, lang)) +
-                 ("" if in_force else " · " + t(lang,
-                                                "sess_removed")), theme.TYPE_NOTE, color=theme.PAGE_MUTED)]
+                 ("" if in_force else " · " + t(lang, "sess_removed")), theme.TYPE_NOTE,
+                 color=theme.PAGE_MUTED)]
         if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
             lines.append(ft.Semantics(identifier=f"sess-delete-{rid}", button=True, content=ft.TextButton(
                 t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
@@ -133,7 +145,7 @@ def rule_cards(app: Host, flow: SessionFlow) -> list[ft.Control]:
     return rules
 
 
-def carry_screen(app: Host, flow: SessionFlow) -> None:
+def carry_screen(app: Host, flow: SessionFlow, back: Between) -> None:
     """P-11: the next session at this table starts with base rules; each old rule in force comes
     back only if more than half of the table votes to keep it (the bots keep only their own)."""
     lang = app.lang
@@ -142,7 +154,7 @@ def carry_screen(app: Host, flow: SessionFlow) -> None:
 
     def start(e: object) -> None:
         new = flow.next_session(app.new_seed(), keep)
-        session_screen(app, new, t(lang, "carry_kept", n=len(new.session.rules)))
+        back(app, new, t(lang, "carry_kept", n=len(new.session.rules)))
 
     rows: list[ft.Control] = []
     for rid, words, author, in_force in flow.rules_in_force(lang):
@@ -164,4 +176,4 @@ def carry_screen(app: Host, flow: SessionFlow) -> None:
         *(rows or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)]),
         ft.Semantics(identifier="carry-start", button=True, content=ft.FilledButton(
             t(lang, "carry_start"), icon=ft.Icons.PLAY_ARROW, on_click=start)),
-        ft.TextButton(t(lang, "cancel"), on_click=lambda e: session_screen(app, flow))], flow)
+        ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))], flow)

@@ -5,6 +5,7 @@ only legal moves are enabled (from ``legal_actions`` via the controller)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -28,6 +29,7 @@ from views.table.motion import (
     lopti_flipped,
     lopti_landed,
 )
+from views.table.screen import NewGame
 from views.table.turn_table import TurnBasedTable
 from views.ui import sizing, theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
@@ -68,11 +70,14 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
     bot_delay = 0.5
     game = "lopti"
 
-    def __init__(self, app: Host, match: LoptiControls, session: SessionFlow | None = None) -> None:
-        super().__init__(app, match)
+    def __init__(self, app: Host, match: LoptiControls, new_game: NewGame, session: SessionFlow | None = None,
+                 deal_done: Callable[[LoptiTable], None] | None = None) -> None:
+        super().__init__(app, match, new_game)
         self.match: LoptiControls = match
         #: the session this deal belongs to (views/lopti/session.py); None in a lesson or a replay
         self.session = session
+        #: "Continue" after a session's deal: record it, then the screen between deals
+        self.deal_done = deal_done or (lambda table: None)
         if match.observation["ply"] == 0 and not match.mode.powers.read_only:
             self.motion.deal()
 
@@ -326,7 +331,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         if m.mode.powers.read_only:
             buttons = []  # a replay has its own bar
         elif self.session is not None and m.status.over:
-            buttons = [table_button(t(self.lang, "sess_continue"), lambda e: self.app.lopti_deal_done(self),
+            buttons = [table_button(t(self.lang, "sess_continue"), lambda e: self.deal_done(self),
                                     kind="primary", icon=ft.Icons.ARROW_FORWARD, ident="deal-done"),
                        *self._review_button()]
         if m.can_undo():
@@ -363,7 +368,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
                 status += " · " + t(self.lang, "lp_direction", dir=t(self.lang, "lp_dir_-1"))
             return status_box(self.lang, status, t(self.lang, "last_move", text=last) if last else "")
         return ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
-                                    self._lesson_retry),
+                                    self._lesson_retry, lambda: self.new_game("beginner")),
                           status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
                           else ft.Container()], spacing=theme.SPACE_TIGHT, tight=True)
 

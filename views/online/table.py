@@ -40,7 +40,7 @@ class OnlineLanesTable(LanesTable):
     catch-up from the last event number when it comes back."""
 
     def __init__(self, app: Host, mode: OnlineMode) -> None:
-        super().__init__(app, LanesMatch(mode))
+        super().__init__(app, LanesMatch(mode), lambda level: app.go("/online"))  # another game: at the lobby
         self.online = mode
         self.active = True
         self.clocks = text(app.lang, "", theme.TYPE_LEAD, True, theme.ON_FELT, align=ft.TextAlign.CENTER)

@@ -8,10 +8,12 @@ from typing import TYPE_CHECKING
 
 from engine.spit import SpitOptions
 from views.game_views import GameViews
+from views.screens.in_progress import ask_before_new
 from views.screens.new_game import level_screen
 from views.spit.controller import SpitGame
 from views.spit.modes import SpitLessonMode
 from views.spit.table import SpitTable
+from views.table.screen import NewGame
 from views.ui import theme
 from views.ui.widgets import felt
 
@@ -30,8 +32,14 @@ def resume(app: Host, game_id: int) -> None:
     open_table(app, SpitGame.resume(app.storage, game_id, 0.0), ready=False)
 
 
+def new_game(app: Host) -> NewGame:
+    """A new game against a level from a table (a rematch, "play for real" after the last lesson);
+    asked first when another Spit game is in progress."""
+    return lambda level: ask_before_new(app, "spit", lambda: begin(app, level))
+
+
 def open_table(app: Host, game: SpitGame, ready: bool) -> None:
-    table = SpitTable(app, game, time.monotonic())
+    table = SpitTable(app, game, time.monotonic(), new_game(app))
     content = felt(table.build(), app.page.width)
     if ready:
         app.open(f"/play/{game.mode.game_id}", content, table)
@@ -40,11 +48,11 @@ def open_table(app: Host, game: SpitGame, ready: bool) -> None:
 
 
 def lesson_table(app: Host, lesson: Lesson) -> SpitTable:
-    return SpitTable(app, SpitGame(SpitLessonMode(lesson, app.storage)), time.monotonic())
+    return SpitTable(app, SpitGame(SpitLessonMode(lesson, app.storage)), time.monotonic(), new_game(app))
 
 
 def replay_table(app: Host, controller: SpitGame) -> SpitTable:
-    return SpitTable(app, controller, time.monotonic())
+    return SpitTable(app, controller, time.monotonic(), new_game(app))
 
 
 GAME = GameViews("spit", new_screen=lambda app: level_screen(app, "spit"), begin=begin, resume=resume,

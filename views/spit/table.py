@@ -20,7 +20,7 @@ from views.spit.contract import SpitControls
 from views.table.coach import coach_for
 from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, spit_taken
 from views.table.result import Outcome, result_dialog
-from views.table.screen import Table
+from views.table.screen import NewGame, Table
 from views.ui import sizing, theme
 from views.ui.i18n import card_name, t, why_text
 from views.ui.reconcile import anew_when, show
@@ -43,8 +43,10 @@ if TYPE_CHECKING:
 
 
 class SpitTable(Table):
-    def __init__(self, app: Host, game: SpitControls, t0: float) -> None:
+    def __init__(self, app: Host, game: SpitControls, t0: float, new_game: NewGame) -> None:
         self.app = app
+        #: a rematch, or after the last lesson a game against the Beginner
+        self.new_game = new_game
         self.game = game
         self.t0 = t0
         self.paused_at: float | None = None
@@ -364,7 +366,7 @@ class SpitTable(Table):
         coach = self.game.mode.coach
         assert coach is not None  # drawn only in a lesson
         return coach_for(self.app, coach, self.game.mode.status(), self.game.refusal, self.refresh, coach.show_hint,
-                         self._unpick)
+                         self._unpick, lambda: self.new_game("beginner"))
 
     def _unpick(self) -> None:
         self.game.picked, self.game.refusal = {0: None, 1: None}, None
@@ -388,7 +390,7 @@ class SpitTable(Table):
 
         self.app.page.show_dialog(result_dialog(
             self.lang, Outcome(won, reason, t(self.lang, key, me=me, them=them, other=other)),
-            on_rematch=close(lambda: self.app.start_game("spit", self.game.level)),
+            on_rematch=close(lambda: self.new_game(self.game.level)),
             on_home=close(lambda: self.app.go("/")),
             on_replay=close(lambda: self.app.go(f"/replay/{game_id}")) if game_id is not None else None))
 

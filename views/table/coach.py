@@ -18,9 +18,11 @@ if TYPE_CHECKING:
 
 
 def coach_for(app: Host, coach: LessonCoach, status: Status, refusal: Why | None, refresh: Callable[[], None],
-              on_hint: Callable[[], None], on_retry: Callable[[], None]) -> ft.Control:
+              on_hint: Callable[[], None], on_retry: Callable[[], None],
+              play_for_real: Callable[[], None]) -> ft.Control:
     """The panel for ``coach``'s lesson: the step's words, why the last move was refused
-    (``refusal``, the engine's reason), the hint once asked for, and Continue / Retry / Next."""
+    (``refusal``, the engine's reason), the hint once asked for, and Continue / Retry / Next (after
+    a game's last lesson: ``play_for_real``, a game against the Beginner)."""
     lang = app.lang
     lesson = coach.lesson
     following = next_lesson(lesson)
@@ -42,7 +44,7 @@ def coach_for(app: Host, coach: LessonCoach, status: Status, refusal: Why | None
         if following is not None:
             app.go(f"/lesson/{following.id}")
         else:
-            app.start_game(lesson.game, "beginner")
+            play_for_real()
 
     label = t(lang, "next_lesson") if following is not None else t(lang, "play_beginner")
     panel = coach.panel(lang, why_text)

@@ -4,10 +4,15 @@ and never asks which kind of screen it holds."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import flet as ft
+
+#: a new game of a table's own game against a level (a rematch, a lesson's "play for real"),
+#: given to the table by its game's module (views/<game>/game.py), which knows how to start one
+NewGame = Callable[[str], None]
 
 
 class Scope:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 import flet as ft
 
 from views.table.motion import Arrivals
-from views.table.screen import Table
+from views.table.screen import NewGame, Table
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import show
@@ -53,8 +53,10 @@ class TurnBasedTable(Table, Generic[A]):
     bot_delay = 0.4  # seconds between a bot's decision and showing it (scaled by the bot-speed setting)
     game = ""  # "lanes" | "lopti"
 
-    def __init__(self, app: Host, match: TurnControls[A]) -> None:
+    def __init__(self, app: Host, match: TurnControls[A], new_game: NewGame) -> None:
         self.app = app
+        #: a rematch, or after the last lesson a game against the Beginner
+        self.new_game = new_game
         self.match = match
         self.root = ft.Column(expand=True, spacing=theme.SPACE_SNUG)
         self.busy = False
