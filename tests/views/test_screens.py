@@ -16,6 +16,7 @@ from storage import api
 from tests.views.modes import live, local, state_of
 from tests.views.screen import Screen
 from views.app import start
+from views.host import Host
 from views.ui.i18n import t
 
 
@@ -1003,6 +1004,7 @@ def test_two_people_play_the_defenders_knockout_by_hand_on_screen(tmp_path: Path
     defend it and throw one decisive throw each (again on a tie) until one is chosen."""
     from storage.db import open_storage
     from tests.views.test_lopti_session import session_won_by_seat_1
+    from views.lopti.play import open_deal
     from views.lopti.session import SessionFlow
     from views.lopti.session_screen import session_screen
     from views.lopti.vote_screens import vote_screen
@@ -1017,7 +1019,10 @@ def test_two_people_play_the_defenders_knockout_by_hand_on_screen(tmp_path: Path
         flow = SessionFlow.resume(s.app.storage, flow.session_id)  # type: ignore[arg-type]  # the app's storage
         proposal = next(p for p in flow.proposals(1) if p.rule_id == rule.id and p.kind == "remove")
         votes = {0: True, 1: True, 2: False, 3: False}
-        s.call(lambda: vote_screen(s.app, session_screen, flow, proposal))
+        def between(app: Host, flow: SessionFlow, notice: str = "") -> None:  # as the session screen gives it
+            session_screen(app, flow, notice, open_deal)
+
+        s.call(lambda: vote_screen(s.app, between, flow, proposal))
         s.wait_for(lambda: s.find(ident="vote-count"), what="the vote")
         for seat in (0, 1):
             s.toggle(switch_in(s, f"vote-{seat}"), True)
