@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.tutorial import Lesson
+from views.lanes.table import LanesTable
+from views.online.table import OnlineSeat
 from views.spit.modes import LiveSpit, SpitLessonMode, SpitReplayMode
 from views.table.lessons import LessonCoach, find
 from views.table.modes import LessonMode, Local, ReplayMode
@@ -43,3 +45,10 @@ def coach_of(match: Any) -> LessonCoach:
     coach = match.mode.coach
     assert coach is not None
     return coach
+
+
+def online_seat(screen: object) -> OnlineSeat | None:
+    """The lobby's part of the screen on top when it is an online Lanes table (else None)."""
+    if isinstance(screen, LanesTable) and isinstance(screen.remote, OnlineSeat):
+        return screen.remote
+    return None

@@ -20,10 +20,11 @@ from engine.lanes import RULES
 from storage.lobby_client import LobbyClient
 from tests.helpers import free_port
 from tests.lobby.test_e2e import start as start_lobby
+from tests.views.modes import online_seat
 from tests.views.screen import Screen
 from views.app import start
 from views.online.controller import OnlineMode
-from views.online.table import OnlineLanesTable, open_online_table
+from views.online.table import OnlineSeat, open_online_table
 
 
 class Held(httpx.BaseTransport):
@@ -70,9 +71,10 @@ def match(tmp_path: Path) -> Iterator[tuple[str, LobbyClient, LobbyClient, str]]
         lobby.wait(timeout=15)
 
 
-def online_table(s: Screen, client: LobbyClient, mid: str) -> OnlineLanesTable:
+def online_table(s: Screen, client: LobbyClient, mid: str) -> OnlineSeat:
+    """The lobby's part of the online table opened on ``s`` for match ``mid``."""
     s.call(lambda: open_online_table(s.app, client, client.view(mid)))
-    return s.wait_for(lambda: isinstance(s.app.screen, OnlineLanesTable) and s.app.screen, what="the online table")
+    return s.wait_for(lambda: online_seat(s.app.screen), what="the online table")
 
 
 def my_play(view: dict[str, Any]) -> dict[str, Any]:

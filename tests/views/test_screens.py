@@ -13,7 +13,7 @@ import pytest
 
 from engine.lanes import VARIANTS
 from storage import api
-from tests.views.modes import live, local, state_of
+from tests.views.modes import live, local, online_seat, state_of
 from tests.views.screen import Screen
 from views.app import start
 from views.host import Host
@@ -690,7 +690,6 @@ def test_a_casual_online_challenge_with_house_rules_is_friendly_and_says_so(scre
     from storage.lobby_client import LobbyClient
     from tests.helpers import free_port
     from tests.lobby.test_e2e import start as start_lobby
-    from views.online.table import OnlineLanesTable
 
     port = free_port()
     lobby = start_lobby(tmp_path / "lobby.sqlite", port)
@@ -710,8 +709,7 @@ def test_a_casual_online_challenge_with_house_rules_is_friendly_and_says_so(scre
         friend.sign_up("Friend")
         view = friend.accept(said.group(1))
         assert view["rated"] is False and view["observation"]["options"]["variants"] == ["king_adds"]
-        table = screen.wait_for(lambda: isinstance(screen.app.screen, OnlineLanesTable) and screen.app.screen,
-                                timeout=30, what="the online table")
+        table = screen.wait_for(lambda: online_seat(screen.app.screen), timeout=30, what="the online table")
         assert t("en", "ol_friendly_tag") in table._clock_text()
     finally:
         friend.close()
@@ -725,7 +723,6 @@ def test_a_running_online_match_is_listed_and_reopened_and_offered_on_opening_th
     from storage.lobby_client import LobbyClient
     from tests.helpers import free_port
     from tests.lobby.test_e2e import start as start_lobby
-    from views.online.table import OnlineLanesTable
 
     port = free_port()
     lobby = start_lobby(tmp_path / "lobby.sqlite", port)
@@ -741,13 +738,13 @@ def test_a_running_online_match_is_listed_and_reopened_and_offered_on_opening_th
         field = next(f for f in s.find(kind=ft.TextField) if f.label == t("en", "ol_code"))
         s.call(lambda: setattr(field, "value", code))
         s.tap(t("en", "ol_accept"))
-        table = s.wait_for(lambda: isinstance(s.app.screen, OnlineLanesTable) and s.app.screen, what="the table")
+        table = s.wait_for(lambda: online_seat(s.app.screen), what="the table")
         mid = table.online.match_id
         s.call(s.app.back)  # the match goes on at the lobby
         s.wait_for(lambda: s.find(ident=f"ol-running-{mid}"), what="the running match listed")
         assert any("Friend" in x for x in s.texts())
         s.tap(ident=f"ol-running-{mid}")
-        s.wait_for(lambda: isinstance(s.app.screen, OnlineLanesTable) and s.app.screen.online.match_id == mid,
+        s.wait_for(lambda: (seat := online_seat(s.app.screen)) is not None and seat.online.match_id == mid,
                    what="the match reopened")
     finally:
         s.close()

@@ -5,7 +5,8 @@ tap one to play. The opponent's last move is highlighted in words."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Protocol
 
 import flet as ft
 
@@ -23,7 +24,7 @@ from views.table.motion import (
     lanes_sold,
 )
 from views.table.result import Outcome, result_dialog
-from views.table.screen import NewGame
+from views.table.screen import NewGame, Table
 from views.table.turn_table import TurnBasedTable
 from views.ui import sizing, theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
@@ -53,12 +54,52 @@ if TYPE_CHECKING:
 ARROW = {"up": "↑", "down": "↓", None: "·"}
 
 
+class Remote(Protocol):
+    """What a match played elsewhere adds to the Lanes table (``OnlineSeat``, views/online/table.py:
+    the lobby's clocks, its follow loop, its result). The table calls it at these points and is
+    otherwise the table every mode uses; a game on this device has none."""
+
+    def join(self, table: Table) -> None:
+        """The table it belongs to (redrawn when the lobby answers)."""
+
+    def start(self) -> None:
+        """The table is built: follow the match."""
+
+    def before_refresh(self) -> None:
+        """The table redraws: bring the lines it owns up to date (the clocks)."""
+
+    def rows(self) -> list[ft.Control]:
+        """Rows under the header (the clocks, Abort)."""
+
+    def moved(self) -> None:
+        """A move of mine was taken: send it (off the loop)."""
+
+    def resign(self, call: Callable[[], object]) -> None:
+        """The player asked to resign: confirm, then ``call`` off the loop."""
+
+    def show_result(self) -> None:
+        """The match is over: its result, as the lobby reports it."""
+
+    def leave(self) -> None:
+        """Back from the table (the match goes on elsewhere)."""
+
+    def stop(self) -> None:
+        """The table left the page."""
+
+    async def resync(self) -> None:
+        """Back from the background: what happened meanwhile."""
+
+
 class LanesTable(TurnBasedTable[LanesAction]):
     bot_delay = 0.35
     game = "lanes"
 
-    def __init__(self, app: Host, match: LanesControls, new_game: NewGame) -> None:
+    def __init__(self, app: Host, match: LanesControls, new_game: NewGame, remote: Remote | None = None) -> None:
         super().__init__(app, match, new_game)
+        #: a match played elsewhere (online): its clocks, loops and result; None on this device
+        self.remote = remote
+        if remote is not None:
+            remote.join(self)
         self.match: LanesControls = match
         self.landed: set[tuple[int, int, int]] = set()
         self.removed: dict[tuple[int, int], tuple[int | None, list[str]]] = {}
@@ -257,6 +298,8 @@ class LanesTable(TurnBasedTable[LanesAction]):
         return ft.Row([plate])
 
     def refresh(self, update: bool = True) -> None:
+        if self.remote is not None:
+            self.remote.before_refresh()
         if self.handing_over:
             self.show_privacy(self.match.human + 1, self.ready, update)
             return
@@ -314,6 +357,9 @@ class LanesTable(TurnBasedTable[LanesAction]):
         self.refresh()
 
     def _after_human(self) -> None:
+        if self.remote is not None:
+            self.remote.moved()
+            return
         if self.match.pass_and_play and not self.match.status.over:
             self.privacy_screen()
             return
@@ -381,6 +427,10 @@ class LanesTable(TurnBasedTable[LanesAction]):
                          t(self.lang, "disband"), on_click=confirm))]))
 
     def on_resign(self, e: object) -> None:
+        if self.remote is not None:
+            self.remote.resign(self.match.resign)
+            return
+
         def confirm(ev: object) -> None:
             self.app.page.pop_dialog()
             self.match.resign()
@@ -392,10 +442,34 @@ class LanesTable(TurnBasedTable[LanesAction]):
                      ft.TextButton(t(self.lang, "resign"), on_click=confirm)]))
 
     def top_rows(self) -> list[ft.Control]:
-        """Rows under the header that a mode adds (the online clocks)."""
-        return []
+        """Rows under the header that a match played elsewhere adds (the online clocks)."""
+        return [] if self.remote is None else self.remote.rows()
+
+    def build(self) -> ft.Control:
+        built = super().build()
+        if self.remote is not None:
+            self.remote.start()
+        return built
+
+    def leave(self) -> None:
+        if self.remote is not None:
+            self.remote.leave()
+        else:
+            super().leave()
+
+    def stop(self) -> None:
+        super().stop()
+        if self.remote is not None:
+            self.remote.stop()
+
+    async def resync(self) -> None:
+        if self.remote is not None:
+            await self.remote.resync()
 
     def show_result(self, obs: LanesObservation) -> None:
+        if self.remote is not None:
+            self.remote.show_result()
+            return
         if self.result_shown:
             return
         self.result_shown = True

@@ -15,36 +15,49 @@ import flet as ft
 from storage import api
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.lanes.controller import LanesMatch
-from views.lanes.table import LanesTable
+from views.lanes.table import LanesTable, Remote
 from views.online.controller import OnlineMode
+from views.table.screen import Table
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import felt, table_button, text
 
 if TYPE_CHECKING:
-    from engine.lanes.notation import LanesObservation
     from views.host import Host
 from views.online.common import LOG
 
 
 def open_online_table(app: Host, client: LobbyClient, view: dict[str, Any]) -> None:
     mode = OnlineMode(client, view, time.monotonic(), clock=time.monotonic, storage=app.storage)
-    table = OnlineLanesTable(app, mode)
+    seat = OnlineSeat(app, mode)
+    # another game from this table is found at the lobby
+    table = LanesTable(app, LanesMatch(mode), lambda level: app.go("/online"), remote=seat)
     app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
     app.local_back = table.leave  # Android's back and Escape, like the table's own arrow
 
 
-class OnlineLanesTable(LanesTable):
-    """The Lanes table against a person: both clocks (ticking locally, corrected by every server
-    answer), the opponent's connection state, a clear banner while the lobby cannot be reached, and
-    catch-up from the last event number when it comes back."""
+class OnlineSeat:
+    """What a match at the lobby adds to the Lanes table (its ``Remote``: the table is the one
+    every mode uses): both clocks (ticking locally, corrected by every server answer), the
+    opponent's connection state, a clear banner while the lobby cannot be reached, catch-up from the
+    last event number when it comes back, and the result as the lobby reports it."""
 
     def __init__(self, app: Host, mode: OnlineMode) -> None:
-        super().__init__(app, LanesMatch(mode), lambda level: app.go("/online"))  # another game: at the lobby
+        self.app = app
         self.online = mode
         self.active = True
         self.clocks = text(app.lang, "", theme.TYPE_LEAD, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
         self.shown_result = False
+
+    #: the table this seat belongs to (set by ``join`` when the table is made with it)
+    table: Table
+
+    @property
+    def lang(self) -> str:
+        return self.app.lang
+
+    def join(self, table: Table) -> None:
+        self.table = table
 
     def _clock_text(self) -> str:
         m, lang = self.online, self.lang
@@ -72,11 +85,10 @@ class OnlineLanesTable(LanesTable):
             line += "  ·  " + t(lang, "ol_opponent_away" if kind == "away" else f"ol_{kind}", s=seconds)
         return line
 
-    def refresh(self, update: bool = True) -> None:
+    def before_refresh(self) -> None:
         self.clocks.value = self._clock_text()
-        super().refresh(update)
 
-    def top_rows(self) -> list[ft.Control]:
+    def rows(self) -> list[ft.Control]:
         if not self.online.can_abort():
             return [self.clocks]
         abort = table_button(t(self.lang, "abort"), self.on_abort, kind="text", icon=ft.Icons.CLOSE,
@@ -91,7 +103,7 @@ class OnlineLanesTable(LanesTable):
         """Ask ``question``; on ``verb`` the lobby is called off the loop (``call``) and the table redrawn."""
         async def run() -> None:
             await asyncio.to_thread(call)
-            self.refresh()
+            self.table.refresh()
 
         def confirm(ev: object) -> None:
             self.app.page.pop_dialog()
@@ -103,11 +115,9 @@ class OnlineLanesTable(LanesTable):
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
                      yes if ident is None else ft.Semantics(identifier=ident, button=True, content=yes)]))
 
-    def build(self) -> ft.Control:
-        ctl = super().build()
+    def start(self) -> None:
         self.app.page.run_task(self.follow)
         self.app.page.run_task(self.tick)
-        return ctl
 
     def leave(self) -> None:
         """Back from the table: the match goes on at the lobby (its clock runs); the table stops
@@ -117,7 +127,6 @@ class OnlineLanesTable(LanesTable):
         self.app.go("/online")
 
     def stop(self) -> None:
-        super().stop()
         self.active = False
 
     def _home(self) -> None:
@@ -130,7 +139,7 @@ class OnlineLanesTable(LanesTable):
         self.app.page.pop_dialog()
         self.app.go("/online")
 
-    def show_result(self, obs: LanesObservation) -> None:
+    def show_result(self) -> None:
         if self.shown_result:
             return
         self.shown_result = True
@@ -174,54 +183,61 @@ class OnlineLanesTable(LanesTable):
         except (LobbyUnavailable, LobbyRefused, api.ImportError_):
             LOG.warning("a finished online match could not be kept locally", exc_info=True)
 
+    def _on_top(self) -> bool:
+        return self.active and self.app.screen is self.table
+
     async def follow(self) -> None:
         """The opponent's moves: long polls from the last event number (so a lost connection catches
         up on return); backs off while the lobby is unreachable."""
         backoff = 1.0
-        while self.active and self.app.screen is self:
+        while self._on_top():
             changed = await asyncio.to_thread(self.online.sync, time.monotonic(), 10.0)
             if self.online.connection == "lost":
-                self.refresh()
+                self.table.refresh()
                 await asyncio.sleep(backoff)
                 backoff = min(10.0, backoff * 2)
                 continue
             backoff = 1.0
             self._tell_dropped()
             if changed:
-                self.refresh()
+                self.table.refresh()
             if self.online.status().over:
                 break
 
     async def tick(self) -> None:
         """The clocks tick locally twice a second (one text changed in place)."""
-        while self.active and self.app.screen is self and not self.online.status().over:
+        while self._on_top() and not self.online.status().over:
             self.clocks.value = self._clock_text()
             with contextlib.suppress(AssertionError, RuntimeError):  # the table is being left this instant
                 self.clocks.update()
             await asyncio.sleep(theme.CLOCK_TICK_S)
 
-    def _after_human(self) -> None:
+    def moved(self) -> None:
         """My move is in the outbox ("sending…" on the clock line, the hand waits): it goes in a
         worker thread, so the loop every player shares stays free while the lobby answers."""
-        self.refresh()
+        self.table.refresh()
         self.app.page.run_task(self.send)
 
     async def send(self) -> None:
         await asyncio.to_thread(self.online.flush, time.monotonic())
         self._tell_dropped()
-        self.refresh()
+        self.table.refresh()
 
     def _tell_dropped(self) -> None:
         if self.online.notice is not None:  # a queued move the lobby no longer took
             self.app.tell(t(self.lang, "ol_move_dropped", why=self.online.notice))
             self.online.notice = None
 
-    def on_resign(self, e: object) -> None:
+    def resign(self, call: Callable[[], object]) -> None:
         """Resign after the confirmation, the lobby called off the loop (L-8.3)."""
-        self._confirm_then("resign_confirm", "resign", self.match.resign)
+        self._confirm_then("resign_confirm", "resign", call)
 
     async def resync(self) -> None:
         """Back from the background: fetch what happened meanwhile (off the loop; the answer is
         taken only if it is newer than what the follow loop took meanwhile)."""
         await asyncio.to_thread(self.online.sync, time.monotonic())
-        self.refresh()
+        self.table.refresh()
+
+
+def _is_a_remote(seat: OnlineSeat) -> Remote:
+    return seat  # mypy checks here that OnlineSeat keeps the table's Remote contract
