@@ -118,6 +118,30 @@ def test_the_circle_finder_finds_circles() -> None:
     assert circles({"a": {"b"}, "b": set()}) == []
 
 
+def named_games(tree: ast.Module) -> list[int]:
+    """Lines of ``tree`` that compare something with a game's name (``game == "lanes"``, ``in
+    ("lanes", …)``): a dispatch on the game instead of its record."""
+    from engine.games import GAMES
+
+    def names(node: ast.expr) -> set[object]:
+        elts = node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else [node]
+        return {e.value for e in elts if isinstance(e, ast.Constant)}
+
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Compare)
+            and any(names(side) & set(GAMES) for side in [n.left, *n.comparators])]
+
+
+def test_screens_shared_by_the_games_never_name_a_game() -> None:
+    """#43 item 2: a screen every game uses asks the game's record (views/games.py); only a game's
+    own package says its name (14 such dispatches before, the last two were the replay's and the
+    opponent screen's)."""
+    own = tuple(f"views.{g}." for g in ("lanes", "lopti", "spit"))
+    found = {name: lines for name, tree in view_modules().items()
+             if not name.startswith(own) and (lines := named_games(tree))}
+    assert found == {}
+    assert named_games(ast.parse('if game == "spit" or kind in ("lopti", "x"): pass')) == [1, 1]
+
+
 #: the uses of ``typing.Any`` in views/ (#43 item 3: at most 60, from 306; now 50, and it may only go down).
 #: What is left is JSON: the lobby's answers and Lopti's house-rule documents as drafted
 ANY_CEILING = 50

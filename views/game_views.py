@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from engine.tutorial import Lesson
     from views.host import Host
     from views.table.screen import Table
+    from views.table.timeline import Stepper, Timeline
 
 
 def no_routes(app: Host, rest: list[str]) -> bool:
@@ -36,6 +37,9 @@ class GameViews:
     resume: Callable[[Host, int], None]
     #: a lesson of this game on its table (built, not yet shown)
     lesson_table: Callable[[Host, Lesson], Table]
+    #: a stored game's controller over a replay mode, and that mode (what the replay bar steps):
+    #: from its timeline, the seats' levels, the seat it is drawn from, the stored game's id
+    replay: Callable[[Timeline, list[str], int, int], tuple[object, Stepper]]
     #: the table over a replay's controller (views/table/replay.py opens the controller)
     replay_table: Callable[[Host, Any], Table]
     #: the home tile's ways to start: a button to the new-game screen unless the game has its own

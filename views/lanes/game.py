@@ -10,10 +10,12 @@ from views.game_views import GameViews
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
 from views.screens.in_progress import ask_before_new
-from views.screens.new_game import level_screen
-from views.table.modes import LessonMode
+from views.screens.new_game import level_screen, variant_picker
+from views.table.modes import LessonMode, ReplayMode
 from views.table.screen import NewGame
+from views.table.timeline import Stepper, Timeline
 from views.ui import theme
+from views.ui.i18n import t
 from views.ui.widgets import felt
 
 if TYPE_CHECKING:
@@ -57,5 +59,15 @@ def replay_table(app: Host, controller: LanesMatch) -> LanesTable:
     return LanesTable(app, controller, new_game(app))
 
 
-GAME = GameViews("lanes", new_screen=lambda app: level_screen(app, "lanes"), begin=begin, resume=resume,
-                 lesson_table=lesson_table, replay_table=replay_table)
+def new_screen(app: Host) -> None:
+    """The opponent screen: the house rules first (L-9), then a bot or a friend on this device."""
+    level_screen(app, "lanes", variant_picker(app, lambda: new_screen(app)), t(app.lang, "pass_and_play"))
+
+
+def replay(timeline: Timeline, levels: list[str], seat: int, game_id: int) -> tuple[LanesMatch, Stepper]:
+    mode = ReplayMode(RULES, timeline, levels, seat, game_id)
+    return LanesMatch(mode), mode
+
+
+GAME = GameViews("lanes", new_screen=new_screen, begin=begin, resume=resume,
+                 lesson_table=lesson_table, replay=replay, replay_table=replay_table)

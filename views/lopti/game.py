@@ -16,7 +16,8 @@ from views.lopti.play import QUICK_PLAYERS, new_game, new_session, resume_deal, 
 from views.lopti.setup import lopti_setup
 from views.lopti.table import LoptiTable
 from views.screens.in_progress import ask_before_new
-from views.table.modes import LessonMode
+from views.table.modes import LessonMode, ReplayMode
+from views.table.timeline import Stepper, Timeline
 from views.ui.i18n import t
 from views.ui.prefs import LOPTI_BOTS
 
@@ -34,6 +35,11 @@ def session_route(app: Host, rest: list[str]) -> bool:
 
 def lesson_table(app: Host, lesson: Lesson) -> LoptiTable:
     return LoptiTable(app, LoptiMatch(LessonMode(RULES, lesson, app.storage)), new_game(app))
+
+
+def replay(timeline: Timeline, levels: list[str], seat: int, game_id: int) -> tuple[LoptiMatch, Stepper]:
+    mode = ReplayMode(RULES, timeline, levels, seat, game_id)
+    return LoptiMatch(mode), mode
 
 
 def replay_table(app: Host, controller: LoptiMatch) -> LoptiTable:
@@ -73,5 +79,6 @@ def lopti_bots(app: Host) -> ft.Control:
 
 
 GAME = GameViews("lopti", new_screen=lopti_setup, begin=lambda app, level: new_session(app, QUICK_PLAYERS),
-                 resume=resume_deal, lesson_table=lesson_table, replay_table=replay_table, routes=session_route,
+                 resume=resume_deal, lesson_table=lesson_table, replay=replay, replay_table=replay_table,
+                 routes=session_route,
                  home_starts=home_starts, between=between)

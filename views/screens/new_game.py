@@ -23,18 +23,16 @@ if TYPE_CHECKING:
 LEVELS = ("beginner", "casual", "skilled", "expert")
 
 
-def level_screen(app: Host, game: str = "lanes") -> None:
+def level_screen(app: Host, game: str, choices: ft.Control, people: str,
+                 people_icon: ft.IconData | None = None) -> None:
+    """The opponent screen of ``game`` (its record's new-game screen): the game's own ``choices``
+    first (Lanes' house rules, Spit's way of scoring), then the bot levels, then ``people`` on this
+    device."""
     lang = app.lang
-    buttons: list[ft.Control] = [ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: app.start_game(game, lv))
-                                 for lvl in LEVELS]
-    if game == "lanes":
-        buttons.insert(0, variant_picker(app))  # choose the rules first, then the opponent
-        buttons.append(ft.OutlinedButton(t(lang, "pass_and_play"), width=260,
-                                         on_click=lambda e: app.start_game("lanes", PERSON)))
-    else:
-        buttons.insert(0, points_switch(app))  # the way of scoring first, then the opponent
-        buttons.append(ft.OutlinedButton(t(lang, "sp_split"), width=260, icon=ft.Icons.PEOPLE,
-                                         on_click=lambda e: app.start_game("spit", PERSON)))
+    buttons: list[ft.Control] = [
+        choices,
+        *(ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: app.start_game(game, lv)) for lvl in LEVELS),
+        ft.OutlinedButton(people, width=260, icon=people_icon, on_click=lambda e: app.start_game(game, PERSON))]
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, t(lang, "choose_level"), theme.TYPE_TITLE, True), expand=True),
@@ -57,10 +55,11 @@ def points_switch(app: Host) -> ft.Control:
         vertical_alignment=ft.CrossAxisAlignment.CENTER), width=320))
 
 
-def variant_picker(app: Host) -> ft.Control:
+def variant_picker(app: Host, redraw: Callable[[], None]) -> ft.Control:
     """L-9 variants as toggles; with none on, a badge says these are the rated rules (L-8.5). The
     choice is remembered for the next game (the ``default_variants`` setting), and a set can be
-    saved under a name and picked again (the storage's presets)."""
+    saved under a name and picked again (the storage's presets; ``redraw`` shows the screen again
+    with the new set in the list)."""
     lang = app.lang
     badge = text(lang, "", theme.TYPE_SMALL, True)
     boxes: dict[str, ft.Checkbox] = {}
@@ -94,10 +93,10 @@ def variant_picker(app: Host) -> ft.Control:
                                on_change=lambda e, v=v: toggle(e, v))
     return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), theme.TYPE_BODY),
                                                            controls=[
-        *boxes.values(), preset_row(app, pick)])], spacing=theme.SPACE_TIGHT), width=340)
+        *boxes.values(), preset_row(app, pick, redraw)])], spacing=theme.SPACE_TIGHT), width=340)
 
 
-def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
+def preset_row(app: Host, pick: Callable[[list[str]], None], redraw: Callable[[], None]) -> ft.Control:
     """The saved sets of Lanes house rules: pick one, or save the current choice under a name."""
     lang = app.lang
     saved = api.presets(app.storage, "lanes_variants")
@@ -119,7 +118,7 @@ def preset_row(app: Host, pick: Callable[[list[str]], None]) -> ft.Control:
                 return
             api.save_preset(app.storage, "lanes_variants", words, sorted(app.drafts.lanes_variants))
             app.page.pop_dialog()
-            level_screen(app, "lanes")  # drawn again: the list shows the new set
+            redraw()  # the list shows the new set
             app.tell(t(lang, "preset_saved", name=words))
 
         name.on_submit = done

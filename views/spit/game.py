@@ -6,15 +6,19 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+import flet as ft
+
 from engine.spit import SpitOptions
 from views.game_views import GameViews
 from views.screens.in_progress import ask_before_new
-from views.screens.new_game import level_screen
+from views.screens.new_game import level_screen, points_switch
 from views.spit.controller import SpitGame
-from views.spit.modes import SpitLessonMode
+from views.spit.modes import SpitLessonMode, SpitReplayMode
 from views.spit.table import SpitTable
 from views.table.screen import NewGame
+from views.table.timeline import Stepper, Timeline
 from views.ui import theme
+from views.ui.i18n import t
 from views.ui.widgets import felt
 
 if TYPE_CHECKING:
@@ -55,5 +59,15 @@ def replay_table(app: Host, controller: SpitGame) -> SpitTable:
     return SpitTable(app, controller, time.monotonic(), new_game(app))
 
 
-GAME = GameViews("spit", new_screen=lambda app: level_screen(app, "spit"), begin=begin, resume=resume,
-                 lesson_table=lesson_table, replay_table=replay_table)
+def new_screen(app: Host) -> None:
+    """The opponent screen: the way of scoring first (S-8), then a bot or two people on one device."""
+    level_screen(app, "spit", points_switch(app), t(app.lang, "sp_split"), ft.Icons.PEOPLE)
+
+
+def replay(timeline: Timeline, levels: list[str], seat: int, game_id: int) -> tuple[SpitGame, Stepper]:
+    mode = SpitReplayMode(timeline, levels, game_id)  # Spit is drawn from seat 0's side
+    return SpitGame(mode), mode
+
+
+GAME = GameViews("spit", new_screen=new_screen, begin=begin, resume=resume,
+                 lesson_table=lesson_table, replay=replay, replay_table=replay_table)

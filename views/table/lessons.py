@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from engine.core import Event, Why
+from engine.games import GAMES
 from engine.lopti.session_lesson import SessionLesson
 from engine.tutorial import Feedback, Lesson, LessonError, LessonRun
 from views.table.contract import Refused
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
     from storage.db import Storage
 
 LESSON_DIR = Path(__file__).resolve().parents[2] / "assets" / "lessons"
-GAMES = ("lanes", "lopti", "spit")
 #: a lesson on a table (a position and moves) or on a Lopti session (the house-rule flow)
 AnyLesson = Lesson | SessionLesson
 

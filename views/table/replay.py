@@ -7,40 +7,17 @@ then; a bot's hand stays hidden), read-only — a replay never writes to the sto
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from engine.lanes import RULES as LANES
-from engine.lopti import RULES as LOPTI
 from storage.seats import PERSON, seat_levels
-from views.lanes.controller import LanesMatch
-from views.lopti.controller import LoptiMatch
-from views.spit.controller import SpitGame
-from views.spit.modes import SpitReplayMode
-from views.table.modes import ReplayMode
-from views.table.timeline import Timeline
+from views.games import games
+from views.table.timeline import Stepper, Timeline
 
 if TYPE_CHECKING:
     from storage.db import Storage
 
 
-Replay = LanesMatch | LoptiMatch | SpitGame
-
-
-class Stepper(Protocol):
-    """What the replay bar moves: a replay mode's step through its timeline."""
-
-    step: int
-    timeline: Timeline
-
-    def seek(self, k: int) -> None: ...
-
-    @property
-    def state(self) -> object: ...
-
-    def caption(self, lang: str) -> str | None: ...
-
-
-def open_replay(storage: Storage, game_id: int) -> tuple[Replay, Stepper]:
+def open_replay(storage: Storage, game_id: int) -> tuple[object, Stepper]:
     """The controller of stored game ``game_id`` over a replay mode at its first step, and that
     mode (the replay bar steps it). A damaged record raises (the caller says so)."""
     from storage import api
@@ -49,11 +26,4 @@ def open_replay(storage: Storage, game_id: int) -> tuple[Replay, Stepper]:
     timeline = Timeline(info.record)
     levels = seat_levels(info.seats)
     seat = levels.index(PERSON) if PERSON in levels else 0
-    if info.game == "spit":
-        spit = SpitReplayMode(timeline, levels, game_id)
-        return SpitGame(spit), spit
-    if info.game == "lanes":
-        lanes = ReplayMode(LANES, timeline, levels, seat, game_id)
-        return LanesMatch(lanes), lanes
-    lopti = ReplayMode(LOPTI, timeline, levels, seat, game_id)
-    return LoptiMatch(lopti), lopti
+    return games()[info.game].replay(timeline, levels, seat, game_id)

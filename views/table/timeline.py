@@ -3,7 +3,7 @@ exactly the ones played): what a replay steps through."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from engine.core import Event, GameRecord
 from engine.games import rules_for
@@ -27,3 +27,17 @@ class Timeline:
     @property
     def last(self) -> int:
         return len(self.states) - 1
+
+
+class Stepper(Protocol):
+    """What the replay bar moves: a replay mode's step through its timeline."""
+
+    timeline: Timeline
+    step: int
+
+    def seek(self, k: int) -> None: ...
+
+    @property
+    def state(self) -> object: ...
+
+    def caption(self, lang: str) -> str | None: ...
