@@ -3,12 +3,13 @@ properties and keep their identity; only what differs is marked for sending."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import flet as ft
 
 from engine.lanes import RULES, LanesOptions
-from views.ui.reconcile import reconcile, update_children
+from views.ui.reconcile import keyed, reconcile, show, update_children
 from views.ui.widgets import card_face
 
 
@@ -40,6 +41,10 @@ def same(a: Any, b: Any) -> bool:
         elif x != y:
             return False
     return True
+
+
+def keyed_hand(cards: list[str]) -> ft.Row:
+    return ft.Row([keyed(card_face(c, ident=f"card-{c}", on_click=lambda e: None), c) for c in cards])
 
 
 def hand(cards: list[str], selected: str | None) -> ft.Row:
@@ -101,3 +106,61 @@ def test_every_position_of_a_lanes_game_reconciles_to_its_fresh_description() ->
         assert same(screen, draw(state)), f"step {steps}"
         steps += 1
     assert steps > 20
+
+
+def test_keyed_children_match_by_what_they_are_so_a_card_at_the_head_leaves_the_others_alone() -> None:
+    old = keyed_hand(["5H", "KS", "2D"])
+    faces = list(old.controls)
+    changed: list[Any] = []
+    assert update_children(old, keyed_hand(["QC", "5H", "KS", "2D"]).controls, changed=changed)
+    assert old.controls[1:] == faces and all(a is b for a, b in zip(old.controls[1:], faces, strict=True))
+    assert changed == [] and same(old, keyed_hand(["QC", "5H", "KS", "2D"]))
+    update_children(old, keyed_hand(["2D", "5H"]).controls)  # a card left, the rest reordered
+    assert old.controls[0] is faces[2] and old.controls[1] is faces[0] and same(old, keyed_hand(["2D", "5H"]))
+    # without keys the same change rewrites every position
+    plain = hand(["5H", "KS", "2D"], None)
+    before = list(plain.controls)
+    update_children(plain, hand(["QC", "5H", "KS", "2D"], None).controls)
+    assert not any(a is b for a, b in zip(plain.controls, before, strict=False))
+
+
+def test_a_key_given_twice_never_puts_one_control_in_two_places() -> None:
+    old = ft.Row([keyed(ft.Text("a"), "x")])
+    update_children(old, [keyed(ft.Text("a"), "x"), keyed(ft.Text("b"), "x")])
+    assert old.controls[0] is not old.controls[1]
+
+
+def test_the_flet_internals_the_reconciler_reads_mean_what_it_takes_them_to_mean() -> None:
+    """views/ui/reconcile.py reads five of Flet's private attributes; a Flet upgrade that changes
+    any of them fails here, not as a stale screen. (flet 1.0.5)"""
+    text_kind: Any = ft.Text  # Flet's @control sets these on the class (not declared)
+    container: Any = ft.Container
+    row: Any = ft.Row
+    column: Any = ft.Column
+    text = ft.Text("a")
+    assert text._values == {"value": "a"}  # the properties given, by name (defaults left out)
+    text.size = 12
+    assert text._values == {"value": "a", "size": 12}
+    assert text_kind._prop_defaults["value"] == "" and container._prop_defaults["opacity"] == 1.0
+    assert "on_click" in container._event_fields and container._prop_defaults["on_click"] is None
+    assert "width" not in container._event_fields
+    # a list of children is a structural field; a single child is an ordinary property
+    assert "controls" in row._structural_fields and "controls" in column._structural_fields
+    assert "content" not in container._structural_fields
+    assert isinstance(ft.Container(ft.Text("x"))._values["content"], ft.Text)
+    # a control placed on a page knows its parent (through ``_parent``): a table's own status line
+    from tests.views.screen import Screen
+
+    kept = ft.Text("status")
+    box = ft.Column([kept])
+    assert kept.parent is None and getattr(kept, "_parent", None) is None
+    screen = Screen(Path("unused.sqlite"), lambda page, db: page.add(box))
+    try:
+        assert screen.call(lambda: kept.parent) is box and getattr(kept, "_parent", None) is not None
+        # so a new description that holds it uses it as it is, and a patch reaches the client
+        sent = screen.conn.bytes_sent
+        screen.call(lambda: show(box, [kept, ft.Text("more")]))
+        assert screen.call(lambda: len(box.controls)) == 2 and box.controls[0] is kept
+        assert screen.conn.bytes_sent > sent
+    finally:
+        screen.close()

@@ -11,9 +11,10 @@ forgotten property is a stale screen. Here the build code is the only descriptio
 
 Matching: a control the table keeps itself (already placed once) is used as it is; otherwise two
 controls match when they are of the same type with the same ``key`` (and the same ``anew_when``
-mark); a list of
-children matches position by position. A matched control keeps its identity (its ``_i`` on the
-client); an unmatched one is replaced by the new description. Event handlers are taken over
+mark). A list of children matches by what each child is when every new child is marked with
+``keyed`` (a card and which copy of it: a card arriving at the head of a hand leaves the others'
+controls alone, and Flet sends a move), else position by position. A matched control keeps its
+identity (its ``_i`` on the client); an unmatched one is replaced by the new description. Event handlers are taken over
 silently when both sides have one (the client only knows *that* a control answers a tap), so a
 fresh lambda per build costs nothing on the wire.
 
@@ -68,8 +69,22 @@ def anew_when(control: T, shows: object) -> T:
     return control
 
 
+def keyed(control: T, key: object) -> T:
+    """Mark ``control``, a child in a list, with what it is (``key``, unique among its siblings):
+    the list's children then match by it, wherever they stand."""
+    object.__setattr__(control, "_match", key)
+    return control
+
+
 def reconcile_list(old: Sequence[object], new: Sequence[C], changed: list[BaseControl] | None = None) -> list[C]:
-    """Children for ``new``: each matched position keeps the control already there."""
+    """Children for ``new``: each keeps the control already shown for the same key (``keyed``, when
+    every new child has one) or else at the same position."""
+    keys = [getattr(n, "_match", _UNSET) for n in new]
+    if new and _UNSET not in keys:
+        shown = {getattr(o, "_match", _UNSET): o for o in old}
+        shown.pop(_UNSET, None)
+        # each control shown is taken once (a key given twice would put one control in two places)
+        return [reconcile(shown.pop(k), n, changed) if k in shown else n for k, n in zip(keys, new, strict=True)]
     out = [reconcile(o, n, changed) for o, n in zip(old, new, strict=False)]
     out.extend(new[len(old):])
     return out
