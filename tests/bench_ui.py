@@ -1,21 +1,31 @@
-"""UI benchmark in the browser, as ratios against a bare Flet counter served the same way in the
-same run (a script that prints figures; not a test — these shared machines change speed by 2x
-within seconds, so only a ratio measured side by side means anything):
+"""UI benchmark in the browser, as ratios against baselines served the same way in the same run (a
+script that prints figures; not a test — these shared machines change speed by 2x within seconds,
+so only a ratio measured side by side means anything):
 
-    .venv/bin/python tests/bench_ui.py [--taps 40] [--block 10]
+    .venv/bin/python tests/bench_ui.py [--opens 5] [--taps 40] [--block 10]
 
-* page ready: browser open -> a playable Lanes table against the Beginner bot (home, "Play against
-  a bot", "Beginner", the hand shown), against browser open -> the counter's button shown; and on
-  the way, browser open -> the app's home shown (its own cold start, one screen like the
-  counter's). ``--opens`` fresh pages of each, alternated, each its own browser context (cold);
-* tap -> update: a tap on a hand card until the table shows it (the status line changes), against
-  a tap on the counter until its number changes; median and p95, in alternating blocks of taps;
+The baselines (tests/bench_pages.py): Flet's bare counter, and a bare Flet app with the app's own
+path — home ("Play against a bot") -> the opponent screen ("Beginner") -> a Lanes-shaped table (8
+printed faces, 2 decks, 6 lanes, a status line; routes and ``page.views``), in Flet's classic
+style (``bare``) and as declarative components (``declarative``, the other update style #44 asked
+to prototype).
+
+* open -> playable table: browser open -> the hand shown through home and the opponent screen, for
+  the app (a Lanes table against the Beginner bot, no game in progress), ``bare`` and
+  ``declarative``, as ratios to ``bare``; and browser open -> the app's home against the counter's
+  page. ``--opens`` fresh pages of each (each its own browser context: cold), each page first in
+  turn;
+* tap -> update: a hand card tapped to select it, then to deselect it, until the status line
+  changes (the app taps a card the rules let it play now), against the counter's tap until its
+  number changes; median and p95 as ratios to the counter, select and deselect apart, each split
+  at the page's websocket into the server's part (the tap's frame out -> the first answer in) and
+  the browser's (-> shown), with the bytes the server sent for it; alternating blocks of taps;
 * a Spit round against the Expert bot (real time: the player taps a stock and a pile whenever a
-  card fits, and "Spit!" when play is stuck): the app process's CPU seconds per second of play, and the longest gap
-  between two frames the browser drew (requestAnimationFrame), against the same figures for the
-  counter page left open.
+  card fits, and "Spit!" when play is stuck): the app process's CPU seconds per second of play, and
+  the longest gap between two frames the browser drew (requestAnimationFrame), against the same
+  figures for the counter page left open.
 
-Both apps run as ``flet`` web servers (no CDN) in their own processes, driven by one headless
+Every page is served by ``flet`` in web mode (no CDN) in its own process, driven by one headless
 Debian Chromium.
 """
 
@@ -29,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -87,28 +98,28 @@ def open_page(browser: Any, url: str, ready: str) -> tuple[Any, float]:
     return page, time.perf_counter() - start
 
 
-STAGES: dict[str, float] = {}
-
-
-def app_ready(browser: Any, url: str) -> tuple[Any, float]:
+def table_ready(browser: Any, url: str) -> tuple[Any, Wire, float, float]:
+    """A fresh page at ``url`` taken to a playable Lanes table the way a player goes (home, "Play
+    against a bot", "Beginner", the hand shown): the page, its wire, and seconds until the home
+    was shown and until the table was."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
+    wire = Wire(page)
     start = time.perf_counter()
     page.goto(url)
     enable_semantics(page)
     play = page.get_by_role("button", name="Play against a bot").first
     play.wait_for(timeout=60_000)
-    STAGES["home shown"] = time.perf_counter() - start
+    home = time.perf_counter() - start
     press(page, play)  # a person's tap: the mouse at the button (no waiting for it to be "stable")
     beginner = page.get_by_role("button", name="Beginner")
     beginner.wait_for(timeout=20_000)
-    STAGES["opponent screen shown"] = time.perf_counter() - start
     press(page, beginner)
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
     elapsed = time.perf_counter() - start
     deadline = time.monotonic() + 30  # our move (the bot may open)
     while "Opening:" not in page.inner_text("body") and time.monotonic() < deadline:
         time.sleep(0.05)
-    return page, elapsed
+    return page, wire, home, elapsed
 
 
 def press(page: Any, locator: Any) -> None:
@@ -116,15 +127,59 @@ def press(page: Any, locator: Any) -> None:
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
-def tap_until(page: Any, ident: str, changed: Any) -> float:
+class Wire:
+    """The page's websocket frames (Flet's protocol): when the tap's frame left the browser, when
+    the first answer came back and how many bytes came back, so a tap's time splits into the
+    server's part (sent -> answered) and the browser's (answered -> shown)."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent: float | None = None
+        self.answered: float | None = None
+        self.bytes = 0
+        page.on("websocket", self.attach)
+
+    def attach(self, ws: Any) -> None:
+        ws.on("framesent", self.on_sent)
+        ws.on("framereceived", self.on_received)
+
+    def reset(self) -> None:
+        self.sent, self.answered, self.bytes = None, None, 0
+
+    def on_sent(self, payload: Any) -> None:
+        if self.sent is None:
+            self.sent = time.perf_counter()
+
+    def on_received(self, payload: Any) -> None:
+        if self.sent is not None:
+            self.answered = self.answered or time.perf_counter()
+            self.bytes += len(payload)
+
+
+@dataclass
+class Tap:
+    """One tap: until shown, and its parts (ms), and the bytes the server sent for it."""
+
+    total: float
+    server: float
+    browser: float
+    bytes: int
+
+
+def tap_until(page: Any, ident: str, changed: Any, wire: Wire | None = None) -> Tap:
     box = page.locator(f'[flt-semantics-identifier="{ident}"]').first.bounding_box()
+    if wire is not None:
+        wire.reset()
     start = time.perf_counter()
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + min(20, box["height"] / 2))
     while not changed():
         if time.perf_counter() - start > 10:
-            raise SystemExit(f"no update after a tap on {ident}")
+            page.screenshot(path="/tmp/bench-stuck.png")
+            raise SystemExit(f"no update after a tap on {ident} at {page.url}: {page.inner_text('body')[:200]!r}")
         time.sleep(0.002)
-    return (time.perf_counter() - start) * 1000
+    end = time.perf_counter()
+    if wire is None or wire.sent is None or wire.answered is None:
+        return Tap((end - start) * 1000, float("nan"), float("nan"), 0)
+    return Tap((end - start) * 1000, (wire.answered - wire.sent) * 1000, (end - wire.answered) * 1000, wire.bytes)
 
 
 FRAMES_JS = """() => { window.__gaps = []; let last = performance.now();
@@ -197,21 +252,71 @@ def spit_actions(db: Path) -> int:
         st.close()
 
 
+def forget_games(db: Path) -> None:
+    """Delete the games in progress, so the next open starts a game without being asked to resume
+    the last one (the path the bare pages take)."""
+    from storage import api
+    from storage.db import open_storage
+
+    st = open_storage(db)
+    try:
+        for g in api.games_in_progress(st):
+            api.delete_game(st, g.id)
+    finally:
+        st.close()
+
+
 def figures(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
     return statistics.median(ordered), ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
+def playable(db: Path) -> int:
+    """The first card of the player's hand in the newest stored Lanes game that a rule lets them
+    play now (no face card during the opening, L-3.2: tapping one is refused, not selected)."""
+    from engine.lanes import RULES as LANES
+    from engine.lanes.actions import Play
+    from tests.views.test_browser import latest_game
+
+    state, _ = latest_game(db, "lanes")
+    cards = {str(a.card) for a in LANES.legal_actions(state, 0) if isinstance(a, Play)}
+    return next(i for i, c in enumerate(LANES.observe(state, 0)["hand"]) if c in cards)
+
+
+def select_deselect(page: Any, wire: Wire, taps: list[Tap], card: int = 0) -> None:
+    """Two taps on hand card ``card``: select (the status asks for a lane), then deselect."""
+    for want in ("Tap a highlighted lane", "Opening:"):
+        taps.append(tap_until(page, f"hand-{card}", lambda w=want: w in page.inner_text("body"), wire))
+
+
+def tap_line(name: str, taps: list[Tap], base: float) -> str:
+    """Median and p95 of ``taps``, each half (select, deselect) and its parts, as ratios to ``base``."""
+    median, p95 = figures([t.total for t in taps])
+    sel = statistics.median(t.total for t in taps[0::2])
+    desel = statistics.median(t.total for t in taps[1::2])
+    server = statistics.median(t.server for t in taps)
+    browser = statistics.median(t.browser for t in taps)
+    size = statistics.median(t.bytes for t in taps)
+    return (f"  {name}: median {median:.0f} ms (ratio {median / base:.2f}), p95 {p95:.0f} ms; select {sel:.0f}, "
+            f"deselect {desel:.0f}; server {server:.0f} + browser {browser:.0f} ms; {size:.0f} bytes an update")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--taps", type=int, default=40)
+    ap.add_argument("--taps", type=int, default=40, help="taps on each page (half select, half deselect)")
     ap.add_argument("--block", type=int, default=10)
     ap.add_argument("--spit-seconds", type=float, default=20.0)
-    ap.add_argument("--opens", type=int, default=5, help="page-ready runs (alternating counter and app)")
+    ap.add_argument("--opens", type=int, default=5, help="page-ready runs (alternating the pages)")
     ap.add_argument("--serve-counter", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--serve-page", nargs=2, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve_counter:
         counter_main(args.serve_counter)
+        return
+    if args.serve_page:
+        from tests.bench_pages import serve as serve_page
+
+        serve_page(args.serve_page[0], int(args.serve_page[1]))
         return
     from playwright.sync_api import sync_playwright
 
@@ -220,54 +325,76 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp())
     env = {**os.environ, "CARDTABLE_DB": str(tmp / "bench.sqlite")}
-    app_port, counter_port = free_port(), free_port()
-    procs = [serve([sys.executable, "main.py", "--web", "--port", str(app_port)], app_port, env),
-             serve([sys.executable, "tests/bench_ui.py", "--serve-counter", str(counter_port)], counter_port, env)]
+    ports = {name: free_port() for name in ("app", "counter", "bare", "declarative")}
+    bench = [sys.executable, "tests/bench_ui.py"]
+    procs = {"app": serve([sys.executable, "main.py", "--web", "--port", str(ports["app"])], ports["app"], env),
+             "counter": serve([*bench, "--serve-counter", str(ports["counter"])], ports["counter"], env),
+             "bare": serve([*bench, "--serve-page", "imperative", str(ports["bare"])], ports["bare"], env),
+             "declarative": serve([*bench, "--serve-page", "declarative", str(ports["declarative"])],
+                                  ports["declarative"], env)}
+    url = {name: f"http://127.0.0.1:{port}/" for name, port in ports.items()}
     try:
         with sync_playwright() as p:
             browser, first = launch(p)
             first.close()
-            opens: list[tuple[float, float, float]] = []  # counter ready, home shown, table ready
+            opens: list[dict[str, float]] = []
             for _ in range(max(1, args.opens)):
-                counter, counter_ready = open_page(browser, f"http://127.0.0.1:{counter_port}/", "add")
-                table, table_ready = app_ready(browser, f"http://127.0.0.1:{app_port}/")
-                opens.append((counter_ready, STAGES["home shown"], table_ready))
-                if len(opens) < args.opens:  # the last two pages stay open for the taps
+                counter, counter_ready = open_page(browser, url["counter"], "add")
+                row = {"counter": counter_ready}
+                pages: dict[str, tuple[Any, Wire]] = {}
+                forget_games(tmp / "bench.sqlite")
+                order = ["app", "bare", "declarative"]
+                for name in order[len(opens) % 3:] + order[:len(opens) % 3]:  # each goes first in turn
+                    page, wire, home, ready = table_ready(browser, url[name])
+                    row[name], row[f"{name} home"] = ready, home
+                    pages[name] = (page, wire)
+                opens.append(row)
+                if len(opens) < args.opens:  # the last pages stay open for the taps
+                    for page, _ in pages.values():
+                        page.close()
                     counter.close()
-                    table.close()
-            bare: list[float] = []
-            app: list[float] = []
-            status = ["Opening:", "Tap a highlighted lane"]
-            while len(app) < args.taps:
-                for _ in range(args.block):
-                    before = counter.inner_text('[flt-semantics-identifier="count"]')
-                    bare.append(tap_until(counter, "add", lambda b=before: counter.inner_text(
-                        '[flt-semantics-identifier="count"]') != b))
-                for _ in range(args.block):
-                    want = status[(len(app) + 1) % 2]
-                    app.append(tap_until(table, "hand-0", lambda w=want: w in table.inner_text("body")))
-            counter_cpu, counter_gap = watch(counter, procs[1].pid, args.spit_seconds)
-            spit_cpu, spit_gap = spit_round(browser, f"http://127.0.0.1:{app_port}/", procs[0].pid,
-                                            args.spit_seconds, tmp / "bench.sqlite")
+            card = {"app": playable(tmp / "bench.sqlite"), "bare": 0, "declarative": 0}
+            counter_taps: list[Tap] = []
+            taps: dict[str, list[Tap]] = {name: [] for name in pages}
+            while len(taps["app"]) < args.taps:
+                for _ in range(args.block // 2):
+                    for _ in range(2):
+                        before = counter.inner_text('[flt-semantics-identifier="count"]')
+                        counter_taps.append(tap_until(counter, "add", lambda b=before: counter.inner_text(
+                            '[flt-semantics-identifier="count"]') != b))
+                for name, (page, wire) in pages.items():
+                    for _ in range(args.block // 2):
+                        select_deselect(page, wire, taps[name], card[name])
+            counter_cpu, counter_gap = watch(counter, procs["counter"].pid, args.spit_seconds)
+            spit_cpu, spit_gap = spit_round(browser, url["app"], procs["app"].pid, args.spit_seconds,
+                                            tmp / "bench.sqlite")
             browser.close()
     finally:
-        for proc in procs:
+        for proc in procs.values():
             proc.terminate()
             proc.wait(timeout=10)
-    (bm, bp), (am, ap95) = figures(bare), figures(app)
-    for counter_ready, home_shown, table_ready in opens:
-        print(f"page ready: counter {counter_ready:.2f} s; the app's home {home_shown:.2f} s (ratio "
-              f"{home_shown / counter_ready:.2f}), a playable Lanes table through it {table_ready:.2f} s "
-              f"-> ratio {table_ready / counter_ready:.2f}")
-    print(f"page ready, median of {len(opens)} runs: home {statistics.median(h / c for c, h, _ in opens):.2f}, "
-          f"playable Lanes table {statistics.median(r / c for c, _, r in opens):.2f} (ratios to the counter)")
-    print(f"tap -> update: counter median {bm:.0f} ms p95 {bp:.0f} ms; hand card median {am:.0f} ms "
-          f"p95 {ap95:.0f} ms ({len(app)} taps each) -> median ratio {am / bm:.2f}, p95 ratio {ap95 / bp:.2f} "
-          f"(p95 against the counter's median {ap95 / bm:.2f})")
+    report(opens, counter_taps, taps)
     print(f"Spit against the Expert for {args.spit_seconds:.0f} s ({spit_actions(tmp / 'bench.sqlite')} actions "
           f"played): app process {spit_cpu:.2f} CPU s/s, longest "
           f"frame gap {spit_gap:.0f} ms; the counter page open as long: {counter_cpu:.2f} CPU s/s, "
           f"{counter_gap:.0f} ms")
+
+
+def report(opens: list[dict[str, float]], counter_taps: list[Tap], taps: dict[str, list[Tap]]) -> None:
+    for row in opens:
+        print(f"page ready: counter {row['counter']:.2f} s; home: app {row['app home']:.2f} s, bare "
+              f"{row['bare home']:.2f} s; playable table: app {row['app']:.2f} s, bare {row['bare']:.2f} s, "
+              f"declarative {row['declarative']:.2f} s")
+    ratio = {name: statistics.median(r[name] / r["bare"] for r in opens) for name in ("app", "declarative")}
+    print(f"open -> playable table, median of {len(opens)} runs, as a ratio to the bare Flet page's same path: "
+          f"app {ratio['app']:.2f}, declarative {ratio['declarative']:.2f}; the app's home to the counter's "
+          f"page {statistics.median(r['app home'] / r['counter'] for r in opens):.2f}")
+    base, _ = figures([t.total for t in counter_taps])
+    print(f"tap -> update ({len(counter_taps)} taps each; ratios to the counter's median {base:.0f} ms):")
+    for name, mine in taps.items():
+        print(tap_line(name, mine, base))
+    app, bare = figures([t.total for t in taps["app"]])[0], figures([t.total for t in taps["bare"]])[0]
+    print(f"  the app's hand card to the bare table's: {app / bare:.2f}")
 
 
 if __name__ == "__main__":
