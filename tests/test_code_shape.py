@@ -142,6 +142,29 @@ def test_screens_shared_by_the_games_never_name_a_game() -> None:
     assert named_games(ast.parse('if game == "spit" or kind in ("lopti", "x"): pass')) == [1, 1]
 
 
+def flet_updates(tree: ast.Module) -> list[int]:
+    """Lines of ``tree`` that ask Flet to update: ``x.update()`` (a control, or the whole page) or
+    ``page.update(…)`` (a set's ``update(items)`` has arguments and is not a page's)."""
+    def is_page(node: ast.expr) -> bool:
+        return (isinstance(node, ast.Name) and node.id == "page"
+                or isinstance(node, ast.Attribute) and node.attr == "page")
+
+    return [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and n.func.attr == "update" and (not n.args and not n.keywords or is_page(n.func.value))]
+
+
+def test_one_way_to_update_the_screen() -> None:
+    """#44: a screen or table changes what it shows through views/ui/reconcile.py only — ``show``
+    (a part described afresh, reconciled onto what is shown) or ``send`` (controls changed in
+    place) — which sends just the controls that changed. A ``control.update()`` or a whole
+    ``page.update()`` elsewhere is a second way (there were thirty)."""
+    found = {name: lines for name, tree in view_modules().items()
+             if name != "views.ui.reconcile" and (lines := flet_updates(tree))}
+    assert found == {}
+    assert flet_updates(ast.parse("app.page.update()\nlabel.update()\npage.update(x)\nseen.update(more)")) == [1, 2, 3]
+    assert flet_updates(view_modules()["views.ui.reconcile"])  # the one place (the check reads calls)
+
+
 #: the uses of ``typing.Any`` in views/ (#43 item 3: at most 60, from 306; now 50, and it may only go down).
 #: What is left is JSON: the lobby's answers and Lopti's house-rule documents as drafted
 ANY_CEILING = 50

@@ -27,6 +27,7 @@ from views.table.screen import NO_SCREEN, Scope, TableScreen
 from views.ui import theme
 from views.ui.i18n import LANGS, RTL, t
 from views.ui.prefs import Prefs
+from views.ui.reconcile import send
 from views.ui.widgets import FONT, FONTS, family, text
 
 
@@ -160,7 +161,7 @@ class App:
             # in the same update kept the closing dialog on screen in the browser)
             top.controls = [ft.SafeArea(content=content, expand=True)]
             top.bgcolor = bg
-            self.page.update()
+            send(self.page)  # a screen shown: the page (its look may have changed with it)
             return
         view = ft.View(route=route, controls=[ft.SafeArea(content=content, expand=True)], bgcolor=bg,
                        padding=theme.SPACE_NONE, spacing=theme.SPACE_NONE)
@@ -172,7 +173,7 @@ class App:
             first = self.page.views[0] if self.page.views else None
             home = first if first is not None and first.route == "/" and first.controls else None
             self.page.views[:] = [home or routes.home_view(self), view]
-        self.page.update()
+        send(self.page)  # navigation: the page's views changed
 
     def back(self) -> bool:
         """One screen back; False on home (nothing to go back to: Android leaves the app)."""

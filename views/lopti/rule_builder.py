@@ -16,6 +16,7 @@ from engine.lopti.house_rules import CAUSES, EVENTS, MAX_CONDITIONS, RANK_LABELS
 from views.lopti.rule_draft import ARG_CHOICES, RuleDraft
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
         problems = draft.problems()
         preview.value = describe(draft.to_rule("draft"), lang) if not problems else "\n".join(problems)
         preview.color = None if not problems else theme.PAGE_ERROR
+        send(preview)  # (nothing is sent while the editor is being built)
 
     def change(fn: Callable[[], None]) -> None:
         fn()
@@ -216,7 +218,6 @@ def _effect_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, eff: d
         def typed(e: ft.Event[ft.TextField]) -> None:
             draft.set_effect_arg(i, "text", str(e.control.value or "")[:80])
             refresh_preview()
-            app.page.update()
         out.append(ft.Semantics(identifier=f"rb-eff-{i}-text", content=ft.TextField(
             label=t(lang, "rb_text"), value=eff.get("text", ""), max_length=80, dense=True, width=260,
             on_change=typed)))

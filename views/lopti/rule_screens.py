@@ -17,6 +17,7 @@ from views.lopti.session import SessionFlow
 from views.lopti.session_page import Between, builder_page, page, seat_label
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
         group.value = rule_id
         picked["rule"] = next(tpl for tpl, _ in choices if tpl["id"] == rule_id)
         add.disabled = False
-        app.page.update()
+        send(group, add)
 
     # a rule is a sentence: it wraps beside its radio button, and a tap anywhere on it picks it
     group = ft.RadioGroup(value=None, on_change=lambda e: pick(str(e.control.value)), content=ft.Column([
@@ -102,10 +103,10 @@ def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:
         problems = draft.problems()
         if problems:
             result.value, result.color = "\n".join(problems), theme.PAGE_ERROR
-            app.page.update()
+            send(result)
             return
         result.value, result.color = t(lang, "rb_dry_running"), None
-        app.page.update()
+        send(result)
         report = await asyncio.to_thread(dry_run, draft.to_rule("dry-run"), 200)
         change = report.mean_turns / report.base_mean_turns - 1 if report.base_mean_turns else 0.0
         words = t(lang, "rb_dry_result", deals=report.deals, players=report.players, turns=f"{report.mean_turns:.0f}",
@@ -114,7 +115,7 @@ def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:
         if report.flagged:
             words += " " + t(lang, "rb_dry_flag", why=report.reason)
         result.value, result.color = words, theme.PAGE_ERROR if report.flagged else None
-        app.page.update()
+        send(result)
 
     return ft.Column([ft.Semantics(identifier="rb-dry-run", button=True, content=ft.OutlinedButton(
         t(lang, "rb_dry_run"), icon=ft.Icons.SCIENCE, on_click=run)),

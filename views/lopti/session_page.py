@@ -22,6 +22,7 @@ from views.screens.rules import rules_dialog
 from views.table.lessons import Coach, next_lesson
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import coach_panel, icon_button, text
 
 if TYPE_CHECKING:
@@ -117,7 +118,7 @@ def lesson_coach(app: Host, flow: SessionFlow) -> ft.Control:
     def hint(e: object) -> None:
         coach.hint_shown = True
         draw()
-        app.page.update()
+        send(holder)
 
     draw()
     return ft.Semantics(identifier="session-coach", container=True, content=holder)
@@ -132,7 +133,7 @@ def builder_page(app: Host, title: str, draft: RuleDraft, actions: ft.Control, f
 
     def redraw() -> None:
         body.controls[first:] = controls()
-        app.page.update()
+        send(body)
 
     body = page(app, title, controls(), flow)
     first = 1 if flow.coach is None else 2  # after the header (and a lesson's coach)

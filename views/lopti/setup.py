@@ -13,6 +13,7 @@ from views.screens.new_game import LEVELS
 from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def lopti_setup(app: Host) -> None:
             seats.append("casual")
         del seats[n - 1:]
         redraw()
-        app.page.update()
+        send(rows)
 
     redraw()
     body = ft.Column([

@@ -16,6 +16,7 @@ from views.lopti.session import SessionFlow, Tie
 from views.lopti.session_page import Between, author_label, outcome, page, proposal_words, seat_label
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def rps_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, 
             prompt.value = t(lang, "rps_your_throw", who=seat_label(flow, series.thrower(), lang))
         else:
             show()
-        app.page.update()
+        send(score, status, prompt)
 
     buttons = ft.Row([ft.Semantics(identifier=f"rps-{c}", button=True, content=ft.FilledTonalButton(
         t(lang, f"rps_{c}"), icon=THROW_ICONS[c], on_click=lambda e, c=c: throw(c))) for c in THROW_ICONS],
@@ -129,7 +130,7 @@ def knockout_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
             return
         prompt.value = t(lang, "ko_throw", who=seat_label(flow, seat, lang))
         made.value = t(lang, "ko_made", n=sum(len(v) for v in throws.values()))
-        app.page.update()
+        send(prompt, made)
 
     def throw(choice: str) -> None:
         _, seat = flow.knockout(volunteers, throws)

@@ -16,6 +16,7 @@ from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.online.address import account_here
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import Tap, icon_button, text
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ async def ask(app: Host, status: ft.Text, call: Callable[P, T], *args: P.args,
         return await asyncio.to_thread(call, *args, **kwargs)
     except (LobbyUnavailable, LobbyRefused) as exc:
         status.value, status.color = problem(app, exc), theme.PAGE_ERROR
-        app.page.update()
+        send(status)
         return FAILED
 
 

@@ -15,6 +15,7 @@ from engine.lanes import VARIANTS
 from storage.lobby_client import LobbyRefused, LobbyUnavailable
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
@@ -85,7 +86,7 @@ def challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
             return
         status.value = t(lang, "ol_your_code", code=c)
         status.color = theme.PAGE_GOOD
-        app.page.update()
+        send(status)
         app.page.run_task(wait_for_challenge, app, c)  # the tap is answered; the wait goes on beside
 
     async def accept(e: object) -> None:
@@ -164,7 +165,7 @@ def find_game(app: Host, home: Home, rated: bool, time_control: str, variants: l
                 s = await asyncio.to_thread(client.seek_status, seek["id"])
             except LobbyUnavailable:
                 info.value = t(lang, "ol_lost")
-                app.page.update()
+                send(info)
                 continue
             if s.get("match_id"):
                 view = await asyncio.to_thread(client.view, s["match_id"])
@@ -175,6 +176,6 @@ def find_game(app: Host, home: Home, rated: bool, time_control: str, variants: l
                 home(t(lang, "ol_seek_expired"))
                 return
             info.value = t(lang, "ol_waiting_for", tc=time_control, s=int(time.monotonic() - started))
-            app.page.update()
+            send(info)
 
     app.page.run_task(wait)

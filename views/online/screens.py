@@ -19,6 +19,7 @@ from storage.lobby_client import LobbyClient
 from views.online.address import account_here, checked, lobby_url, refusal, use_lobby
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
@@ -53,12 +54,12 @@ def sign_inpage(app: Host, status: ft.Text) -> None:
         except BadAddress as exc:
             url.error = status.value = refusal(lang, exc)
             status.color = theme.PAGE_ERROR
-            app.page.update()
+            send(url, status)
             return
         url.error = None
         use_lobby(app, address)
         status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED  # progress, not an error
-        app.page.update()
+        send(url, status)
         client = LobbyClient(address, timeout=8.0)
         body = await ask(app, status, client.sign_up, (name.value or "Player").strip())
         client.close()
@@ -131,7 +132,7 @@ def _loader(app: Host, acc: Account, status: ft.Text, me_line: ft.Text,
         retry.visible = False
         if not status.value:  # a slow lobby: the screen says it is asking
             status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED
-            app.page.update()
+            send(status, retry)
         me = await ask(app, status, client.me)
         retry.visible = me is FAILED
         if me is not FAILED and status.value == t(lang, "ol_connecting"):
@@ -144,15 +145,15 @@ def _loader(app: Host, acc: Account, status: ft.Text, me_line: ft.Text,
         if mine is not FAILED and mine:
             running.controls = [text(lang, t(lang, "ol_running"), theme.TYPE_LEAD, True),
                                 *(running_match_button(app, m) for m in mine)]
-        app.page.update()
+        send(status, retry, me_line, running)
 
     async def try_again(e: object) -> None:
         status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED
-        app.page.update()
+        send(status)
         await load_me()
         if not retry.visible:
             status.value = ""
-            app.page.update()
+            send(status)
 
     retry = ft.Semantics(identifier="ol-retry", button=True, visible=False, content=ft.OutlinedButton(
         t(lang, "retry"), icon=ft.Icons.REFRESH, on_click=try_again))

@@ -25,6 +25,7 @@ from views.ui.widgets import felt, table_button, text
 if TYPE_CHECKING:
     from views.host import Host
 from views.online.common import LOG
+from views.ui.reconcile import send
 
 
 def open_online_table(app: Host, client: LobbyClient, view: dict[str, Any]) -> None:
@@ -208,8 +209,8 @@ class OnlineSeat:
         """The clocks tick locally twice a second (one text changed in place)."""
         while self._on_top() and not self.online.status().over:
             self.clocks.value = self._clock_text()
-            with contextlib.suppress(AssertionError, RuntimeError):  # the table is being left this instant
-                self.clocks.update()
+            with contextlib.suppress(AssertionError):  # the table is being left this instant
+                send(self.clocks)
             await asyncio.sleep(theme.CLOCK_TICK_S)
 
     def moved(self) -> None:

@@ -14,6 +14,7 @@ from views.games import games
 from views.screens.in_progress import in_progress_section
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ async def _offer_online_matches(app: Host, online: ft.Column) -> None:
     online.controls = [ft.Semantics(identifier=f"home-online-{m['match_id']}", button=True, content=ft.FilledButton(
         t(lang, "ol_continue_match", name=m["opponent"] or "?"), icon=ft.Icons.PUBLIC,
         on_click=lambda e, mid=str(m["match_id"]): _rejoin(app, mid))) for m in mine[:3]]
-    app.page.update()
+    send(online)
 
 
 def _rejoin(app: Host, match_id: str) -> None:

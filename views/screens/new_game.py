@@ -15,6 +15,7 @@ from storage.seats import PERSON
 from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import icon_button, text
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ def variant_picker(app: Host, redraw: Callable[[], None]) -> ft.Control:
     def remember() -> None:
         api.update_profile(app.storage, default_variants=sorted(app.drafts.lanes_variants))
         update_badge()
-        app.page.update()
+        send(badge, *boxes.values())
 
     def toggle(e: ft.Event[ft.Checkbox], name: str) -> None:
         if e.control.value:

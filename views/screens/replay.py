@@ -17,6 +17,7 @@ from views.screens.review_bar import ReviewBar
 from views.table.replay import open_replay
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import felt, text
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ def replay(app: Host, game_id: int, review: GameReview | None = None) -> None:
             notes.at(mode.step)
         if update:
             table.refresh()
-            step.update()  # the counter sits outside the table's own controls
+            send(step)  # the counter sits outside the table's own controls
 
     def button(ident: str, icon: ft.IconData, label: str, target: Callable[[], int]) -> ft.Control:
         return ft.Semantics(identifier=f"replay-{ident}", button=True, label=label, content=ft.IconButton(

@@ -21,6 +21,7 @@ from views.screens.replay import replay
 from views.table.screen import TableScreen
 from views.ui import theme
 from views.ui.i18n import t
+from views.ui.reconcile import send
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
@@ -86,8 +87,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
                 break
             bar.value = work.done / work.of if work.of else 0
             count.value = t(lang, "review_working", done=work.done, of=work.of or "…")
-            bar.update()
-            count.update()
+            send(bar, count)
         try:
             result = await job
         except DAMAGE as exc:  # a damaged stored record: say so, store nothing

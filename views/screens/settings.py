@@ -14,6 +14,7 @@ from views.online.address import settings_section, use_lobby
 from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
+from views.ui.reconcile import send
 from views.ui.widgets import card_face, icon_button, text
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def live_preview(style: ft.Dropdown) -> ft.Row:
 
     def restyle(e: object) -> None:
         show_preview()
-        preview.update()
+        send(preview)
 
     style.on_select = restyle
     show_preview()

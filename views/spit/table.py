@@ -23,7 +23,7 @@ from views.table.result import Outcome, result_dialog
 from views.table.screen import NewGame, Table
 from views.ui import sizing, theme
 from views.ui.i18n import card_name, t, why_text
-from views.ui.reconcile import anew_when, show
+from views.ui.reconcile import anew_when, send, show
 from views.ui.widgets import (
     FELT_DARK,
     HIGHLIGHT,
@@ -275,7 +275,7 @@ class SpitTable(Table):
                 status = self._status(self.game.observation)
                 if status != last_status:  # the countdown: change one text in place
                     self.status.value = status
-                    self.status.update()
+                    send(self.status)
                 last_status = status
             last_phase = phase
             if self.game.state.over:

@@ -151,7 +151,20 @@ def show(root: BaseControl, children: Sequence[BaseControl], update: bool = True
     changed: list[BaseControl] = []
     if update_children(root, children, changed=changed):
         changed = [root]
-    if not update or not changed:
-        return
-    with contextlib.suppress(RuntimeError):  # not on a page yet (being built) or any more (left)
-        root.page.update(*cast("list[ft.Control]", changed))  # any control the page holds
+    if update:
+        send(*changed)
+
+
+def send(*controls: BaseControl) -> None:
+    """Send ``controls`` to the client: the ones ``show`` found changed, or long-lived ones a screen
+    changed in place (a status line, a clock). Flet diffs each against what the client has, so only
+    their changes travel. The one place views/ asks Flet to update (a test holds it): a screen
+    never sends the whole page, which would diff every control on it. ``send(page)`` is for
+    navigation only (the page's views changed). Controls not on a page (being built, or left
+    this instant) are skipped."""
+    for c in controls:
+        with contextlib.suppress(RuntimeError):  # not on a page yet, or any more
+            if isinstance(c, ft.Page):
+                c.update()
+            else:
+                c.page.update(cast("ft.Control", c))
