@@ -1,7 +1,7 @@
 """Two bare Flet apps that take the benchmark's path to a playable table (tests/bench_ui.py), written
 without any of the app's code: home ("Play against a bot") -> the opponent screen ("Beginner") ->
-a Lanes-shaped table (8 printed card faces in the hand, 2 decks, 6 lanes, a status line), each
-screen a route on ``page.views``. A tap on a hand card selects it (a border, the status line
+a Lanes-shaped table (8 printed card faces in the hand — the app's own card images —, 2 decks, 6
+lanes, a status line), each screen a route on ``page.views``. A tap on a hand card selects it (a border, the status line
 changes); a second tap deselects it. The same semantics identifiers and button names as the app,
 so the benchmark drives all three the same way.
 
@@ -16,27 +16,24 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from pathlib import Path
 from typing import cast
 
 import flet as ft
 
-HAND = ["A♠", "2♥", "5♦", "7♣", "9♠", "10♥", "J♦", "K♣"]
+HAND = ["AS", "2H", "5D", "7C", "9S", "10H", "JD", "KC"]
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
 LANES = ["Mine A", "Mine B", "Mine C", "Theirs A", "Theirs B", "Theirs C"]
 OPENING, CHOSEN = "Opening: tap a card, then a lane", "Tap a highlighted lane"
 FELT = "#1B5E20"
 
 
-def face(label: str, selected: bool) -> ft.Control:
-    """A printed card face: rank and suit on white, the selected one ringed."""
-    red = label[-1] in "♥♦"
+def face(card: str, selected: bool) -> ft.Control:
+    """A printed card face (the same vector image the app draws), the selected one ringed."""
     return ft.Container(
-        width=44, height=64, bgcolor="#FFFFFF", border_radius=6,
+        width=52, height=76, bgcolor="#FFFFFF", border_radius=6,
         border=ft.Border.all(3 if selected else 1, "#FFC107" if selected else "#9E9E9E"),
-        padding=4,
-        content=ft.Column([ft.Text(label[:-1], size=16, weight=ft.FontWeight.BOLD,
-                                   color="#C62828" if red else "#212121"),
-                           ft.Text(label[-1], size=18, color="#C62828" if red else "#212121")],
-                          spacing=0, tight=True))
+        content=ft.Image(src=f"cards/classic/{card}.svg", width=46, height=70, fit=ft.BoxFit.FILL))
 
 
 def lane(name: str) -> ft.Control:
@@ -150,5 +147,5 @@ def declarative(page: ft.Page) -> None:
 
 
 def serve(style: str, port: int) -> None:
-    ft.run(imperative if style == "imperative" else declarative, view=ft.AppView.WEB_BROWSER,
-           host="127.0.0.1", port=port, no_cdn=True)
+    ft.run(imperative if style == "imperative" else declarative, assets_dir=str(ASSETS),
+           view=ft.AppView.WEB_BROWSER, host="127.0.0.1", port=port, no_cdn=True)

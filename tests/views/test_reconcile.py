@@ -1,5 +1,6 @@
-"""Updates in place (views/ui/reconcile.py): the controls on screen take the new description's
-properties and keep their identity; only what differs is marked for sending."""
+"""Updates in place (views/ui/reconcile.py; docs/app.md, "One way to update the screen"): the
+controls on screen take the new description's properties and keep their identity; only what
+differs is marked for sending."""
 
 from __future__ import annotations
 
@@ -164,3 +165,40 @@ def test_the_flet_internals_the_reconciler_reads_mean_what_it_takes_them_to_mean
         assert screen.conn.bytes_sent > sent
     finally:
         screen.close()
+
+
+def test_a_hand_fan_keeps_each_card_that_stays_over_a_whole_lanes_game() -> None:
+    """Property over a whole game: the real hand fan (views/ui/fan.py, keyed by card) reconciled
+    onto the previous drawing equals a fresh drawing, and every card still in the hand keeps the
+    control it had, wherever it moved (a positional match rebuilt every card after a played one)."""
+    from engine.bots import decide
+    from views.ui.fan import card_keys, hand_fan, lay_out
+
+    def draw(cards: list[str]) -> ft.Column:
+        fan = lay_out(len(cards), 360, 46, 64)
+        faces = [card_face(c, fan.card_width, fan.card_height, ident=f"hand-{i}", on_click=lambda e: None)
+                 for i, c in enumerate(cards)]
+        return ft.Column([hand_fan(faces, fan, 360, False, cards)])
+
+    def spots(screen: ft.Column, cards: list[str]) -> dict[tuple[str, int], Any]:
+        """The control at each card's spot (what a person sees there)."""
+        stack: Any = screen.controls[0]
+        stack = stack.content if isinstance(stack, ft.Container) else stack.controls[0]
+        return dict(zip(card_keys(cards), stack.controls, strict=True))
+
+    state = RULES.new_game(LanesOptions(), 11)
+    cards = list(RULES.observe(state, 0)["hand"])
+    screen = draw(cards)
+    kept = moved = 0
+    while not state.over:
+        action = decide("lanes", RULES.observe(state, state.to_move), "beginner", kept, 50)
+        state, _ = RULES.apply(state, action)
+        before, cards = spots(screen, cards), list(RULES.observe(state, 0)["hand"])
+        update_children(screen, draw(cards).controls)
+        assert same(screen, draw(cards))
+        after = spots(screen, cards)
+        for key in set(before) & set(after):
+            assert after[key] is before[key], key
+            kept += 1
+        moved += sum(1 for k in set(before) & set(after) if card_keys(cards).index(k) != list(before).index(k))
+    assert kept > 100 and moved > 0

@@ -82,7 +82,7 @@ def test_background_pauses_the_spit_clock_and_return_resumes_it(screen: Screen) 
 
 def test_a_tap_on_a_hand_card_updates_the_table_in_place(screen: Screen) -> None:
     """Selecting a card changes the controls already on screen (same identity on the client) and
-    sends a small patch, not the table (docs/app.md, Updates in place)."""
+    sends a small patch, not the table (docs/app.md, One way to update the screen)."""
     screen.fire(screen.find("Play against a bot")[0])
     screen.tap("Beginner")
     screen.wait_for(lambda: screen.find(ident="hand-0"), what="the Lanes table")

@@ -340,7 +340,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         rows = [
             self._header(obs), *self.top_rows(), self._opponent_row(obs, opp), self._side(obs, opp), status,
             self._side(obs, me),
-            hand_fan(hand, fan, room, self.lang in RTL),
+            hand_fan(hand, fan, room, self.lang in RTL, obs["hand"]),
             *([] if powers.read_only else [actions]),  # a replay has its own bar
         ]
         show(self.root, rows, update)

@@ -257,7 +257,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             ft.Container(expand=True),
             ft.Row([self._my_seat(obs), *self._slots(me, setup)], spacing=theme.SPACE_SNUG, wrap=True,
                    alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-            hand_fan(hand, fan, room, self.lang in RTL),
+            hand_fan(hand, fan, room, self.lang in RTL, m.sorted_hand()),
             ft.Row(self._buttons(setup), spacing=theme.SPACE, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
         ]
         show(self.root, rows, update)

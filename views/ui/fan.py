@@ -10,11 +10,13 @@ arithmetic, tested without Flet; ``hand_fan`` places the controls."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import flet as ft
 
 from views.ui import sizing, theme
+from views.ui.reconcile import keyed
 
 MAX_ROWS = 3  # a longer hand scrolls sideways (with its scroll bar shown) rather than fill the table
 GAP = 4  # between cards that do not need to overlap
@@ -57,11 +59,24 @@ def lay_out(n: int, room: float, width: float = 48, height: float = 68,
 hand_room = sizing.room
 
 
-def hand_fan(cards: list[ft.Control], fan: Fan, room: float, rtl: bool) -> ft.Control:
+def card_keys(cards: Sequence[str]) -> list[tuple[str, int]]:
+    """Each card with which copy of it this is (a hand may hold two of a card): a hand's keys."""
+    seen: dict[str, int] = {}
+    keys = []
+    for c in cards:
+        seen[c] = seen.get(c, -1) + 1
+        keys.append((c, seen[c]))
+    return keys
+
+
+def hand_fan(cards: list[ft.Control], fan: Fan, room: float, rtl: bool, names: Sequence[str]) -> ft.Control:
     """``cards`` (built at the fan's card size) at their spots; right-to-left hands start at the
-    right (a Stack places absolutely, so the mirroring is done here)."""
-    placed: list[ft.Control] = [ft.Container(c, top=top, left=None if rtl else start, right=start if rtl else None)
-              for c, (start, top) in zip(cards, fan.spots, strict=True)]
+    right (a Stack places absolutely, so the mirroring is done here). Each spot is keyed by the
+    card it holds (``names``), so a card arriving or leaving moves the others without rebuilding
+    them (views/ui/reconcile.py)."""
+    placed: list[ft.Control] = [
+        keyed(ft.Container(c, top=top, left=None if rtl else start, right=start if rtl else None), key)
+        for c, (start, top), key in zip(cards, fan.spots, card_keys(names), strict=True)]
     stack = ft.Stack(placed, width=fan.width, height=fan.height, clip_behavior=ft.ClipBehavior.NONE)
     if fan.width > room:  # past MAX_ROWS: a sideways scroll, its bar always shown
         return ft.Row([stack], scroll=ft.ScrollMode.ALWAYS)
