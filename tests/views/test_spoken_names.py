@@ -1,6 +1,7 @@
 """What a screen reader says (#47): parts said together are joined the language's way — Arabic with
-"،", not a Latin comma — wherever views/ joins them (item 6), and Spit names each pile and stock by
-its top card and count (item 5)."""
+"،", not a Latin comma — wherever views/ joins them (item 6), Spit names each pile and stock by
+its top card and count (item 5), and names say everything once (item 3: icon buttons, each
+Disband, a face-down count, cards in the last move)."""
 
 from __future__ import annotations
 
@@ -60,5 +61,72 @@ def test_spit_names_each_pile_and_stock_by_its_top_card_and_count(tmp_path: Path
         assert s.one(ident="stock-1-0").label.startswith(t(lang, "sp_their_stock_said", n=1, what=""))
         if lang == "ar":
             assert "، " in stock and ", " not in stock
+    finally:
+        s.close()
+
+
+def test_cards_shown_with_suit_symbols_are_said_by_name() -> None:
+    """#47 item 3: "Last move: … 6♥" was read with a suit symbol in every language."""
+    from views.ui.i18n import card_label, spoken_cards
+
+    for lang in ("en", "ar", "vi"):
+        shown = t(lang, "last_move", text=f"{card_label('6H')} {card_label('10C')} {card_label('QS')} JK")
+        said = spoken_cards(lang, shown)
+        assert not any(g in said for g in "♠♥♦♣")
+        for card in ("6H", "10C", "QS", "JK"):
+            assert card_name(lang, card) in said
+    assert spoken_cards("en", "Lane 2: 17") == "Lane 2: 17"  # numbers that are not cards stay
+
+
+def test_the_last_move_line_and_a_face_down_count_are_said_once_by_name() -> None:
+    import flet as ft
+
+    from tests.views.screen import walk
+    from views.ui.widgets import card_back, status_box
+
+    line = [c for c in walk(status_box("en", "Your move", "Last move: Opponent played 6♥ on lane 2"))
+            if isinstance(c, ft.Semantics)]
+    said = "Last move: Opponent played 6 of hearts on lane 2"
+    assert [(c.label, c.exclude_semantics) for c in line] == [(said, True)]
+    back = card_back(label="7")
+    assert isinstance(back, ft.Semantics) and back.label == t("en", "card_down_n", n="7") and back.exclude_semantics
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_icon_buttons_are_one_named_focusable_node(lang: str) -> None:
+    """#47 item 3: Back and Rules had an unnamed focusable button under a label said twice ("Back
+    Back", the tooltip again): now one node, named once, focusable, and a reader's tap reaches the
+    same handler a finger's does."""
+    import flet as ft
+
+    from views.ui.widgets import icon_button
+
+    taps: list[object] = []
+    node = icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), taps.append)
+    assert isinstance(node, ft.Semantics) and node.label == t(lang, "back") and node.button
+    assert node.focusable and node.exclude_semantics  # the IconButton and its tooltip say nothing more
+    assert node.on_tap is not None and isinstance(node.content, ft.IconButton)
+    assert node.on_tap is node.content.on_click
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_each_disband_button_says_which_lane(tmp_path: Path, lang: str) -> None:
+    """#47 item 3: the Disband buttons under the lanes shared one name; each says its lane."""
+    from storage import api
+    from storage.db import open_storage
+    from tests.views.screen import Screen
+    from tests.views.test_lanes_controller import stored_mid_game
+    from views.app import start
+
+    game_id, lanes = stored_mid_game(tmp_path / "app.sqlite")
+    st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, language=lang)
+    st.close()
+    s = Screen(tmp_path / "app.sqlite", start, route=f"/play/{game_id}")
+    try:
+        s.wait_for(lambda: s.find(ident=f"disband-{min(lanes)}"), what="the Disband buttons")
+        names = {lane: s.one(ident=f"disband-{lane}").label for lane in lanes}
+        assert names == {lane: t(lang, "disband_lane", n=lane + 1) for lane in lanes}
+        assert len(set(names.values())) == len(names) and all(names.values())
     finally:
         s.close()

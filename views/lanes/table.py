@@ -195,7 +195,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
                                               tuple(tuple(stack) for stack in stacks))]
         if me and lane in disbandable and self.match.selected is None:
             column.append(table_button(t(self.lang, "disband"), handler(self.on_disband, lane), kind="text",
-                                       ident=f"disband-{lane}"))
+                                       ident=f"disband-{lane}", said=t(self.lang, "disband_lane", n=lane + 1)))
         return ft.Column(column, expand=True, spacing=theme.SPACE_FINE,
                          horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 

@@ -4,6 +4,7 @@ key itself, so a gap never crashes a screen."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
@@ -47,6 +48,19 @@ SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 def card_label(card: str) -> str:
     """``"10H"`` → ``"10♥"`` (the joker stays ``JK``)."""
     return card if card == "JK" else card[:-1] + SUIT_GLYPH.get(card[-1], card[-1])
+
+
+_SHOWN_CARD = re.compile(r"(?<!\w)(10|[2-9AJQK])([♠♥♦♣])|(?<!\w)JK(?!\w)")
+_SUIT_OF_GLYPH = {glyph: suit for suit, glyph in SUIT_GLYPH.items()}
+
+
+def spoken_cards(lang: str, words: str) -> str:
+    """``words`` as a screen reader should say them: every card shown as ``6♥`` (``card_label``)
+    becomes its spoken name ("6 of hearts", "٦ كبة"…), so no reader spells out a suit symbol."""
+    def name(m: re.Match[str]) -> str:
+        return card_name(lang, "JK" if m.group(1) is None else m.group(1) + _SUIT_OF_GLYPH[m.group(2)])
+
+    return _SHOWN_CARD.sub(name, words)
 
 
 def why_text(lang: str, why: object) -> str:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from views.ui import theme
-from views.ui.i18n import SUIT_GLYPH, card_name, t
+from views.ui.i18n import SUIT_GLYPH, card_name, spoken_cards, t
 from views.ui.reconcile import anew_when
 from views.ui.theme import card_style
 
@@ -202,7 +202,7 @@ def card_back(width: float = 46, height: float = 64, label: str | None = None) -
                 style=SYMBOLS),
         bgcolor=theme.CARD_BACK, border_radius=radius(4), padding=pad2(theme.SPACE_FINE, theme.SPACE_NONE),
         alignment=ft.Alignment.CENTER)]
-    return ft.Semantics(label=spoken, content=ft.Container(
+    return ft.Semantics(label=spoken, exclude_semantics=True, content=ft.Container(  # the count is said once
         ft.Stack([back, *count], alignment=ft.Alignment.CENTER), width=width, height=height,
         border_radius=radius(max(3.0, width * theme.CARD_RADIUS)), bgcolor=theme.CARD_BACK,
         shadow=_shadow(False, False)))
@@ -252,8 +252,9 @@ def seat_plate(lang: str, name: str, detail: ft.Control, *, count: int | None = 
 def status_box(lang: str, status: str, last: str) -> ft.Control:
     """Whose move it is and what to do, and the last move in words."""
     lines: list[ft.Control] = [text(lang, status, theme.TYPE_LEAD, True, theme.ON_FELT)]
-    if last:
-        lines.append(text(lang, last, theme.TYPE_NOTE, color=theme.LAST_MOVE, max_lines=3))
+    if last:  # cards are shown as 6♥ and said by name
+        lines.append(ft.Semantics(label=spoken_cards(lang, last), exclude_semantics=True,
+                                  content=text(lang, last, theme.TYPE_NOTE, color=theme.LAST_MOVE, max_lines=3)))
     return ft.Container(ft.Column(lines, spacing=theme.SPACE_FINE, tight=True),
                         padding=pad2(theme.SPACE_SNUG, theme.SPACE_TIGHT), bgcolor=theme.SHADE,
                         border_radius=radius(8))
@@ -282,10 +283,11 @@ def _button_style(kind: str, color: str) -> ft.ButtonStyle:
 
 def table_button(label: str, on_click: Tap | None, *, disabled: bool = False,
                  kind: str = "filled", color: str = theme.ON_FELT, icon: ft.IconData | None = None,
-                 ident: str | None = None) -> ft.Control:
+                 ident: str | None = None, said: str | None = None) -> ft.Control:
     """A button on the cloth, BUTTON_HEIGHT tall (a finger's target on every platform: Material
     shrinks buttons to 32–40 px on the web and the desktop). ``kind``: "filled", "primary" or
-    "text"; ``ident``: its semantics identifier, for tests and screen readers' tools."""
+    "text"; ``ident``: its semantics identifier, for tests and screen readers' tools; ``said``: its
+    name for a screen reader when the words shown need their place to be understood."""
     style = _button_style(kind, color)
     button: ft.Control
     if kind == "text":
@@ -294,13 +296,18 @@ def table_button(label: str, on_click: Tap | None, *, disabled: bool = False,
     else:
         button = ft.Button(label, icon=icon, on_click=on_click, disabled=disabled, style=style,
                            height=theme.BUTTON_HEIGHT)
+    if said is not None:  # a fuller name than the words shown ("Disband lane 2" under lane 2's "Disband")
+        return ft.Semantics(identifier=ident, label=said, button=True, focusable=not disabled, exclude_semantics=True,
+                            on_tap=None if disabled else on_click, content=button)
     return button if ident is None else ft.Semantics(identifier=ident, button=True, content=button)
 
 
 def icon_button(icon: ft.IconData, label: str, on_click: Tap, color: str | None = None) -> ft.Control:
-    """An icon button with an accessible name (screen readers and browser tests see ``label``)."""
+    """An icon button with an accessible name (screen readers and browser tests see ``label``):
+    one focusable node named once (the button's own node had no name and its tooltip said the
+    word again, "Back Back"); a reader's activation taps it, a finger or Enter reaches the button."""
     # 48 × 48 everywhere: Material's icon buttons are 40 px on the web and the desktop
-    return ft.Semantics(label=label, button=True,
+    return ft.Semantics(label=label, button=True, focusable=True, exclude_semantics=True, on_tap=on_click,
                         content=ft.IconButton(icon, on_click=on_click, icon_color=color, tooltip=label,
                                               width=theme.BUTTON_HEIGHT, height=theme.BUTTON_HEIGHT))
 
