@@ -47,6 +47,8 @@ class StandInConnection(Connection):
         self.bytes_sent = 0
         self.crashes: list[str] = []
         self.invoked: list[str] = []
+        #: what the app announced to a screen reader (``SemanticsService.announce_message``), in order
+        self.announced: list[str] = []
 
     def send_message(self, message: Any) -> None:
         body = msgpack.packb([message.action, message.body], default=ENCODE)
@@ -61,6 +63,8 @@ class StandInConnection(Connection):
     def _answer(self, call: Any) -> None:
         assert self.session is not None
         self.invoked.append(call.name)
+        if call.name == "announce_message":
+            self.announced.append(call.args["message"])
         self.session.handle_invoke_method_results(call.control_id, call.call_id, None, None)
         if call.name == "push_route":
             route = call.args["route"]

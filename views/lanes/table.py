@@ -321,7 +321,10 @@ class LanesTable(TurnBasedTable[LanesAction]):
         my_info = obs["players"][me]
         coach, powers = m.mode.coach, m.mode.powers
         lesson = coach is not None
-        status = status_box(self.lang, self._status(obs), t(self.lang, "last_move", text=last) if last else "")
+        last_line = t(self.lang, "last_move", text=last) if last else ""
+        said = self._status(obs)
+        status = status_box(self.lang, said, last_line)
+        self.announce("" if coach is not None else said, last_line)
         if coach is not None:
             status = ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
                                           self._lesson_retry, lambda: self.new_game("beginner")),

@@ -249,6 +249,8 @@ class LoptiMatch:
                 parts.append(said(lang, "lp_out", mine, who=w, place=e["place"]))
             elif e.type == "swap":
                 parts.append(said(lang, "lp_swap", mine, who=w))
+            elif e.type == "keep":
+                parts.append(said(lang, "lp_keep", mine, who=w))
             elif e.type == "skipped":
                 parts.append(t(lang, "lp_skipped", who=w))
         return parts

@@ -366,7 +366,10 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             status = self._status(obs)
             if obs.get("direction", 1) != 1 and obs["phase"] == "play":  # after a house rule's reverse
                 status += " · " + t(self.lang, "lp_direction", dir=t(self.lang, "lp_dir_-1"))
-            return status_box(self.lang, status, t(self.lang, "last_move", text=last) if last else "")
+            last_line = t(self.lang, "last_move", text=last) if last else ""
+            self.announce(status, last_line)
+            return status_box(self.lang, status, last_line)
+        self.announce("", t(self.lang, "last_move", text=last) if last else "")
         return ft.Column([coach_for(self.app, coach, m.status, m.refusal, self.refresh, self._lesson_hint,
                                     self._lesson_retry, lambda: self.new_game("beginner")),
                           status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last

@@ -1,7 +1,8 @@
-"""Sounds and haptics for what just happened at a table, chosen from the engine's events.
+"""Sounds, haptics and spoken announcements for what just happened at a table.
 
-``sound_for`` is the whole decision (plain Python, tested without Flet); :class:`Feedback` plays it
-through the flet-audio service and the device's haptic service when the settings allow. Sounds
+``sound_for`` is the whole decision for a sound (plain Python, tested without Flet); :class:`Feedback`
+plays it through the flet-audio service and the device's haptic service when the settings allow,
+and says what `views.table.announce` decided through Flet's semantics service. Sounds
 are optional by nature: a platform that cannot play one (a browser before the first tap, a desktop
 without audio) is ignored silently, never shown as an error."""
 
@@ -61,6 +62,7 @@ class Feedback:
         self.prefs = prefs
         self.players: dict[str, Audio] = {}
         self.haptics: ft.HapticFeedback | None = None
+        self.semantics: ft.SemanticsService | None = None
 
     def _player(self, kind: str) -> Audio:
         if kind not in self.players:
@@ -82,6 +84,14 @@ class Feedback:
 
     def events(self, events: Iterable[Event], me: int | None) -> None:
         self(sound_for(events, me))
+
+    def say(self, message: str, lang: str) -> None:
+        """Announce ``message`` to a screen reader (politely: after what it is reading). On the web
+        it goes to the page's live region; a platform without announcements ignores it."""
+        if self.semantics is None:
+            self.semantics = ft.SemanticsService()
+        service = self.semantics
+        self._run(lambda: service.announce_message(message, rtl=lang == "ar"))
 
     def _run(self, start: Callable[[], Awaitable[object]]) -> None:
         async def go() -> None:

@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 import flet as ft
 
+from views.table.announce import Announcements
 from views.table.motion import Arrivals
 from views.table.screen import NewGame, Table
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import spoken_cards, t
 from views.ui.reconcile import show
 from views.ui.widgets import text
 
@@ -68,6 +69,8 @@ class TurnBasedTable(Table, Generic[A]):
         self.thinking = False
         #: words the status line shows instead of the turn ("Thinking…", the hint)
         self.status_override: str | None = None
+        #: what a screen reader has heard of the status and last-move lines
+        self.announcements = Announcements(lambda message: app.feedback.say(message, app.lang))
 
     @property
     def lang(self) -> str:
@@ -75,6 +78,11 @@ class TurnBasedTable(Table, Generic[A]):
 
     def refresh(self, update: bool = True) -> None:
         raise NotImplementedError
+
+    def announce(self, status: str, last: str) -> None:
+        """Say what changed in the status and last-move lines (cards by their spoken names); a bot's
+        burst of moves is said in one message when it ends."""
+        self.announcements.shown(status, spoken_cards(self.lang, last), hold=self.busy)
 
     def show_privacy(self, n: int, ready: Callable[[], object], update: bool = True) -> None:
         """Pass-and-play: nobody's cards are on screen until player ``n`` says they hold the device."""

@@ -1,0 +1,122 @@
+"""What a screen reader hears at a table (#47 item 1): each change of the status and last-move
+lines is announced in the player's language, cards by their spoken names, and a bots' burst of
+moves is one announcement when it ends."""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from views.table.announce import Announcements
+from views.ui.i18n import card_name, spoken_cards, t
+
+
+def test_a_change_is_said_once_and_a_bot_burst_is_gathered() -> None:
+    said: list[str] = []
+    a = Announcements(said.append)
+    assert a.shown("Your turn", "") == "Your turn"
+    assert a.shown("Your turn", "") is None  # nothing new: a redraw says nothing
+    assert a.shown("Choose a lane", "") == "Choose a lane"
+    assert a.shown("Bot is thinking", "You played 7") == "You played 7 Bot is thinking"
+    assert a.shown("Bot is thinking", "Bot 1 played 9", hold=True) is None  # inside the bots' burst
+    assert a.shown("Bot is thinking", "Bot 2 played 10", hold=True) is None
+    assert a.shown("Your turn", "Bot 2 played 10") == "Bot 1 played 9 Bot 2 played 10 Your turn"
+    # a move with an unchanged status still says where the table stands
+    assert a.shown("Your turn", "Bot 2 sold lane 1") == "Bot 2 sold lane 1 Your turn"
+    assert a.shown("Not possible: that lane is full", "Bot 2 sold lane 1") == "Not possible: that lane is full"
+    assert said == ["Your turn", "Choose a lane", "You played 7 Bot is thinking",
+                    "Bot 1 played 9 Bot 2 played 10 Your turn", "Bot 2 sold lane 1 Your turn",
+                    "Not possible: that lane is full"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_a_lanes_game_against_a_bot_is_announced_move_by_move(tmp_path: Path, lang: str) -> None:
+    """Tapped through the opening: selecting a card says what to do next, each of my moves and the
+    bot's reply are said with the cards' names (never a suit symbol), then whose turn it is."""
+    from engine.bots import decide
+    from engine.lanes.actions import Play
+    from storage import api
+    from storage.db import open_storage
+    from tests.views.modes import local
+    from tests.views.screen import Screen
+    from views.app import start
+    from views.lanes.table import LanesTable
+
+    st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, language=lang, bot_speed="fast", sound=False, haptics=False)
+    st.close()
+    s = Screen(tmp_path / "app.sqlite", start, route="/lanes/new")
+    try:
+        s.tap(t(lang, "beginner"))
+        table = s.wait_for(lambda: isinstance(s.app.screen, LanesTable) and s.app.screen, what="the table")
+
+        def said_last(words: str) -> bool:
+            return bool(s.conn.announced) and s.conn.announced[-1].endswith(words)
+
+        def said_just(n: int, words: str) -> bool:
+            return s.conn.announced[n:] == [words]
+
+        def said_at_least(n: int, count: int) -> bool:
+            return len(s.conn.announced) >= n + count
+
+        for _ in range(3):
+            s.wait_for(lambda: table.match.my_turn and not table.busy, what="my turn")
+            m = table.match
+            move = decide("lanes", m.observation, "casual", local(m).seq)
+            assert isinstance(move, Play) and move.owner is None  # the opening: a card on my own lane
+            now = t(lang, "opening") if m.observation["in_opening"][0] else t(lang, "your_turn")
+            # announcements travel on the page's loop: wait until the one for this turn has arrived
+            s.wait_for(partial(said_last, now), what="my turn said")
+            before = len(s.conn.announced)
+            s.tap(ident=f"hand-{m.observation['hand'].index(str(move.card))}")
+            s.wait_for(partial(said_just, before, t(lang, "pick_target")), what="pick a target")
+            s.tap(ident=f"lane-0-{move.lane}")
+            s.wait_for(lambda: table.match.my_turn and not table.busy, what="the bot's reply")
+            s.wait_for(partial(said_at_least, before, 3), what="the announcements")
+            mine, theirs = s.conn.announced[before + 1:before + 3]
+            assert card_name(lang, str(move.card)) in mine
+            bot_move = table.match.explain(table.match.last_events, lang)
+            now = t(lang, "opening") if table.match.observation["in_opening"][0] else t(lang, "your_turn")
+            assert theirs == " ".join([spoken_cards(lang, t(lang, "last_move", text=bot_move)), now])
+        assert not any(g in said for said in s.conn.announced for g in "♠♥♦♣")
+    finally:
+        s.close()
+
+
+def test_a_lopti_bots_burst_is_one_announcement(tmp_path: Path) -> None:
+    """Three seats: after my move the bots play, and the listener hears each of their moves and
+    then that it is my turn again, in one message (not one per bot)."""
+    from engine.lopti.actions import Keep
+    from storage import api
+    from storage.db import open_storage
+    from tests.views.modes import local
+    from tests.views.screen import Screen
+    from views.app import start
+    from views.lopti.table import LoptiTable
+
+    st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, bot_speed="fast", sound=False, haptics=False, lopti_bots="casual")
+    st.close()
+    s = Screen(tmp_path / "app.sqlite", start, route="/")
+    try:
+        s.tap(t("en", "players_n", n=3))
+        table = s.wait_for(lambda: isinstance(s.app.screen, LoptiTable) and s.app.screen, what="the Lopti table")
+        s.wait_for(lambda: table.match.my_turn and not table.busy, what="my turn")
+        assert table.match.legal() and Keep() in table.match.legal()
+        s.wait_for(lambda: s.conn.announced[-1:] == [t("en", "lp_setup")], what="the setup said")
+        before, mine = len(s.conn.announced), local(table.match).seq
+        s.tap(t("en", "keep"))
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (table.match.my_turn and not table.busy
+                                                   and len(s.conn.announced) > before + 1):
+            time.sleep(0.05)
+        burst = s.conn.announced[before + 1:]
+        assert len(burst) == 1, burst
+        bots = local(table.match).seq - mine - 1  # the bots' moves between mine and my next turn
+        assert bots >= 1 and burst[0].count(t("en", "last_move", text="").strip()) == bots
+        assert burst[0].endswith(t("en", "lp_setup")) or burst[0].endswith(t("en", "lp_pick"))
+    finally:
+        s.close()
