@@ -20,7 +20,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.helpers import free_port
 from tests.views.modes import local, state_of
-from views.ui.i18n import card_name
+from views.ui.i18n import card_name, t
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -1117,3 +1117,58 @@ def test_the_browsers_reduce_motion_wish_stills_the_tables(tmp_path: Path) -> No
             assert page.locator('[flt-semantics-identifier="platform-calm"]').count() == said, wish
             page.close()
         browser.close()
+
+
+def my_turn_in(db: Path) -> bool:
+    """The newest Lanes game, as stored, waits for seat 0 (the person)."""
+    state = latest_game(db, "lanes")[0]
+    return state is not None and not state.over and state.to_move == 0
+
+
+def focused(page) -> str:  # type: ignore[no-untyped-def]
+    """What a screen reader says of the control that has the keyboard's focus."""
+    return str(page.evaluate("() => { const e = document.activeElement;"
+                             " return (e && (e.getAttribute('aria-label') || e.textContent)) || '' }"))
+
+
+def tab_to(page, wanted, tabs: int = 40) -> str | None:  # type: ignore[no-untyped-def]
+    """Press Tab until the focused control's name satisfies ``wanted``; its name, or None."""
+    for _ in range(tabs):
+        page.keyboard.press("Tab")
+        time.sleep(0.15)
+        name = focused(page)
+        if wanted(name):
+            return name
+    return None
+
+
+def test_the_lanes_opening_is_played_by_keyboard_alone(app_url) -> None:  # type: ignore[no-untyped-def]
+    """#47 item 2: Tab reaches a hand card and Enter picks it up; Tab then reaches my empty lanes —
+    each named, saying the card can go there — and Enter plays it. Three times: the opening."""
+    from playwright.sync_api import sync_playwright
+
+    url, db = app_url
+    numbers = tuple(card_name("en", f"{r}S").split()[0] + " of" for r in range(2, 11))
+    lit = t("en", "said_target", what="")  # ", the selected card can go here"
+    with sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        start_lanes_against_the_beginner(page)
+        mine = 0
+        deadline = time.monotonic() + 150
+        while mine < 3 and time.monotonic() < deadline:
+            assert wait_until(lambda: my_turn_in(db), 30), "my turn"
+            assert wait_text(page, t("en", "opening").split(":")[0], 30), "my opening turn shown"
+            card = tab_to(page, lambda name: name.startswith(numbers) and "," not in name)
+            assert card, "Tab reached no number card in my hand"
+            page.keyboard.press("Enter")
+            assert wait_text(page, t("en", "pick_target")[:20], 10), f"Enter did not pick up {card}"
+            lane = tab_to(page, lambda name: name.startswith("Lane ") and name.endswith(lit))
+            assert lane, "Tab reached none of my lanes"
+            before = saved_actions(db)
+            page.keyboard.press("Enter")
+            assert wait_until(lambda n=before: saved_actions(db) > n, 10), f"Enter on {lane!r} played nothing"
+            mine += 1
+        page.screenshot(path=str(db.parent / "keyboard.png"))
+        browser.close()
+    assert mine == 3

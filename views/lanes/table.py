@@ -40,6 +40,7 @@ from views.ui.widgets import (
     handler,
     mini_card,
     seat_plate,
+    state_said,
     status_box,
     table_button,
     table_header,
@@ -127,6 +128,21 @@ class LanesTable(TurnBasedTable[LanesAction]):
             return t(self.lang, "lane_said", n=lane + 1, value=value)
         return t(self.lang, "lane_said_of", who=self._opponent_name(), n=lane + 1, value=value)
 
+    def _lane_name(self, obs: LanesObservation, owner: int, lane: int, armed: bool, lit: bool) -> ft.Control:
+        """The lane's header, read out as the lane's words. While a card is picked up it is also the
+        lane's button for a keyboard or a screen reader (an empty lane has no card to focus): it
+        takes focus, says whether the card can go there, and Enter plays it like a tap on the bed."""
+        said = state_said(self.lang, self._lane_said(obs, owner, lane), target=lit)
+        header = self._lane_header(obs, owner, lane)
+        if not armed:
+            return ft.Semantics(label=said, exclude_semantics=True, content=header)
+        # an ink well is what Flutter's focus order visits (Tab) and activates (Enter, Space)
+        tap = handler(self.on_lane, lane, owner)
+        # (as on a hand card: the ink well's own node, which takes the focus, is the labelled node)
+        return ft.MergeSemantics(ft.Semantics(label=said, button=True, content=ft.Container(
+            ft.Semantics(exclude_semantics=True, content=header), on_click=tap, ink=True,
+            border_radius=theme.SPACE_TIGHT)))
+
     def _lane_header(self, obs: LanesObservation, owner: int, lane: int) -> ft.Control:
         p = obs["players"][owner]
         v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
@@ -163,20 +179,19 @@ class LanesTable(TurnBasedTable[LanesAction]):
             children.append(ft.Container(row, top=si * step, left=None if rtl else 0, right=0 if rtl else None))
         height = ch + step * max(0, len(stacks) - 1) + 4
         me = owner == self.match.human
+        lane_target = me and lane in targets.lanes
         if (owner, lane) in self.removed:  # what a jack, a joker or a disband took flies off and fades
             at, cards = self.removed[(owner, lane)]
             ghost = _with_attachments(card_face(cards[0], cw, ch), cards[1:4])
             children.append(ft.Container(self.motion.ghost(ghost, TOWARD_ME if me else TOWARD_THEM),
                                          top=(len(stacks) if at is None else at) * step, left=0))
             height = max(height, ch + step * (len(stacks) if at is None else at) + 4)
-        lane_target = me and lane in targets.lanes
         pile = ft.Stack(children, height=max(height, ch + 4))
         body = ft.Container(
             # the header is read out as the lane's words; the lane's own node keeps no label: a label
             # on a node with an identifier makes Flutter's web semantics drop the identifier when
             # the lane is patched in place (a tap that lights the lanes), and taps look it up
-            content=ft.Column([ft.Semantics(label=self._lane_said(obs, owner, lane), exclude_semantics=True,
-                                            content=self._lane_header(obs, owner, lane)), pile],
+            content=ft.Column([self._lane_name(obs, owner, lane, armed, lane_target), pile],
                               spacing=theme.SPACE_TIGHT, tight=True,
                               horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             padding=ft.Padding.all(theme.SPACE_TIGHT), border_radius=ft.BorderRadius.all(8), expand=True,

@@ -142,7 +142,7 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
         return _card_chip(card, width, height, selected=selected, target=target, on_click=on_click, ident=ident,
                           style=style)
     look = theme.look()
-    name = card_name(look.lang, card)
+    name = state_said(look.lang, card_name(look.lang, card), selected=selected, target=target, dim=dim)
     r = max(3.0, width * theme.CARD_RADIUS)
     face = ft.Image(src=face_src(card, style), width=width, height=height, fit=ft.BoxFit.FILL, gapless_playback=True,
                     semantics_label=None if ident else name, exclude_from_semantics=bool(ident),
@@ -160,6 +160,16 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
                                   content=body), card)
 
 
+def state_said(lang: str, what: str, *, selected: bool = False, target: bool = False, dim: bool = False) -> str:
+    """A card's or a lane's name with what a sighted player sees drawn on it: lifted (selected), lit
+    (the selected card can go there) or greyed (cannot be played now)."""
+    if selected:
+        return t(lang, "said_selected", what=what)
+    if target:
+        return t(lang, "said_target", what=what)
+    return t(lang, "said_dim", what=what) if dim else what
+
+
 def _card_chip(card: str, width: float, height: float, *, selected: bool, target: bool,
                on_click: Tap | None, ident: str | None, style: str | None) -> ft.Control:
     """A small card: its rank and suit on one line, as on a face's corner."""
@@ -168,7 +178,8 @@ def _card_chip(card: str, width: float, height: float, *, selected: bool, target
     else:
         rank, suit = card[:-1], card[-1]
         glyph, color = SUIT_GLYPH.get(suit, "?"), suit_color(suit, style) if suit in SUIT_GLYPH else BLACK
-    name = card_name(theme.look().lang, card)
+    lang = theme.look().lang
+    name = state_said(lang, card_name(lang, card), selected=selected, target=target)
     edge = border(3, SELECTED) if selected else border(3, HIGHLIGHT) if target else border(1, theme.CARD_EDGE)
     chip = ft.Container(
         width=width, height=height, bgcolor=theme.CARD_FACE, border=edge, border_radius=radius(4),
