@@ -134,7 +134,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         takes focus, says whether the card can go there, and Enter plays it like a tap on the bed."""
         said = state_said(self.lang, self._lane_said(obs, owner, lane), target=lit)
         header = self._lane_header(obs, owner, lane)
-        if not armed:
+        if not armed or owner != self.match.human:  # a card goes on my lanes; theirs take it on a card
             return ft.Semantics(label=said, exclude_semantics=True, content=header)
         # an ink well is what Flutter's focus order visits (Tab) and activates (Enter, Space)
         tap = handler(self.on_lane, lane, owner)

@@ -300,27 +300,27 @@ def table_button(label: str, on_click: Tap | None, *, disabled: bool = False,
     "text"; ``ident``: its semantics identifier, for tests and screen readers' tools; ``said``: its
     name for a screen reader when the words shown need their place to be understood."""
     style = _button_style(kind, color)
+    # a fuller name than the words shown ("Disband lane 2" under lane 2's "Disband") is the words'
+    # own semantics label, so the button's focusable node carries it, named once
+    words: str | ft.Control = label if said is None else ft.Text(label, semantics_label=said)
     button: ft.Control
     if kind == "text":
-        button = ft.TextButton(label, icon=icon, on_click=on_click, disabled=disabled, style=style,
+        button = ft.TextButton(words, icon=icon, on_click=on_click, disabled=disabled, style=style,
                                height=theme.BUTTON_HEIGHT)
     else:
-        button = ft.Button(label, icon=icon, on_click=on_click, disabled=disabled, style=style,
+        button = ft.Button(words, icon=icon, on_click=on_click, disabled=disabled, style=style,
                            height=theme.BUTTON_HEIGHT)
-    if said is not None:  # a fuller name than the words shown ("Disband lane 2" under lane 2's "Disband")
-        return ft.Semantics(identifier=ident, label=said, button=True, focusable=not disabled, exclude_semantics=True,
-                            on_tap=None if disabled else on_click, content=button)
     return button if ident is None else ft.Semantics(identifier=ident, button=True, content=button)
 
 
 def icon_button(icon: ft.IconData, label: str, on_click: Tap, color: str | None = None) -> ft.Control:
     """An icon button with an accessible name (screen readers and browser tests see ``label``):
-    one focusable node named once (the button's own node had no name and its tooltip said the
-    word again, "Back Back"); a reader's activation taps it, a finger or Enter reaches the button."""
+    one node, named once, that takes the keyboard's focus. The button's own node is merged with
+    the name (it had no name, and its tooltip said the word again, "Back Back"; a name laid over
+    it with its semantics excluded left Tab's focus on a node the browser could not see)."""
     # 48 × 48 everywhere: Material's icon buttons are 40 px on the web and the desktop
-    return ft.Semantics(label=label, button=True, focusable=True, exclude_semantics=True, on_tap=on_click,
-                        content=ft.IconButton(icon, on_click=on_click, icon_color=color, tooltip=label,
-                                              width=theme.BUTTON_HEIGHT, height=theme.BUTTON_HEIGHT))
+    return ft.MergeSemantics(ft.Semantics(label=label, button=True, content=ft.IconButton(
+        icon, on_click=on_click, icon_color=color, width=theme.BUTTON_HEIGHT, height=theme.BUTTON_HEIGHT)))
 
 
 MAX_WIDTH = theme.MAX_WIDTH
