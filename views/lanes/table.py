@@ -134,12 +134,14 @@ class LanesTable(TurnBasedTable[LanesAction]):
         takes focus, says whether the card can go there, and Enter plays it like a tap on the bed."""
         said = state_said(self.lang, self._lane_said(obs, owner, lane), target=lit)
         header = self._lane_header(obs, owner, lane)
-        if not armed or owner != self.match.human:  # a card goes on my lanes; theirs take it on a card
+        if owner != self.match.human:  # a card goes on my lanes; theirs take it on a card
             return ft.Semantics(label=said, exclude_semantics=True, content=header)
-        # an ink well is what Flutter's focus order visits (Tab) and activates (Enter, Space)
-        tap = handler(self.on_lane, lane, owner)
-        # (as on a hand card: the ink well's own node, which takes the focus, is the labelled node)
-        return ft.MergeSemantics(ft.Semantics(label=said, button=True, content=ft.Container(
+        # an ink well is what Flutter's focus order visits (Tab) and activates (Enter, Space); it is
+        # there at every moment and only answers while a card is picked up, so picking one up changes
+        # a few properties instead of sending new controls (as on a hand card: the ink well's own
+        # node, which takes the focus, is the labelled node)
+        tap = handler(self.on_lane, lane, owner) if armed else None
+        return ft.MergeSemantics(ft.Semantics(label=said, button=armed, content=ft.Container(
             ft.Semantics(exclude_semantics=True, content=header), on_click=tap, ink=True,
             border_radius=theme.SPACE_TIGHT)))
 
