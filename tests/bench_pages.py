@@ -67,11 +67,13 @@ def table_body(selected: int | None, status: str, tap: Callable[[int], None]) ->
 def screen(route: str, go: Callable[[str], None], table: Callable[[], ft.Control]) -> ft.View:
     if route == "/":
         body: ft.Control = ft.Column([ft.Text("Card Table", size=28),
-                                      ft.Button("Play against a bot", on_click=lambda e: go("/opponent"))])
+                                      ft.Semantics(identifier="play-lanes", content=ft.Button(
+                                          "Play against a bot", on_click=lambda e: go("/opponent")))])
         return ft.View(route="/", controls=[ft.SafeArea(content=body)])
     if route == "/opponent":
         body = ft.Column([ft.Text("Who do you play against?", size=20),
-                          ft.Button("Beginner", on_click=lambda e: go("/table"))])
+                          ft.Semantics(identifier="level-beginner", content=ft.Button(
+                              "Beginner", on_click=lambda e: go("/table")))])
         return ft.View(route="/opponent", controls=[ft.SafeArea(content=body)])
     return ft.View(route="/table", bgcolor=FELT, padding=8, controls=[ft.SafeArea(content=table())])
 

@@ -107,11 +107,14 @@ def table_ready(browser: Any, url: str) -> tuple[Any, Wire, float, float]:
     start = time.perf_counter()
     page.goto(url)
     enable_semantics(page)
-    play = page.get_by_role("button", name="Play against a bot").first
+    # buttons found by their semantics identifier (a CSS query, the same in every language); the
+    # press waits for the page's main thread, which is busy for ~200-300 ms after the app's home
+    # first shows (~15 ms on the bare home): a player's tap there would wait as long, so it counts
+    play = page.locator('[flt-semantics-identifier="play-lanes"]')
     play.wait_for(timeout=60_000)
     home = time.perf_counter() - start
     press(page, play)  # a person's tap: the mouse at the button (no waiting for it to be "stable")
-    beginner = page.get_by_role("button", name="Beginner")
+    beginner = page.locator('[flt-semantics-identifier="level-beginner"]')
     beginner.wait_for(timeout=20_000)
     press(page, beginner)
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
@@ -124,6 +127,11 @@ def table_ready(browser: Any, url: str) -> tuple[Any, Wire, float, float]:
 
 def press(page: Any, locator: Any) -> None:
     box = locator.bounding_box(timeout=2_000)
+    deadline = time.monotonic() + 10
+    while box is None and time.monotonic() < deadline:  # in the page, not laid out yet
+        time.sleep(0.01)
+        box = locator.bounding_box(timeout=2_000)
+    assert box is not None, "the button never showed"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 

@@ -34,7 +34,8 @@ def _continue(app: Host, game: GameViews, in_progress: list[api.GameInfo]) -> ft
 def _starts(app: Host, game: GameViews) -> list[ft.Control]:
     if game.home_starts is not None:
         return game.home_starts(app)
-    out: list[ft.Control] = [ft.Button(t(app.lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game.name}/new"))]
+    out: list[ft.Control] = [ft.Semantics(identifier=f"play-{game.name}", content=ft.Button(
+        t(app.lang, "play_vs_bot"), on_click=lambda e: app.go(f"/{game.name}/new")))]
     again = api.last_opponent(app.storage, game.name)
     if again is not None:  # a returning player reaches a table in one tap: the last opponent again
         who = t(app.lang, "pass_and_play" if again == PERSON else again)

@@ -32,7 +32,8 @@ def level_screen(app: Host, game: str, choices: ft.Control, people: str,
     lang = app.lang
     buttons: list[ft.Control] = [
         choices,
-        *(ft.Button(t(lang, lvl), width=260, on_click=lambda e, lv=lvl: app.start_game(game, lv)) for lvl in LEVELS),
+        *(ft.Semantics(identifier=f"level-{lvl}", content=ft.Button(
+            t(lang, lvl), width=260, on_click=lambda e, lv=lvl: app.start_game(game, lv))) for lvl in LEVELS),
         ft.OutlinedButton(people, width=260, icon=people_icon, on_click=lambda e: app.start_game(game, PERSON))]
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
