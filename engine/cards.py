@@ -12,6 +12,7 @@ fully specified by integer arithmetic, so the same seed deals the same cards on 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -142,6 +143,19 @@ def derive_seed(seed: int, *labels: str | int) -> int:
             acc = ((acc ^ b) * 0x100000001B3) & _MASK
         acc = Rng(acc).next_u64()
     return acc
+
+
+def one_way_seed(seed: int, *labels: str | int) -> int:
+    """A bot's seed from a game's ``seed`` and labels, through a one-way hash (BLAKE2b).
+
+    :func:`derive_seed` is reversible: FNV steps and SplitMix's finaliser each undo exactly, so a
+    bot given ``derive_seed(deal_seed, "seat", 0)`` could recover the deal seed and with it every
+    hidden card. Nothing can be recovered from this one: a bot's seed says nothing about the deal."""
+    h = hashlib.blake2b(digest_size=8, person=b"cardtable-bot")
+    h.update((seed & _MASK).to_bytes(8, "little"))
+    for label in labels:
+        h.update(b"\x1f" + (label.encode() if isinstance(label, str) else b"#" + str(label).encode()))
+    return int.from_bytes(h.digest(), "little")
 
 
 def shuffled(cards: Iterable[Card], seed: int) -> list[Card]:

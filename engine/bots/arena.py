@@ -18,7 +18,7 @@ import time
 from typing import Any
 
 from engine.bots import LEVELS, decide
-from engine.cards import derive_seed
+from engine.cards import derive_seed, one_way_seed
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -50,7 +50,7 @@ def play_turn_based(game: str, levels: list[str], seed: int, budget: int, option
     while not rules.is_over(s):
         p = rules.to_move(s)
         t0 = time.perf_counter()
-        action = decide(game, rules.observe(s, p), levels[p], derive_seed(seed, "seat", p, n), budget)
+        action = decide(game, rules.observe(s, p), levels[p], one_way_seed(seed, "seat", p, n), budget)
         times[p].append((time.perf_counter() - t0) * 1000)
         s, _ = rules.apply(s, action)
         n += 1

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.bots import decide
-from engine.cards import Rng, derive_seed
+from engine.cards import Rng, one_way_seed
 from engine.core import GameRecord
 from engine.games import rules_for
 
@@ -123,7 +123,7 @@ def review_game(record: GameRecord[Any], seat: int, budget_ms: int = 300,
     for k, (ply, before, action) in enumerate(todo):
         if should_stop is not None and should_stop():
             return None
-        seed = derive_seed(record.seed, "review", ply)
+        seed = one_way_seed(record.seed, "review", ply)  # says nothing of the deal
         moves.append(review_move(record.game, before, seat, action, seed, budget_ms, ply))
         if progress is not None:
             progress(k + 1, len(todo))

@@ -21,7 +21,7 @@ import heapq
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from engine.cards import Rng, derive_seed
+from engine.cards import Rng, one_way_seed
 from engine.core import Event
 from engine.spit import RULES
 from engine.spit.actions import CallSpit, Fill, NextRound, PlayCard, Slap, SpitAction
@@ -74,7 +74,8 @@ class SpitDriver:
                  spit_countdown: float = 1.0, round_pause: float = 2.0, auto_spit: bool = True) -> None:
         self.state = state
         self.bots = bots
-        self.rng = Rng(derive_seed(seed, "spit-driver"))
+        # the bots' seeds and reaction times come from here: one-way, so they say nothing of the deal
+        self.rng = Rng(one_way_seed(seed, "spit-driver"))
         self.spit_countdown = spit_countdown
         self.round_pause = round_pause
         self.auto_spit = auto_spit

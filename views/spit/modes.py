@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from engine.bots.spit_bots import SpitBot
+from engine.cards import one_way_seed
 from engine.core import Event
 from engine.spit import RULES, SpitOptions
 from engine.spit.actions import SpitAction
@@ -77,7 +78,9 @@ class LiveSpit:
         from storage import api
 
         self.api, self.storage, self.levels, self.game_id, self.seq = api, storage, levels, game_id, seq
-        bots: dict[int, BotPolicy] = {} if levels[1] == PERSON else {1: SpitBot(levels[1], seed)}
+        # the bot's seed is never the deal's (it could rebuild the deal from it): a one-way hash of it
+        bot = SpitBot(levels[1], one_way_seed(seed, "spit-bot"))
+        bots: dict[int, BotPolicy] = {} if levels[1] == PERSON else {1: bot}
         self.driver = SpitDriver(state, bots, seed=seed + seq, now=now, spit_countdown=1.2, round_pause=2.5,
                                  auto_spit=False)
         self.saved_log = len(self.driver.log)
