@@ -113,3 +113,54 @@ def test_spit_bots_get_no_seed_that_leads_back_to_the_deal(tmp_path: Path) -> No
         assert undo_derive(game.mode.driver.rng.state, "spit-driver") != deal  # type: ignore[attr-defined]
     finally:
         st.close()
+
+
+def _two_deals(game: str, to_move: int) -> tuple[Any, Any, Any]:
+    """The rules and two positions that agree on everything seat ``to_move`` sees and differ in
+    cards it cannot see (the other seat's hand, and in Lanes its deck's order) — and in their seeds
+    (what a deal's later shuffles come from), which a bot must not see either."""
+    from tests.bots.test_review import LANES_WIN_NOW, LOPTI_OUT_NOW, lanes_position, lopti_position
+
+    if game == "lanes":
+        from engine.lanes import RULES as LANES
+
+        hidden = 1 - to_move
+        theirs = LANES_WIN_NOW["players"][hidden]
+        other = {**theirs, "hand": list(reversed(theirs["deck"])) + theirs["hand"][:1],
+                 "deck": theirs["hand"][1:]}
+        players = list(LANES_WIN_NOW["players"])
+        players[hidden] = other
+        a = lanes_position(LANES.parse_options({}), {**LANES_WIN_NOW, "to_move": to_move}, 1)
+        b = lanes_position(LANES.parse_options({}), {**LANES_WIN_NOW, "to_move": to_move, "players": players}, 2)
+        return LANES, a, b
+    from engine.lopti import RULES as LOPTI
+
+    hidden = 1 - to_move
+    players = [dict(p) for p in LOPTI_OUT_NOW["players"]]
+    players[hidden]["hand"] = ["2C", "QS", "KH"][:len(players[hidden]["hand"])]
+    a = lopti_position(LOPTI.parse_options({}), {**LOPTI_OUT_NOW, "to_move": to_move}, 1)
+    b = lopti_position(LOPTI.parse_options({}), {**LOPTI_OUT_NOW, "to_move": to_move, "players": players}, 2)
+    return LOPTI, a, b
+
+
+@pytest.mark.parametrize("game", ["lanes", "lopti"])
+def test_an_offline_bot_and_a_hint_decide_alike_on_deals_that_differ_only_in_hidden_cards(
+        tmp_path: Path, game: str) -> None:
+    """The app's own bot seats and hints (views/table/modes.py) are seeded by the move number, so
+    two deals with the same public history get the same decisions, at every level."""
+    from storage.db import open_storage
+    from views.table.modes import PERSON, Local
+
+    st = open_storage(tmp_path / "app.sqlite")
+    try:
+        for level in ("casual", "skilled", "expert"):
+            rules, a, b = _two_deals(game, to_move=1)
+            assert rules.observe(a, 1) == rules.observe(b, 1) and rules.observe(a, 0) != rules.observe(b, 0)
+            bots = [Local(rules, game, st, 0, s, [PERSON, level], seq=40) for s in (a, b)]
+            assert bots[0].bot_move() == bots[1].bot_move() is not None
+            rules, a, b = _two_deals(game, to_move=0)
+            assert rules.observe(a, 0) == rules.observe(b, 0) and rules.observe(a, 1) != rules.observe(b, 1)
+            people = [Local(rules, game, st, 0, s, [PERSON, level], seq=40) for s in (a, b)]
+            assert people[0].suggestion(level) == people[1].suggestion(level) is not None
+    finally:
+        st.close()
