@@ -138,9 +138,8 @@ def _two_deals(game: str, to_move: int) -> tuple[Any, Any, Any]:
     hidden = 1 - to_move
     players = [dict(p) for p in LOPTI_OUT_NOW["players"]]
     players[hidden]["hand"] = ["2C", "QS", "KH"][:len(players[hidden]["hand"])]
-    a = lopti_position(LOPTI.parse_options({}), {**LOPTI_OUT_NOW, "to_move": to_move}, 1)
-    b = lopti_position(LOPTI.parse_options({}), {**LOPTI_OUT_NOW, "to_move": to_move, "players": players}, 2)
-    return LOPTI, a, b
+    return (LOPTI, lopti_position(LOPTI.parse_options({}), {**LOPTI_OUT_NOW, "to_move": to_move}, 1),
+            lopti_position(LOPTI.parse_options({}), {**LOPTI_OUT_NOW, "to_move": to_move, "players": players}, 2))
 
 
 @pytest.mark.parametrize("game", ["lanes", "lopti"])
