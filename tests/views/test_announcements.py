@@ -122,3 +122,56 @@ def test_a_lopti_bots_burst_is_one_announcement(tmp_path: Path, monkeypatch: pyt
         assert burst[0].endswith(t("en", "lp_setup")) or burst[0].endswith(t("en", "lp_pick"))
     finally:
         s.close()
+
+
+def test_spit_says_what_concerns_the_player_and_not_the_bots_cards(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spit against a bot: the listener hears that the round waits for a Spit call, that play is
+    on, and a refused move with its reason; the bot's cards landing on the piles are not said one
+    by one (#47 item 1)."""
+    from engine.spit import RULES
+    from engine.spit.actions import PlayCard
+    from storage import api
+    from storage.db import open_storage
+    from tests.views.modes import state_of
+    from tests.views.screen import Screen
+    from views.app import App, start
+    from views.spit.table import SpitTable
+
+    monkeypatch.setattr(App, "new_seed", staticmethod(lambda: 5))
+    st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, sound=False, haptics=False)
+    st.close()
+    s = Screen(tmp_path / "app.sqlite", start, route="/spit/new")
+    try:
+        s.tap(t("en", "beginner"))
+        table = s.wait_for(lambda: isinstance(s.app.screen, SpitTable) and s.app.screen, what="the Spit table")
+        # a round starts with empty centre piles: stuck until someone calls Spit
+        s.wait_for(lambda: t("en", "sp_stalled") in s.conn.announced, what="the call for Spit said")
+        s.tap(t("en", "spit_call"))
+        s.wait_for(lambda: s.conn.announced[-1:] == [t("en", "sp_play")], what="play on said")
+
+        def refused_now() -> tuple[int, int] | None:
+            state = state_of(table.game)
+            if state.phase != "play":
+                return None
+            legal = RULES.legal_actions(state, 0)
+            sizes = table.game.observation["players"][0]["stock_sizes"]  # a stock with a card on top
+            return next(((slot, pile) for slot in range(5) for pile in (0, 1)
+                         if sizes[slot] and PlayCard(0, slot, pile) not in legal), None)
+
+        slot, pile = s.wait_for(lambda: s.call(refused_now), what="a card that does not fit")
+        before = len(s.conn.announced)
+        played_before = s.call(lambda: sum(table.game.observation["pile_sizes"]))
+        s.call(lambda: table.on_stock(slot))
+        s.call(lambda: table.on_pile(pile))
+        refusal = t("en", "not_possible", why="").split(":")[0]
+        s.wait_for(lambda: any(m.startswith(refusal) for m in s.conn.announced[before:]), what="the refusal said")
+        # the bot plays on: its cards land on the piles and none of them is said
+        s.wait_for(lambda: s.call(lambda: sum(table.game.observation["pile_sizes"])) >= played_before + 3
+                   or s.call(lambda: table.game.observation["phase"]) != "play", timeout=30, what="the bot's plays")
+        heard = s.conn.announced[before:]
+        assert 1 <= len(heard) <= 3, heard  # the refusal, and play on again once a move fits
+        assert not any(g in m for m in heard for g in "♠♥♦♣")
+    finally:
+        s.close()

@@ -17,6 +17,7 @@ from engine.core import Event
 from engine.spit.notation import SpitObservation
 from views.screens.rules import rules_button
 from views.spit.contract import SpitControls
+from views.table.announce import Announcements
 from views.table.coach import coach_for
 from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, spit_taken
 from views.table.result import Outcome, result_dialog
@@ -63,6 +64,9 @@ class SpitTable(Table):
         self.landed: set[int] = set()
         #: one long-lived status line: the ticker changes its text in place (the countdown)
         self.status = text(app.lang, "", theme.TYPE_LEAD, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
+        #: what a screen reader has heard: only what concerns the player (the status line: play on,
+        #: stuck, Spit!, a refusal, a round or the game won or lost), never each card the bot plays
+        self.announcements = Announcements(lambda message: app.feedback.say(message, app.lang))
 
     @property
     def lang(self) -> str:
@@ -193,6 +197,13 @@ class SpitTable(Table):
             return t(self.lang, "sp_stalled") if self.game.can_spit() else t(self.lang, "sp_waiting")
         return t(self.lang, "sp_play")
 
+    def _heard(self, obs: SpitObservation, status: str) -> None:
+        """Say the status line when it changed — not a lesson's (the coach speaks), nor the seconds
+        of a countdown, which would be a message a second: the countdown is said when it ends."""
+        counting = obs["phase"] == "stalled" and (self.game.countdown_ends() or 0.0) > self.now()
+        if self.game.mode.coach is None and not counting:
+            self.announcements.shown(status, "")
+
     def build(self) -> ft.Control:
         self.refresh(update=False)
         # a lesson has no clock (it moves only when the learner does), nor has a replay
@@ -232,6 +243,7 @@ class SpitTable(Table):
         bot_info = plate(1, t(self.lang, self.game.level))
         my_info = plate(0, t(self.lang, "you"))
         self.status.value = self._status(obs)
+        self._heard(obs, self.status.value)
         spit_button = table_button(t(self.lang, "spit_call"), self.on_spit, disabled=not self.game.can_spit(),
                                    kind="primary")
         if self.game.split:
@@ -276,6 +288,7 @@ class SpitTable(Table):
                 if status != last_status:  # the countdown: change one text in place
                     self.status.value = status
                     send(self.status)
+                    self._heard(self.game.observation, status)
                 last_status = status
             last_phase = phase
             if self.game.state.over:
