@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from views.ui.i18n import card_name, listed, t
+from views.ui.i18n import card_name, counted, listed, t
 
 
 def test_parts_are_joined_the_languages_way() -> None:
@@ -51,18 +51,36 @@ def test_spit_names_each_pile_and_stock_by_its_top_card_and_count(tmp_path: Path
         obs = s.call(lambda: table.game.observation)
         for i in (0, 1):
             top, size = obs["pile_tops"][i], obs["pile_sizes"][i]
-            what = t(lang, "sp_cards_said", card=card_name(lang, top), count=size) if top else t(lang, "sp_empty_said")
+            what = t(lang, counted("sp_cards_said", size), card=card_name(lang, top), count=size) if top \
+                else t(lang, "sp_empty_said")
             assert s.one(ident=f"pile-{i}").label == t(lang, "sp_pile_said", n=i + 1, what=what)
         mine = obs["players"][0]
         slot = next(k for k, top in enumerate(mine["stock_tops"]) if top)
         stock = s.one(ident=f"stock-0-{slot}").label
+        size = mine["stock_sizes"][slot]
         assert stock == t(lang, "sp_my_stock_said", n=slot + 1, what=t(
-            lang, "sp_cards_said", card=card_name(lang, mine["stock_tops"][slot]), count=mine["stock_sizes"][slot]))
+            lang, counted("sp_cards_said", size), card=card_name(lang, mine["stock_tops"][slot]), count=size))
+        # a fresh deal's stocks hold 1 to 5 cards (only I play from mine): each depth in its
+        # language's number form
+        words = {"en": ["1 card", "2 cards", "3 cards"], "ar": ["ورقة واحدة", "ورقتان", "3 أوراق"],
+                 "vi": ["1 lá", "2 lá", "3 lá"]}[lang]
+        depths = {mine["stock_sizes"][k]: s.one(ident=f"stock-0-{k}").label for k in range(5)}
+        assert all(depths[n].endswith(words[n - 1]) for n in (1, 2, 3)), depths
         assert s.one(ident="stock-1-0").label.startswith(t(lang, "sp_their_stock_said", n=1, what=""))
         if lang == "ar":
             assert "، " in stock and ", " not in stock
     finally:
         s.close()
+
+
+def test_a_count_takes_its_number_form() -> None:
+    """Arabic reads one, two, three to ten and eleven or more cards each its own way; English has
+    "1 card"; Vietnamese has one form."""
+    assert [counted("k", n) for n in (0, 1, 2, 3, 10, 11, 99, 100, 103, 111)] == \
+        ["k", "k_one", "k_two", "k_few", "k_few", "k", "k", "k", "k_few", "k"]
+    for lang in ("en", "ar", "vi"):
+        for n in (5, 11, 103):  # the number itself is said from three on
+            assert str(n) in t(lang, counted("sp_cards_said", n), card="x", count=n)
 
 
 def test_cards_shown_with_suit_symbols_are_said_by_name() -> None:

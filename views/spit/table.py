@@ -23,7 +23,7 @@ from views.table.motion import TOWARD_ME, TOWARD_THEM, Arrivals, spit_landed, sp
 from views.table.result import Outcome, result_dialog
 from views.table.screen import NewGame, Table
 from views.ui import sizing, theme
-from views.ui.i18n import card_name, t, why_text
+from views.ui.i18n import card_name, counted, t, why_text
 from views.ui.reconcile import anew_when, send, show
 from views.ui.widgets import (
     FELT_DARK,
@@ -126,7 +126,7 @@ class SpitTable(Table):
         """A stock's or a pile's spoken contents: its top card by name and how many cards it holds."""
         if not top:
             return t(self.lang, "sp_empty_said")
-        return t(self.lang, "sp_cards_said", card=card_name(self.lang, top), count=size)
+        return t(self.lang, counted("sp_cards_said", size), card=card_name(self.lang, top), count=size)
 
     def _sized(self) -> tuple[tuple[float, float], tuple[float, float]]:
         """(stock card, pile card) sizes from the page (views/ui/sizing.py)."""

@@ -37,6 +37,15 @@ def said(lang: str, key: str, you: bool, **kw: object) -> str:
     return t(lang, key, **kw)
 
 
+def counted(key: str, n: int) -> str:
+    """The key of the form a count ``n`` takes: ``key_one`` (1), ``key_two`` (2), ``key_few`` (3–10
+    after the hundreds) and ``key`` otherwise — Arabic's number forms (one card, two cards, 3–10
+    cards, 11 and more each read differently); English and Vietnamese strings give the forms they
+    need, the same words where they have none. Only for keys defined with all four forms."""
+    form = "one" if n == 1 else "two" if n == 2 else "few" if 3 <= n % 100 <= 10 else ""
+    return f"{key}_{form}" if form else key
+
+
 def listed(lang: str, items: Iterable[object]) -> str:
     """Several parts as one phrase, joined the language's way ("a, b"; Arabic "a، b")."""
     return t(lang, "list_sep").join(str(x) for x in items)
