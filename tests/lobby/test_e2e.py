@@ -140,10 +140,14 @@ def test_kill_9_mid_match_restart_loses_no_move_and_keeps_clocks(server) -> None
     try:
         after = a.view(mid)
         since_restart_ms = (time.monotonic() - t0) * 1000  # the mover's clock runs again from the restart
+        # ... unless the restart came within 1 s of the last heartbeat: then nothing is shifted and
+        # the mover is charged from the match's last persisted instant (docs/lobby.md, "Restarts";
+        # a fast restart failed the bound measured from the restart alone by 7 ms)
+        charged_ms = max(since_restart_ms, (time.time() - at) * 1000)
         assert after["move_count"] == before["move_count"] and after["status"] == "running"
         x, y = after["clock"]["remaining_ms"], before["clock"]["remaining_ms"]
         assert x[1 - mover] == y[1 - mover] == persisted[1 - mover]  # the waiting clock does not move
-        assert persisted[mover] - since_restart_ms - 1 <= x[mover] <= persisted[mover] + 1, (x, persisted)
+        assert persisted[mover] - charged_ms - 1 <= x[mover] <= persisted[mover] + 1, (x, persisted)
         assert x[mover] - y[mover] <= (killed_at - at) * 1000 + 1  # forgiven: only what the crash lost
         step(a, b, mid)
         assert a.view(mid)["move_count"] == before["move_count"] + 1
