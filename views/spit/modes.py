@@ -79,8 +79,8 @@ class LiveSpit:
 
         self.api, self.storage, self.levels, self.game_id, self.seq = api, storage, levels, game_id, seq
         # the bot's seed is never the deal's (it could rebuild the deal from it): a one-way hash of it
-        bot = SpitBot(levels[1], one_way_seed(seed, "spit-bot"))
-        bots: dict[int, BotPolicy] = {} if levels[1] == PERSON else {1: bot}
+        bots: dict[int, BotPolicy] = {} if levels[1] == PERSON else {
+            1: SpitBot(levels[1], one_way_seed(seed, "spit-bot"))}
         self.driver = SpitDriver(state, bots, seed=seed + seq, now=now, spit_countdown=1.2, round_pause=2.5,
                                  auto_spit=False)
         self.saved_log = len(self.driver.log)
