@@ -121,10 +121,10 @@ def _two_deals(game: str, to_move: int) -> tuple[Any, Any, Any]:
     (what a deal's later shuffles come from), which a bot must not see either."""
     from tests.bots.test_review import LANES_WIN_NOW, LOPTI_OUT_NOW, lanes_position, lopti_position
 
+    hidden = 1 - to_move
     if game == "lanes":
         from engine.lanes import RULES as LANES
 
-        hidden = 1 - to_move
         theirs = LANES_WIN_NOW["players"][hidden]
         other = {**theirs, "hand": list(reversed(theirs["deck"])) + theirs["hand"][:1],
                  "deck": theirs["hand"][1:]}
@@ -135,7 +135,6 @@ def _two_deals(game: str, to_move: int) -> tuple[Any, Any, Any]:
         return LANES, a, b
     from engine.lopti import RULES as LOPTI
 
-    hidden = 1 - to_move
     players = [dict(p) for p in LOPTI_OUT_NOW["players"]]
     players[hidden]["hand"] = ["2C", "QS", "KH"][:len(players[hidden]["hand"])]
     return (LOPTI, lopti_position(LOPTI.parse_options({}), {**LOPTI_OUT_NOW, "to_move": to_move}, 1),

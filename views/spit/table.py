@@ -191,17 +191,23 @@ class SpitTable(Table):
         if phase == "round_over":
             return t(self.lang, "sp_round")
         if phase == "stalled":
-            ends = self.game.countdown_ends()
-            if ends is not None and ends > self.now():
-                return t(self.lang, "sp_countdown", s=f"{ends - self.now():.0f}")
+            left = self._countdown_left(obs)
+            if left is not None:
+                return t(self.lang, "sp_countdown", s=f"{left:.0f}")
             return t(self.lang, "sp_stalled") if self.game.can_spit() else t(self.lang, "sp_waiting")
         return t(self.lang, "sp_play")
+
+    def _countdown_left(self, obs: SpitObservation) -> float | None:
+        """Seconds left of a stuck round's countdown to turning the spit cards; None when none runs."""
+        ends = self.game.countdown_ends()
+        if obs["phase"] != "stalled" or ends is None or ends <= self.now():
+            return None
+        return ends - self.now()
 
     def _heard(self, obs: SpitObservation, status: str) -> None:
         """Say the status line when it changed — not a lesson's (the coach speaks), nor the seconds
         of a countdown, which would be a message a second: the countdown is said when it ends."""
-        counting = obs["phase"] == "stalled" and (self.game.countdown_ends() or 0.0) > self.now()
-        if self.game.mode.coach is None and not counting:
+        if self.game.mode.coach is None and self._countdown_left(obs) is None:
             self.announcements.shown(status, "")
 
     def build(self) -> ft.Control:
