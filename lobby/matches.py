@@ -22,7 +22,7 @@ from lobby.models import Match, Player
 from lobby.ratings import rate_match
 from lobby.rows import Db, MatchRow, for_update, insert_many, load, mark_present, run
 from lobby.states import STATES, state_of
-from lobby.timerules import TIME_CONTROLS, clock_running, remaining_ms
+from lobby.timerules import clock_running, remaining_ms, time_control_of
 
 #: the PostgreSQL channel on which a commit that wrote a match's events names the match
 NOTIFY_CHANNEL = "lobby_events"
@@ -286,7 +286,7 @@ def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
     first_deadline = None
     if m.status == "running" and not moved[s.to_move]:
         first_deadline = m.turn_started_at + clock.rules.first_move_s
-    tc = next((k for k, v in TIME_CONTROLS.items() if v == (m.base_ms // 1000, m.inc_ms // 1000)), "custom")
+    tc = time_control_of(m)
     return {
         "match_id": m.id, "seat": seat, "status": m.status, "winner": m.winner, "reason": m.reason,
         "rated": m.rated, "time_control": tc, "move_count": m.move_count, "event_count": m.event_count,
@@ -343,7 +343,7 @@ def running_matches(db: Session, clock: Clock, player: Player) -> list[dict[str,
         seat = 0 if m.player0 == player.id else 1
         names = players_json(db, (m.player0, m.player1))
         opponent = names[1 - seat]
-        tc = next((k for k, v in TIME_CONTROLS.items() if v == (m.base_ms // 1000, m.inc_ms // 1000)), "custom")
+        tc = time_control_of(m)
         out.append({"match_id": m.id, "seat": seat, "opponent": opponent["name"] if opponent else None,
                     "rated": m.rated, "time_control": tc, "to_move": state_of(m).to_move,
                     "remaining_ms": remaining_ms(m, now) if m.base_ms else None, "move_count": m.move_count})

@@ -147,11 +147,13 @@ def accept_challenge(db: Session, clock: Clock, player: Player, code: str) -> Ma
 
 
 def start_match(db: Session, clock: Clock, a: str, b: str, rated: bool, time_control: str,
-                variants: list[str]) -> Match:
+                variants: list[str], seats_by_seed: bool = True) -> Match:
+    """A new match between players ``a`` and ``b``: the seats drawn by its seed, or ``a`` in seat 0
+    when ``seats_by_seed`` is False (a rematch swaps the seats of the match before)."""
     base, inc = TIME_CONTROLS[time_control]
     seed = clock.new_seed()
     seats = [a, b]
-    if Rng(seed).below(2):
+    if seats_by_seed and Rng(seed).below(2):
         seats.reverse()
     now = clock.now()
     m = Match(id=new_id("m_"), seed=seed, options=json.dumps(LanesOptions.from_json({"variants": variants}).to_json()),

@@ -68,6 +68,17 @@ class Match(SQLModel, table=True):
     event_count: int = 0
 
 
+class Rematch(SQLModel, table=True):
+    """The rematch of an ended match (lobby.rematch): offered by one seat, then accepted (the new
+    match's id), declined or left by either, or expired. One row per ended match, never reopened."""
+
+    match_id: str = Field(primary_key=True)
+    status: str  # offered | accepted | declined | expired
+    offered_by: int | None = None  # the seat that offered (None: left before anyone offered)
+    offered_at: float = 0.0
+    new_match_id: str | None = None
+
+
 class MatchEvent(SQLModel, table=True):
     """Numbered events of a match; ``seat`` None is for both players, else only that seat."""
 

@@ -78,6 +78,10 @@ from lobby.matchmaking import (
     window,
 )
 from lobby.ratings import RATING_PERIOD_S
+from lobby.rematch import REMATCH_LIFETIME_S
+from lobby.rematch import decline as decline_rematch
+from lobby.rematch import offer as offer_rematch
+from lobby.rematch import status as rematch_status
 from lobby.rows import flush_presence
 from lobby.states import STATES, StateCache, state_of
 from lobby.sweeps import mark_alive, resume_after_restart, sweep, sweep_match
@@ -95,10 +99,12 @@ from lobby.timerules import (
 
 __all__ = [
     "AWAY_S", "AWAY_WARN_S", "FIRST_MOVE_S", "LAG_ALLOWANCE_S", "NOTIFY_CHANNEL", "RATING_PERIOD_S", "SERVER_ONLY",
-    "STATES", "TIME_CONTROLS", "UNTIMED_MOVE_S", "AnyMatch", "Caller", "LobbyError", "MoveResult", "StateCache",
+    "REMATCH_LIFETIME_S", "STATES", "TIME_CONTROLS", "UNTIMED_MOVE_S", "AnyMatch", "Caller", "LobbyError",
+    "MoveResult", "StateCache",
     "locked_match", "_players", "_tokens", "abort", "accept_challenge", "authenticate", "authenticate_id",
     "clock_running",
-    "can_abort", "create_challenge", "create_player", "create_seek", "display_name", "due_ids", "dumps", "enforce",
+    "can_abort", "decline_rematch", "offer_rematch", "rematch_status",
+    "create_challenge", "create_player", "create_seek", "display_name", "due_ids", "dumps", "enforce",
     "events_after", "events_for", "flush_presence", "forget_player", "forget_tokens_of", "known_player",
     "leaderboard", "make_move", "mark_alive", "pair_seeks", "seek_expired", "challenge_expired", "player_json",
     "players_json", "profile",

@@ -22,6 +22,11 @@ TIME_CONTROLS: dict[str, tuple[int, int]] = {"1+0": (60, 0), "3+2": (180, 2), "5
                                              "untimed": (0, 0)}
 
 
+def time_control_of(m: AnyMatch) -> str:
+    """The name of the match's time control ("custom" for terms no seek or challenge offers)."""
+    return next((k for k, v in TIME_CONTROLS.items() if v == (m.base_ms // 1000, m.inc_ms // 1000)), "custom")
+
+
 def clock_running(m: AnyMatch) -> bool:
     return m.status == "running" and m.moved0 and m.moved1
 

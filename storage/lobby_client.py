@@ -117,6 +117,21 @@ class LobbyClient:
         """End the match before both players have moved: unrated, no winner (LobbyRefused after)."""
         return dict(self._call("POST", f"/matches/{match_id}/abort"))
 
+    # --- after a match -----------------------------------------------------------------------------
+    def rematch(self, match_id: str) -> dict[str, Any]:
+        """Offer a rematch of an ended match, or accept the opponent's offer (then ``match_id`` of
+        the answer is the new match). LobbyRefused(409) once it was declined or expired."""
+        return dict(self._call("POST", f"/matches/{match_id}/rematch"))
+
+    def decline_rematch(self, match_id: str) -> dict[str, Any]:
+        """Decline the offer, withdraw one's own, or say one left the result screen."""
+        return dict(self._call("DELETE", f"/matches/{match_id}/rematch"))
+
+    def rematch_status(self, match_id: str, since: int = 0, timeout: float = 0.0) -> dict[str, Any]:
+        """Where the rematch stands; waits up to ``timeout`` s for news after event ``since``."""
+        return dict(self._call("GET", f"/matches/{match_id}/rematch", params={"since": since, "timeout": timeout},
+                               timeout=timeout + 10))
+
     def poll(self, match_id: str, since: int, timeout: float = 0.0) -> dict[str, Any]:
         return dict(self._call("GET", f"/matches/{match_id}/poll", params={"since": since, "timeout": timeout},
                                timeout=timeout + 10))

@@ -142,6 +142,7 @@ def add_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
         """Abort before both players have made their first move: unrated, no winner (409 after)."""
         return svc.abort(db, clk, player, match_id)
 
+    add_rematch_routes(api, ctx)
     add_waiting_routes(api, ctx, hot_calls)
 
     @api.get("/matches/{match_id}/replay", responses=errors(PUBLIC))
@@ -150,6 +151,52 @@ def add_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
         if m is None:
             raise svc.LobbyError(404, "no such match")
         return svc.replay_record(m)
+
+
+#: a rematch's steps after which nothing more happens (the long poll answers at once)
+FINAL = ("accepted", "declined", "expired")
+
+
+def add_rematch_routes(api: FastAPI, ctx: Context) -> None:
+    """Rematch once a match has ended (lobby/rematch.py): offer or accept, decline or leave, and a
+    long poll for the other player's answer, woken by the match's bell."""
+    clk = ctx.clock
+    DB = Annotated[Session, Depends(ctx.get_db, scope="function")]
+    Me = Annotated[models.Player, Depends(ctx.me)]
+    Auth = Annotated[str | None, Header(include_in_schema=False)]
+
+    @api.post("/matches/{match_id}/rematch", **SIGNED_IN_OP)
+    def rematch_offer(match_id: str, player: Me, db: DB) -> dict[str, Any]:
+        """Offer a rematch of an ended match, or accept the other player's offer: the new match has
+        the seats swapped and the same terms (409 while it runs, or once declined or expired)."""
+        return svc.offer_rematch(db, clk, player, match_id)
+
+    @api.delete("/matches/{match_id}/rematch", **SIGNED_IN_OP)
+    def rematch_decline(match_id: str, player: Me, db: DB) -> dict[str, Any]:
+        """Decline the offer, withdraw one's own, or leave the result screen: no rematch of this match."""
+        return svc.decline_rematch(db, clk, player, match_id)
+
+    @api.get("/matches/{match_id}/rematch", **SIGNED_IN_OP)
+    async def rematch_state(match_id: str, authorization: Auth = None,
+                            since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,
+                            timeout: Annotated[float, Query(ge=0, le=30)] = 0.0) -> JSONResponse:
+        """Where the rematch stands; with ``timeout``, waits until the match has an event after
+        ``since`` (an offer, an answer) or the offer expires."""
+        token = hot.bearer(authorization)
+        deadline = time.monotonic() + timeout
+        bells = ctx.database.bells
+        while True:
+            ring = bells.arm(match_id)
+            body = await ctx.database.run_db(
+                lambda db: svc.rematch_status(db, clk, svc.authenticate_id(db, token), match_id))
+            left = deadline - time.monotonic()
+            if body["event_count"] > since or body["status"] in FINAL or left <= 0:
+                bells.disarm(match_id, ring)
+                return FastJSON(body)
+            wait = min(ctx.recheck_s, left)
+            if body["expires_at"] is not None:  # wake when the offer runs out
+                wait = min(wait, max(0.05, body["expires_at"] - clk.now()))
+            await bells.until(match_id, ring, wait)
 
 
 def add_waiting_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:

@@ -607,7 +607,8 @@ def in_progress(db: Path, game: str) -> list[int]:
 
 def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) -> None:
     """#9 client: sign in as a guest, find a rated game, play the opening by tapping while another
-    client answers through the lobby, see both clocks, resign and see the rating change."""
+    client answers through the lobby, see both clocks, resign and see the rating change; then the
+    opponent offers a rematch and accepting it opens the new match (#45)."""
     import threading
 
     from playwright.sync_api import sync_playwright
@@ -705,9 +706,22 @@ def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) ->
                 page.screenshot(path=str(tmp_path / "online-fail.png"))
                 raise AssertionError(f"no rating change shown: {page.inner_text('body')!r}; lobby: {c.view(mid)}")
             page.screenshot(path=str(tmp_path / "online.png"))
+            # #45: Bob offers a rematch; the result dialog hears it and Accept opens the new match
+            assert c.rematch(mid)["status"] == "offered"
+            assert wait_text(page, "Bob offers a rematch", 30), page.inner_text("body")
+            page.get_by_role("button", name="Accept rematch").click(timeout=20_000)
+            assert wait_until(lambda: c.rematch_status(mid)["status"] == "accepted", 20), c.rematch_status(mid)
+            new_id = str(c.rematch_status(mid)["match_id"])
+            page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=30_000)  # the new table
+            assert wait_text(page, "5:00", 20), page.inner_text("body")
+            assert wait_until(lambda: "You lost" not in page.inner_text("body"), 10), page.inner_text("body")
+            page.screenshot(path=str(tmp_path / "rematch.png"))
             browser.close()
         v = c.view(mid)
         assert v["status"] == "finished" and v["reason"] == "resigned" and v["rating_change"]
+        again = c.view(new_id)
+        assert again["status"] == "running" and again["seat"] == 1 - int(info["seat"])  # type: ignore[call-overload]
+        assert again["rated"] and again["time_control"] == "5+3"
     finally:
         stop.set()
         lobby.terminate()

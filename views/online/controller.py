@@ -280,7 +280,7 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
             if events:
                 self.since = max(self.since, max(int(e.get("n", 0)) for e in events))
                 engine_events = [ev(e["type"], **{k: v for k, v in e.items() if k not in ("type", "n")})
-                                 for e in events if e.get("type") not in ("move", "start", "end")]
+                                 for e in events if e.get("type") not in ("move", "start", "end", "rematch")]
                 if engine_events:
                     self.last_events = engine_events
             return bool(events) or before != (self.seq, self.view["status"])

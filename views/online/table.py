@@ -17,6 +17,7 @@ from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable, Remote
 from views.online.controller import OnlineMode
+from views.online.rematch import RematchPanel, RematchTalk
 from views.table.screen import Table
 from views.ui import theme
 from views.ui.i18n import t
@@ -49,6 +50,9 @@ class OnlineSeat:
         self.active = True
         self.clocks = text(app.lang, "", theme.TYPE_LEAD, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
         self.shown_result = False
+        #: the rematch while the result shows (None before, and once settled or left)
+        self.rematch: RematchTalk | None = None
+        self.panel: RematchPanel
 
     #: the table this seat belongs to (set by ``join`` when the table is made with it)
     table: Table
@@ -131,14 +135,25 @@ class OnlineSeat:
         self.active = False
 
     def _home(self) -> None:
-        self.active = False
-        self.app.page.pop_dialog()
+        self._leave_result()
         self.app.go("/")
 
     def _again(self) -> None:
+        self._leave_result()
+        self.app.go("/online")
+
+    def _leave_result(self) -> None:
+        """The result screen closes: the table stops, and a rematch not yet settled is declined at
+        the lobby (off the loop), so the opponent is not left waiting on an offer."""
         self.active = False
         self.app.page.pop_dialog()
-        self.app.go("/online")
+        talk = self.rematch
+        if talk is not None and not talk.final:
+            self.rematch = None
+
+            async def leave() -> None:
+                await asyncio.to_thread(talk.decline)
+            self.app.page.run_task(leave)
 
     def show_result(self) -> None:
         if self.shown_result:
@@ -153,20 +168,63 @@ class OnlineSeat:
             lines.append(t(lang, "ol_rating_change", before=change["before"], after=change["after"]))
         elif not v.get("rated"):
             lines.append(t(lang, "ol_unrated"))
+        names = [p["name"] if p else "?" for p in v.get("players", [None, None])]
+        self.rematch = RematchTalk(self.online.client, self.online.match_id, int(v.get("event_count", 0)))
+        self.panel = RematchPanel(lang, self.rematch, names[1 - self.online.seat],
+                                  on_offer=lambda: self.app.page.run_task(self._rematch_step, "offer"),
+                                  on_decline=lambda: self.app.page.run_task(self._rematch_step, "decline"))
         self.app.page.show_dialog(ft.AlertDialog(
             modal=True, title=text(lang, t(lang, "won") if won else t(lang, "lost") if v.get("winner") is not None
                                    else t(lang, "ol_aborted"), theme.TYPE_TITLE, True),
-            content=text(lang, "\n".join(lines), theme.TYPE_BODY),
+            content=ft.Column([text(lang, "\n".join(lines), theme.TYPE_BODY), self.panel.control], tight=True,
+                              spacing=theme.SPACE_SNUG),
             actions=[*([ft.TextButton(t(lang, "review"), on_click=self._review_match)] if v.get("winner") is not None
                        else []),
                      ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
                      ft.TextButton(t(lang, "home"), on_click=lambda e: self._home())]))
+        self.app.page.run_task(self._watch_rematch)
+
+    async def _rematch_step(self, step: str) -> None:
+        """A tapped Rematch / Accept / Decline, sent off the loop."""
+        talk = self.rematch
+        if talk is not None and await asyncio.to_thread(talk.offer if step == "offer" else talk.decline):
+            await self._rematch_changed(talk)
+
+    async def _watch_rematch(self) -> None:
+        """While the result shows: the opponent's offer or answer, by long poll (backing off while
+        the lobby cannot be reached)."""
+        while (talk := self.rematch) is not None and not talk.final:
+            changed = await asyncio.to_thread(talk.wait, theme.LOBBY_WAIT_S)
+            if changed:
+                await self._rematch_changed(talk)
+            if talk.lost:
+                await asyncio.sleep(theme.LOBBY_RETRY_S)
+
+    async def _rematch_changed(self, talk: RematchTalk) -> None:
+        """Show where the rematch stands; once accepted, open the new match (the same for both)."""
+        if talk is not self.rematch:
+            return  # the result screen was left meanwhile
+        said = self.panel.redraw()
+        if said:
+            self.app.feedback.say(said, self.lang)
+        new_id = talk.state.get("match_id")
+        if talk.status != "accepted" or not new_id:
+            return
+        self.rematch = None
+        try:
+            view = await asyncio.to_thread(self.online.client.view, str(new_id))
+        except (LobbyUnavailable, LobbyRefused):
+            self.app.tell(t(self.lang, "ol_lost"))  # the new match is listed on the Online screen
+            return
+        self.active = False
+        self.app.page.pop_dialog()
+        open_online_table(self.app, self.online.client, view)
 
     async def _review_match(self, e: object) -> None:
         """The expert's review of the match just played, from its copy in the local history."""
         if self.online.game_id is None:
             await self.keep()
-        self.app.page.pop_dialog()
+        self._leave_result()
         if self.online.game_id is not None:
             self.app.go(f"/review/{self.online.game_id}")
         else:
@@ -192,7 +250,7 @@ class OnlineSeat:
         up on return); backs off while the lobby is unreachable."""
         backoff = 1.0
         while self._on_top():
-            changed = await asyncio.to_thread(self.online.sync, time.monotonic(), 10.0)
+            changed = await asyncio.to_thread(self.online.sync, time.monotonic(), theme.LOBBY_WAIT_S)
             if self.online.connection == "lost":
                 self.table.refresh()
                 await asyncio.sleep(backoff)

@@ -67,6 +67,8 @@ NONE = ft.Colors.TRANSPARENT  # no fill
 
 # --- timing: how often a screen looks again while it waits (seconds) ------------------------------
 LOBBY_POLL_S = 1.0  # a seek or a challenge waiting for its match at the lobby
+LOBBY_WAIT_S = 10.0  # a long poll's wait at the lobby (the opponent's move, a rematch answer)
+LOBBY_RETRY_S = 3.0  # the result screen asks again this long after the lobby could not be reached
 CLOCK_TICK_S = 0.5  # an online match's clocks redrawn between the lobby's answers (whole seconds shown)
 PAUSED_POLL_S = 0.2  # a table in the background checks whether the app came back
 SPIT_FRAME_S = 0.05  # Spit's real-time table redraws at most this often (20 a second)
