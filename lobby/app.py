@@ -128,7 +128,9 @@ def handle_errors(app: FastAPI) -> None:
 
     @app.exception_handler(svc.LobbyError)
     async def lobby_error(request: Request, exc: svc.LobbyError) -> JSONResponse:
-        return JSONResponse(exc.body(), status_code=exc.status)
+        wait = exc.detail.get("retry_after_s") if isinstance(exc.detail, dict) else None
+        headers = {"Retry-After": str(math.ceil(wait))} if exc.status == 429 and wait else None
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> Response:

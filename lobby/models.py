@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import BigInteger
+from sqlalchemy import BigInteger, Index
 from sqlmodel import Field, SQLModel, UniqueConstraint
 
 
@@ -77,6 +77,17 @@ class Rematch(SQLModel, table=True):
     offered_by: int | None = None  # the seat that offered (None: left before anyone offered)
     offered_at: float = 0.0
     new_match_id: str | None = None
+
+
+class QuickMessage(SQLModel, table=True):
+    """A phrase or emote a player sent during a match (lobby.messages): what the rate limit counts."""
+
+    __table_args__ = (Index("ix_quickmessage_match_seat", "match_id", "seat"),)
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: str
+    seat: int
+    phrase: str
+    at: float
 
 
 class MatchEvent(SQLModel, table=True):

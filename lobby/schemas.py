@@ -77,6 +77,13 @@ class MoveIn(BaseModel):
     action: dict[str, Any]
 
 
+class SayIn(BaseModel):
+    """A quick message: one of the fixed phrases (lobby.messages.PHRASES)."""
+
+    model_config = ConfigDict(extra="forbid")
+    phrase: str = Field(min_length=1, max_length=40, strict=True)
+
+
 class ErrorBody(BaseModel):
     """Every error the lobby answers: a sentence for people and the details for programs (a 422's
     field errors, a move's engine code, a stale move's current view)."""

@@ -77,6 +77,7 @@ from lobby.matchmaking import (
     start_match,
     window,
 )
+from lobby.messages import PHRASES, say
 from lobby.ratings import RATING_PERIOD_S
 from lobby.rematch import REMATCH_LIFETIME_S
 from lobby.rematch import decline as decline_rematch
@@ -99,7 +100,7 @@ from lobby.timerules import (
 
 __all__ = [
     "AWAY_S", "AWAY_WARN_S", "FIRST_MOVE_S", "LAG_ALLOWANCE_S", "NOTIFY_CHANNEL", "RATING_PERIOD_S", "SERVER_ONLY",
-    "REMATCH_LIFETIME_S", "STATES", "TIME_CONTROLS", "UNTIMED_MOVE_S", "AnyMatch", "Caller", "LobbyError",
+    "PHRASES", "REMATCH_LIFETIME_S", "STATES", "TIME_CONTROLS", "UNTIMED_MOVE_S", "AnyMatch", "Caller", "LobbyError",
     "MoveResult", "StateCache",
     "locked_match", "_players", "_tokens", "abort", "accept_challenge", "authenticate", "authenticate_id",
     "clock_running",
@@ -108,7 +109,7 @@ __all__ = [
     "events_after", "events_for", "flush_presence", "forget_player", "forget_tokens_of", "known_player",
     "leaderboard", "make_move", "mark_alive", "pair_seeks", "seek_expired", "challenge_expired", "player_json",
     "players_json", "profile",
-    "remaining_ms", "replay_record", "resign", "resume_after_restart", "running_matches", "seat_of",
+    "remaining_ms", "replay_record", "resign", "say", "resume_after_restart", "running_matches", "seat_of",
     "start_match", "state_of",
     "sweep", "sweep_match", "to_json", "touch", "view_for", "window",
 ]

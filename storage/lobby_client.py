@@ -38,7 +38,9 @@ class LobbyClient:
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
-    def _call(self, method: str, path: str, retries: int = 2, **kw: Any) -> Any:
+    def _call(self, method: str, path: str, retries: int = 2, patient: bool = True, **kw: Any) -> Any:
+        """One request, tried again on a lost connection (``retries``) and, when ``patient``, after
+        the wait a 429 asks for; an error answer raises :class:`LobbyRefused`."""
         last: Exception | None = None
         for attempt in range(retries + 6):
             if last is not None and attempt > retries:
@@ -48,7 +50,7 @@ class LobbyClient:
             except httpx.TransportError as exc:
                 last = exc
                 continue
-            if r.status_code == 429 and attempt < retries + 5:  # slow down as asked, then retry
+            if r.status_code == 429 and patient and attempt < retries + 5:  # slow down as asked, then retry
                 time.sleep(min(2.0, float(r.headers.get("Retry-After", "1"))))
                 continue
             if r.status_code >= 400:
@@ -116,6 +118,11 @@ class LobbyClient:
     def abort(self, match_id: str) -> dict[str, Any]:
         """End the match before both players have moved: unrated, no winner (LobbyRefused after)."""
         return dict(self._call("POST", f"/matches/{match_id}/abort"))
+
+    def say(self, match_id: str, phrase: str) -> dict[str, Any]:
+        """A quick message (one of the lobby's fixed phrases). Too soon after the last one, the
+        lobby's 429 is raised at once (LobbyRefused): a message sent late would be out of place."""
+        return dict(self._call("POST", f"/matches/{match_id}/say", patient=False, json={"phrase": phrase}))
 
     # --- after a match -----------------------------------------------------------------------------
     def rematch(self, match_id: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"language": "en", "theme": "system", "sound"
                                     "bot_speed": "normal", "default_variants": [], "card_style": "classic",
                                     "hint_level": "casual", "reduce_motion": False,
                                     "lopti_bots": "mixed",  # the quick Lopti table's bots: a level, or mixed
+                                    "quick_messages": True,  # online quick messages shown (False: muted)
                                     "lobby_url": ""}  # "": the built-in address (storage/lobby_address.py)
 
 

@@ -16,7 +16,7 @@ from lobby import hot, models
 from lobby import service as svc
 from lobby.routes import Context
 from lobby.rows import PRESENCE, MatchRow, Tx
-from lobby.schemas import PUBLIC, SIGNED_IN_OP, MoveIn, errors
+from lobby.schemas import PUBLIC, SIGNED_IN_OP, MoveIn, SayIn, errors
 
 #: the highest event number a client may name (a signed 64-bit column holds the numbers; a larger
 #: one is refused at the edge instead of overflowing in the database driver)
@@ -141,6 +141,11 @@ def add_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
     def abort(match_id: str, player: Me, db: DB) -> dict[str, Any]:
         """Abort before both players have made their first move: unrated, no winner (409 after)."""
         return svc.abort(db, clk, player, match_id)
+
+    @api.post("/matches/{match_id}/say", **SIGNED_IN_OP)
+    def say(match_id: str, body: SayIn, player: Me, db: DB) -> dict[str, Any]:
+        """A quick message (one of the fixed phrases) to the match while it runs; rate-limited (429)."""
+        return svc.say(db, clk, player, match_id, body.phrase)
 
     add_rematch_routes(api, ctx)
     add_waiting_routes(api, ctx, hot_calls)

@@ -670,6 +670,10 @@ def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) ->
             c: LobbyClient = info["client"]  # type: ignore[assignment]
             mine = 1 - int(info["seat"])  # type: ignore[call-overload]
             mid = str(info["mid"])
+            c.say(mid, "good_luck")  # #45: a quick message shows beside Bob's seat
+            page.wait_for_selector('[flt-semantics-identifier="said"]', timeout=20_000)
+            time.sleep(0.5)  # the bubble is drawn a frame after its node exists
+            page.screenshot(path=str(tmp_path / "said.png"))
             deadline = time.monotonic() + 240
             while c.view(mid)["observation"]["players"][mine]["lanes"].count([]) > 0 and time.monotonic() < deadline:
                 if c.view(mid)["clock"]["to_move"] != mine:

@@ -20,6 +20,7 @@ from engine.lopti.house_rules import CONDITION_NEEDS, EFFECTS, TIMINGS, BasePara
 from engine.lopti.votes import PROPOSAL_KINDS
 from tests.conftest import ROOT
 from views.lopti.tie_screens import THROW_ICONS
+from views.online.quick import PHRASES
 from views.ui.i18n import SUIT_GLYPH, table
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, THEMES
 
@@ -49,6 +50,8 @@ FAMILIES: dict[str, Iterable[object]] = {
     "theme_{}": THEMES,  # views/screens/settings.py
     "style_{}": CARD_STYLES,
     "speed_{}": BOT_SPEEDS,
+    # views/online/quick.py: the phrases; views/online/table.py: why one was not sent (OnlineMode.say)
+    "qm_{}": (*PHRASES, "soon", "lost", "refused"),
 }
 #: families whose callers look the key up first and fall back on purpose (views/ui/i18n.py): an
 #: engine reason without words stays in the engine's English; a verb without a "you" form uses its

@@ -90,6 +90,15 @@ class Remote(Protocol):
     async def resync(self) -> None:
         """Back from the background: what happened meanwhile."""
 
+    def opponent_name(self) -> str:
+        """The name on the opponent's seat plate (the player's, at the lobby)."""
+
+    def said_by(self, seat: int) -> list[ft.Control]:
+        """The quick message ``seat`` is showing now, drawn beside that seat (none when muted)."""
+
+    def bar(self) -> list[ft.Control]:
+        """What it adds to the player's action bar (the quick-message button)."""
+
 
 class LanesTable(TurnBasedTable[LanesAction]):
     bot_delay = 0.35
@@ -312,7 +321,10 @@ class LanesTable(TurnBasedTable[LanesAction]):
         plate = seat_plate(self.lang, self._opponent_name(), text(self.lang, held, theme.TYPE_NOTE,
                                                                   color=theme.ON_FELT_MUTED),
                            count=info["hand_size"], turn=obs["to_move"] == opp and not obs["over"])
-        return ft.Row([plate])
+        return ft.Row([plate, *self._said_by(opp)], spacing=theme.SPACE_SNUG)
+
+    def _said_by(self, seat: int) -> list[ft.Control]:
+        return [] if self.remote is None else self.remote.said_by(seat)
 
     def refresh(self, update: bool = True) -> None:
         if self.remote is not None:
@@ -355,6 +367,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
               if powers.hint and not lesson else []),  # a lesson's coach has its own Hint; online has none
             *([table_button(t(self.lang, "undo"), self.on_undo, disabled=not m.my_turn, kind="text",
                             icon=ft.Icons.UNDO)] if m.can_undo() else []),
+            *([] if self.remote is None else [*self.remote.bar(), *self._said_by(me)]),
             text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
         rows = [
@@ -504,6 +517,8 @@ class LanesTable(TurnBasedTable[LanesAction]):
 
     def _opponent_name(self) -> str:
         m = self.match
+        if self.remote is not None:
+            return self.remote.opponent_name()
         return t(self.lang, "player_n", n=2 - m.human) if m.pass_and_play else t(self.lang, m.level)
 
     def _replay(self) -> None:

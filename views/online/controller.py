@@ -43,6 +43,10 @@ if TYPE_CHECKING:
     from storage.db import Storage
 
 
+#: the lobby's events that are not the engine's (the table draws only the engine's)
+NOT_PLAY = ("move", "start", "end", "rematch", "say")
+
+
 class OnlineMode(NoBotNoUndo[LanesAction]):
     """A Lanes match at the lobby, seen from my seat: the server's view is all there is."""
 
@@ -61,6 +65,8 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
         self.notice: str | None = None
         self.match_id = str(view["match_id"])
         self.last_events: list[Event] = []
+        #: quick messages heard since the table last took them: (seat, phrase)
+        self.heard: list[tuple[int, str]] = []
         #: "ok", or "lost" while the lobby cannot be reached (the table says so and keeps retrying)
         self.connection = "ok"
         self.since = int(view.get("event_count", 0))
@@ -179,7 +185,8 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
     def _moved(self, body: dict[str, Any], now: float | None) -> list[Event]:
         self.connection = "ok"
         events = [ev(e["type"], **{k: v for k, v in e.items() if k not in ("type", "n")})
-                  for e in body.get("events", []) if isinstance(e, dict) and "type" in e]
+                  for e in body.get("events", []) if isinstance(e, dict) and "type" in e
+                  and e["type"] not in NOT_PLAY]
         with self._lock:
             if isinstance(body.get("view"), dict) and not self._take_if_newer(body["view"], now):
                 return [ev("move")]
@@ -254,6 +261,23 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
             self.connection = "lost"
         return []
 
+    def say(self, phrase: str) -> str | None:
+        """Send a quick message (network: off the UI loop). None when sent, else why not: "soon"
+        (the lobby's rate limit), "lost" (cannot be reached) or "refused"."""
+        try:
+            self.client.say(self.match_id, phrase)
+        except LobbyRefused as exc:
+            return "soon" if exc.status == 429 else "refused"
+        except LobbyUnavailable:
+            return "lost"
+        return None
+
+    def take_heard(self) -> list[tuple[int, str]]:
+        """The quick messages heard since the last call (each given once)."""
+        with self._lock:
+            heard, self.heard = self.heard, []
+        return heard
+
     def suggestion(self, level: str = "casual") -> LanesAction | None:
         return None  # no help from the app in a game against a person
 
@@ -279,8 +303,11 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
                 return False  # an answer older than the view held (another sync was quicker)
             if events:
                 self.since = max(self.since, max(int(e.get("n", 0)) for e in events))
+                self.heard += [(int(e["seat"]), str(e["phrase"])) for e in events
+                               if e.get("type") == "say" and isinstance(e.get("seat"), int)
+                               and isinstance(e.get("phrase"), str)]
                 engine_events = [ev(e["type"], **{k: v for k, v in e.items() if k not in ("type", "n")})
-                                 for e in events if e.get("type") not in ("move", "start", "end", "rematch")]
+                                 for e in events if e.get("type") not in NOT_PLAY]
                 if engine_events:
                     self.last_events = engine_events
             return bool(events) or before != (self.seq, self.view["status"])

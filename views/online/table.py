@@ -17,11 +17,12 @@ from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable, Remote
 from views.online.controller import OnlineMode
+from views.online.quick import Bubbles, bubble, chooser, words
 from views.online.rematch import RematchPanel, RematchTalk
 from views.table.screen import Table
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import felt, table_button, text
+from views.ui.widgets import felt, icon_button, table_button, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -50,6 +51,8 @@ class OnlineSeat:
         self.active = True
         self.clocks = text(app.lang, "", theme.TYPE_LEAD, True, theme.ON_FELT, align=ft.TextAlign.CENTER)
         self.shown_result = False
+        #: the quick message each seat is showing
+        self.bubbles = Bubbles()
         #: the rematch while the result shows (None before, and once settled or left)
         self.rematch: RematchTalk | None = None
         self.panel: RematchPanel
@@ -67,7 +70,7 @@ class OnlineSeat:
     def _clock_text(self) -> str:
         m, lang = self.online, self.lang
         rem = m.remaining(time.monotonic())
-        names = [p["name"] if p else "?" for p in m.view.get("players", [None, None])]
+        names = self._names()
         me, opp = m.seat, 1 - m.seat
 
         def fmt(ms: int) -> str:
@@ -99,6 +102,63 @@ class OnlineSeat:
         abort = table_button(t(self.lang, "abort"), self.on_abort, kind="text", icon=ft.Icons.CLOSE,
                              ident="online-abort")
         return [ft.Row([ft.Container(self.clocks, expand=True), abort])]
+
+    # --- quick messages ----------------------------------------------------------------------------
+    def _names(self) -> list[str]:
+        return [p["name"] if p else "?" for p in self.online.view.get("players", [None, None])]
+
+    def opponent_name(self) -> str:
+        return self._names()[1 - self.online.seat]
+
+    def said_by(self, seat: int) -> list[ft.Control]:
+        phrase = self.bubbles.of(seat)
+        if phrase is None or not self.app.prefs.quick_messages:
+            return []
+        who = t(self.lang, "you") if seat == self.online.seat else self._names()[seat]
+        return [bubble(self.lang, phrase, who)]
+
+    def bar(self) -> list[ft.Control]:
+        if not self.app.prefs.quick_messages or self.online.status().over:
+            return []
+        return [ft.Semantics(identifier="online-say", content=icon_button(
+            ft.Icons.CHAT_BUBBLE_OUTLINE, t(self.lang, "qm_say"), self.on_say, color=theme.ON_FELT))]
+
+    def on_say(self, e: object) -> None:
+        """The phrases and emotes to choose from; the chosen one is sent off the loop."""
+        def pick(phrase: str) -> None:
+            self.app.page.pop_dialog()
+            self.app.page.run_task(self._say, phrase)
+
+        lang = self.lang
+        self.app.page.show_dialog(ft.AlertDialog(
+            title=text(lang, t(lang, "qm_say"), theme.TYPE_STRONG, True), content=chooser(lang, pick),
+            actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog())]))
+
+    async def _say(self, phrase: str) -> None:
+        why = await asyncio.to_thread(self.online.say, phrase)
+        if why is None:
+            self._show_said(self.online.seat, phrase)
+        else:
+            self.app.tell(t(self.lang, f"qm_{why}"))
+
+    def _hear(self) -> None:
+        """The opponent's quick messages the last answer brought (mine were shown when sent)."""
+        for seat, phrase in self.online.take_heard():
+            if seat != self.online.seat and self.app.prefs.quick_messages and words(self.lang, phrase):
+                self._show_said(seat, phrase)
+
+    def _show_said(self, seat: int, phrase: str) -> None:
+        """Show ``phrase`` beside ``seat`` for a few seconds; a screen reader hears the opponent's."""
+        self.bubbles.put(seat, phrase)
+        self.table.refresh()
+        if seat != self.online.seat:
+            self.app.feedback.say(f"{self._names()[seat]}: {words(self.lang, phrase)}", self.lang)
+        self.app.page.run_task(self._fade)
+
+    async def _fade(self) -> None:
+        await asyncio.sleep(theme.QUICK_MESSAGE_S + theme.SETTLE_S)
+        if self._on_top():
+            self.table.refresh()
 
     def on_abort(self, e: object) -> None:
         """Abort after the confirmation (before both have moved: no result, no rating), off the loop."""
@@ -168,7 +228,7 @@ class OnlineSeat:
             lines.append(t(lang, "ol_rating_change", before=change["before"], after=change["after"]))
         elif not v.get("rated"):
             lines.append(t(lang, "ol_unrated"))
-        names = [p["name"] if p else "?" for p in v.get("players", [None, None])]
+        names = self._names()
         self.rematch = RematchTalk(self.online.client, self.online.match_id, int(v.get("event_count", 0)))
         self.panel = RematchPanel(lang, self.rematch, names[1 - self.online.seat],
                                   on_offer=lambda: self.app.page.run_task(self._rematch_step, "offer"),
@@ -260,6 +320,7 @@ class OnlineSeat:
             self._tell_dropped()
             if changed:
                 self.table.refresh()
+            self._hear()
             if self.online.status().over:
                 break
 

@@ -39,6 +39,7 @@ def settings(app: Host) -> None:
     sound = ft.Switch(label=t(lang, "sound"), value=prefs.sound)
     haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
     motion = ft.Switch(label=t(lang, "reduce_motion"), value=prefs.reduce_motion)
+    quick = ft.Switch(label=t(lang, "qm_setting"), value=prefs.quick_messages)
     preview = live_preview(style)
     online, checked_address = settings_section(app)
 
@@ -51,7 +52,8 @@ def settings(app: Host) -> None:
                 app.storage, display_name=name.value or "Player", language=language.value or "en",
                 theme=theme_dd.value or "system", card_style=style.value or "classic", bot_speed=speed.value or
                 "normal", sound=bool(sound.value), haptics=bool(haptics.value),
-                hint_level=hints.value or "casual", reduce_motion=bool(motion.value))
+                hint_level=hints.value or "casual", reduce_motion=bool(motion.value),
+                quick_messages=bool(quick.value))
             app.name = (name.value or "Player").strip()
         except ValueError as exc:
             app.tell(str(exc))
@@ -73,7 +75,7 @@ def settings(app: Host) -> None:
         *([ft.Semantics(identifier="platform-calm", content=text(lang, t(lang, "reduce_motion_platform"),
                                                                  theme.TYPE_NOTE))]
           if app.platform_calm else []),
-        *online,
+        *online, ft.Semantics(identifier="setting-quick_messages", content=quick),
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
     ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)

@@ -34,6 +34,8 @@ class Prefs:
     #: cards appear where they land instead of moving there (also when the platform asks for less motion)
     reduce_motion: bool = False
     lopti_bots: str = "mixed"
+    #: quick messages in online matches: shown, heard and sent (off: muted, no button)
+    quick_messages: bool = True
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, object]) -> Prefs:
@@ -50,7 +52,8 @@ class Prefs:
                    bot_speed=pick("bot_speed", BOT_SPEEDS, "normal"),
                    hint_level=pick("hint_level", HINT_LEVELS, "casual"),
                    reduce_motion=flag("reduce_motion", False),
-                   lopti_bots=pick("lopti_bots", LOPTI_BOTS, "mixed"))
+                   lopti_bots=pick("lopti_bots", LOPTI_BOTS, "mixed"),
+                   quick_messages=flag("quick_messages", True))
 
     def lopti_levels(self, players: int) -> list[str]:
         """The bots of a quick Lopti table of ``players`` seats (seat 1 is the player)."""

@@ -27,6 +27,7 @@ RESIGN = "#FFCDD2"  # the resign button on the cloth
 #: shade of the cloth (3.75:1 on FELT_LIGHT), so a newcomer still sees that it is there (#42)
 OFF_FELT = "#9CCC9F"
 BUTTON = "#FFFFFF"  # a usable button on the cloth (its words in INK)
+BUBBLE = "#FFF8E1"  # a quick message beside the seat that sent it (its words in INK)
 
 # --- cards ---------------------------------------------------------------------------------------
 CARD_FACE = "#FFFFFF"
@@ -68,6 +69,7 @@ NONE = ft.Colors.TRANSPARENT  # no fill
 # --- timing: how often a screen looks again while it waits (seconds) ------------------------------
 LOBBY_POLL_S = 1.0  # a seek or a challenge waiting for its match at the lobby
 LOBBY_WAIT_S = 10.0  # a long poll's wait at the lobby (the opponent's move, a rematch answer)
+QUICK_MESSAGE_S = 4.0  # a quick message shows this long beside its sender's seat
 LOBBY_RETRY_S = 3.0  # the result screen asks again this long after the lobby could not be reached
 CLOCK_TICK_S = 0.5  # an online match's clocks redrawn between the lobby's answers (whole seconds shown)
 PAUSED_POLL_S = 0.2  # a table in the background checks whether the app came back
