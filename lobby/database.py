@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel, create_engine
 
@@ -30,6 +30,8 @@ from lobby.notify import Bells, Listener
 from lobby.rows import Tx
 
 T = TypeVar("T")
+#: the advisory lock key under which a PostgreSQL worker creates the tables
+SCHEMA_LOCK = 0x10BB1
 
 
 def make_engine(url: str) -> Engine:
@@ -80,7 +82,19 @@ class Database:
         self.bells = Bells()
         self.listener = Listener(pg_dsn(url), svc.NOTIFY_CHANNEL, self.bells) if self.serial is None else None
         self.hot_conn: list[Any] = []
-        SQLModel.metadata.create_all(self.engine)
+        self.create_tables()
+
+    def create_tables(self) -> None:
+        """The tables that do not exist yet. PostgreSQL: under an advisory lock, because several
+        workers start at once on one database, and two ``CREATE TABLE`` of one name race (the loser
+        fails on the catalogue's unique index and its worker dies at start); the second worker
+        waits, then finds the tables made. The server's one ``serverstate`` row is made here too:
+        two sweepers inserting it at their first heartbeat raced the same way."""
+        with self.engine.begin() as conn:
+            if self.serial is None:
+                conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            SQLModel.metadata.create_all(conn)
+            conn.execute(text("INSERT INTO serverstate (id, last_alive) VALUES (1, 0) ON CONFLICT DO NOTHING"))
 
     @contextmanager
     def one_writer(self, locked: bool = True) -> Iterator[None]:

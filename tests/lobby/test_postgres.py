@@ -326,3 +326,32 @@ def test_kill_9_of_one_of_two_workers_mid_match_loses_and_doubles_no_move(pg: st
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_workers_starting_together_make_the_tables_and_the_server_row_one_at_a_time(pg: str) -> None:
+    """Several workers start at once on one database (``--workers N``): two ``CREATE TABLE`` of
+    one name, or two first heartbeats inserting the server's row, raced, and the loser's worker
+    died at start (seen as a flake of the kill -9 test above). A worker makes the tables under an
+    advisory lock — one held elsewhere holds it back — and makes the server row with them."""
+    from sqlalchemy import text
+
+    from lobby.database import SCHEMA_LOCK, Database
+
+    engine = create_engine(pg)
+    made: list[Database] = []
+    with engine.connect() as holder:
+        holder.execute(text("SELECT pg_advisory_lock(:k)"), {"k": SCHEMA_LOCK})
+        starting = threading.Thread(target=lambda: made.append(Database(pg)))
+        starting.start()
+        starting.join(timeout=2.0)
+        assert starting.is_alive() and not made  # waiting for the lock, creating nothing yet
+        holder.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": SCHEMA_LOCK})
+        holder.commit()
+    starting.join(timeout=30)
+    assert made
+    second = Database(pg)  # the tables exist: nothing to race for
+    with Session(engine) as db:
+        assert [s.id for s in db.exec(select(ServerState)).all()] == [1]  # before any heartbeat
+    for d in (made[0], second):
+        d.close()
+    engine.dispose()
