@@ -15,6 +15,7 @@ from sqlmodel import Session, col, select
 from engine.core import EngineError
 from engine.lanes import RULES
 from engine.lanes.actions import EXTERNAL, Abort, Away, LanesAction, Resign, Timeout
+from engine.lanes.state import LanesState
 from lobby.accounts import Caller, players_json
 from lobby.clock import Clock
 from lobby.common import AnyMatch, LobbyError, dumps
@@ -282,10 +283,6 @@ def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
     seen = [m.last_seen0, m.last_seen1]
     opp = 1 - seat
     away_for = now - seen[opp]
-    moved = [m.moved0, m.moved1]
-    first_deadline = None
-    if m.status == "running" and not moved[s.to_move]:
-        first_deadline = m.turn_started_at + clock.rules.first_move_s
     tc = time_control_of(m)
     return {
         "match_id": m.id, "seat": seat, "status": m.status, "winner": m.winner, "reason": m.reason,
@@ -293,11 +290,7 @@ def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
         "players": players_json(db, (m.player0, m.player1)),
         "observation": RULES.observe(s, seat),
         "legal": [RULES.action_to_json(a) for a in RULES.legal_actions(s, seat)] if m.status == "running" else [],
-        "clock": {"remaining_ms": remaining_ms(m, now) if m.base_ms else None, "running": clock_running(m),
-                  "to_move": s.to_move, "turn_started_at": m.turn_started_at, "server_now": now,
-                  "first_move_deadline": first_deadline,
-                  "move_deadline": m.turn_started_at + clock.rules.untimed_move_s if not m.base_ms and clock_running(m)
-                  else None},
+        "clock": clock_json(clock, m, s, now),
         "opponent_away_s": round(away_for, 1) if m.status == "running" and away_for >= clock.rules.away_warn_s
         else None,
         "opponent_loses_in_s": round(clock.rules.away_s - away_for, 1)
@@ -306,6 +299,18 @@ def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:
         "rating_change": json.loads(m.rating_change) if m.rating_change else None,
         "can_abort": can_abort(m),
     }
+
+
+def clock_json(clock: Clock, m: AnyMatch, s: LanesState, now: float) -> dict[str, Any]:
+    """Both clocks as of ``now`` and the deadlines of the time rules running (state ``s``)."""
+    first_deadline = None
+    if m.status == "running" and not (m.moved0, m.moved1)[s.to_move]:
+        first_deadline = m.turn_started_at + clock.rules.first_move_s
+    return {"remaining_ms": remaining_ms(m, now) if m.base_ms else None, "running": clock_running(m),
+            "to_move": s.to_move, "turn_started_at": m.turn_started_at, "server_now": now,
+            "first_move_deadline": first_deadline,
+            "move_deadline": m.turn_started_at + clock.rules.untimed_move_s if not m.base_ms and clock_running(m)
+            else None}
 
 
 def events_for(db: Db, match_id: str, seat: int, since: int) -> list[dict[str, Any]]:

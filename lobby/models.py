@@ -19,6 +19,13 @@ class Player(SQLModel, table=True):
     created_at: float = 0.0
 
 
+class Privacy(SQLModel, table=True):
+    """A player's wish about being watched (lobby.spectate): no row means spectators are welcome."""
+
+    player_id: str = Field(primary_key=True)
+    spectators: bool = True
+
+
 class Seek(SQLModel, table=True):
     id: str = Field(primary_key=True)
     player_id: str = Field(index=True)

@@ -77,6 +77,13 @@ class MoveIn(BaseModel):
     action: dict[str, Any]
 
 
+class SpectatorsIn(BaseModel):
+    """May others watch my rated matches (lobby.spectate)?"""
+
+    model_config = ConfigDict(extra="forbid")
+    spectators: bool = Field(strict=True)
+
+
 class SayIn(BaseModel):
     """A quick message: one of the fixed phrases (lobby.messages.PHRASES)."""
 

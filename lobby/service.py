@@ -84,6 +84,7 @@ from lobby.rematch import decline as decline_rematch
 from lobby.rematch import offer as offer_rematch
 from lobby.rematch import status as rematch_status
 from lobby.rows import flush_presence
+from lobby.spectate import LIVE_LIMIT, allows_spectators, live_matches, set_spectators, spectator_view, watch
 from lobby.states import STATES, StateCache, state_of
 from lobby.sweeps import mark_alive, resume_after_restart, sweep, sweep_match
 from lobby.timerules import (
@@ -100,8 +101,8 @@ from lobby.timerules import (
 
 __all__ = [
     "AWAY_S", "AWAY_WARN_S", "FIRST_MOVE_S", "LAG_ALLOWANCE_S", "NOTIFY_CHANNEL", "RATING_PERIOD_S", "SERVER_ONLY",
-    "PHRASES", "REMATCH_LIFETIME_S", "STATES", "TIME_CONTROLS", "UNTIMED_MOVE_S", "AnyMatch", "Caller", "LobbyError",
-    "MoveResult", "StateCache",
+    "LIVE_LIMIT", "PHRASES", "REMATCH_LIFETIME_S", "STATES", "TIME_CONTROLS", "UNTIMED_MOVE_S", "AnyMatch",
+    "Caller", "LobbyError", "MoveResult", "StateCache",
     "locked_match", "_players", "_tokens", "abort", "accept_challenge", "authenticate", "authenticate_id",
     "clock_running",
     "can_abort", "decline_rematch", "offer_rematch", "rematch_status",
@@ -109,7 +110,8 @@ __all__ = [
     "events_after", "events_for", "flush_presence", "forget_player", "forget_tokens_of", "known_player",
     "leaderboard", "make_move", "mark_alive", "pair_seeks", "seek_expired", "challenge_expired", "player_json",
     "players_json", "profile",
-    "remaining_ms", "replay_record", "resign", "say", "resume_after_restart", "running_matches", "seat_of",
+    "remaining_ms", "replay_record", "resign", "say", "allows_spectators", "live_matches", "set_spectators",
+    "spectator_view", "watch", "resume_after_restart", "running_matches", "seat_of",
     "start_match", "state_of",
     "sweep", "sweep_match", "to_json", "touch", "view_for", "window",
 ]

@@ -203,6 +203,13 @@ def observe(state: LanesState, player: int) -> LanesObservation:
 
 
 
+def spectate(state: LanesState) -> LanesObservation:
+    """What anyone watching the match may know: the table as both players see it (both sides'
+    lanes, discards, deck and hand sizes) and no hand at all, drawn from seat 0's side of the table
+    (``player`` 0, ``hand`` empty). Never a card in a hand or a deck's order."""
+    return {**observe(state, 0), "hand": []}
+
+
 def _lanes(raw: list[list[list[str]]]) -> list[list[Stack]]:
     return [[Stack(parse_card(st[0]), [parse_card(c) for c in st[1:]]) for st in lane] for lane in raw]
 

@@ -148,6 +148,7 @@ def add_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:
         return svc.say(db, clk, player, match_id, body.phrase)
 
     add_rematch_routes(api, ctx)
+    add_live_routes(api, ctx)
     add_waiting_routes(api, ctx, hot_calls)
 
     @api.get("/matches/{match_id}/replay", responses=errors(PUBLIC))
@@ -202,6 +203,40 @@ def add_rematch_routes(api: FastAPI, ctx: Context) -> None:
             if body["expires_at"] is not None:  # wake when the offer runs out
                 wait = min(wait, max(0.05, body["expires_at"] - clk.now()))
             await bells.until(match_id, ring, wait)
+
+
+def add_live_routes(api: FastAPI, ctx: Context) -> None:
+    """Spectators (lobby/spectate.py): the public list of running rated matches, a match's public
+    view, and a long poll of its public events. No account needed; nothing private is ever read."""
+    clk = ctx.clock
+    DB = Annotated[Session, Depends(ctx.get_db, scope="function")]
+
+    @api.get("/live", responses=errors(PUBLIC))
+    def live(db: DB, limit: Annotated[int, Query(ge=1, le=svc.LIVE_LIMIT)] = svc.LIVE_LIMIT) -> list[dict[str, Any]]:
+        """Running rated matches anyone may watch (neither player opted out), newest first."""
+        return svc.live_matches(db, clk, limit)
+
+    @api.get("/live/{match_id}", responses=errors(PUBLIC))
+    async def watch_view(match_id: str) -> JSONResponse:
+        """A spectator's view: the table (no hand), clocks, names, the result once over."""
+        body = await ctx.database.run_db(lambda db: svc.watch(db, clk, match_id, MAX_EVENT))
+        return FastJSON(body["view"])
+
+    @api.get("/live/{match_id}/poll", responses=errors(PUBLIC))
+    async def watch_poll(match_id: str, since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,
+                         timeout: Annotated[float, Query(ge=0, le=30)] = 25.0) -> JSONResponse:
+        """The public events after ``since`` and the spectator's view; waits for them up to
+        ``timeout`` s (woken by the match's bell)."""
+        deadline = time.monotonic() + timeout
+        bells = ctx.database.bells
+        while True:
+            ring = bells.arm(match_id)
+            body = await ctx.database.run_db(lambda db: svc.watch(db, clk, match_id, since))
+            left = deadline - time.monotonic()
+            if body["events"] or left <= 0 or body["view"]["status"] != "running":
+                bells.disarm(match_id, ring)
+                return FastJSON(body)
+            await bells.until(match_id, ring, min(ctx.recheck_s, left))
 
 
 def add_waiting_routes(api: FastAPI, ctx: Context, hot_calls: Hot) -> None:

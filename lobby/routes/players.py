@@ -9,7 +9,7 @@ from sqlmodel import Session
 from lobby import models
 from lobby import service as svc
 from lobby.routes import Context
-from lobby.schemas import PUBLIC, SIGNED_IN_OP, NewPlayer, errors
+from lobby.schemas import PUBLIC, SIGNED_IN_OP, NewPlayer, SpectatorsIn, errors
 
 
 def add_routes(api: FastAPI, ctx: Context) -> None:
@@ -28,8 +28,13 @@ def add_routes(api: FastAPI, ctx: Context) -> None:
         return {"player": svc.player_json(p), "token": token}
 
     @api.get("/players/me", **SIGNED_IN_OP)
-    def whoami(player: Me) -> dict[str, Any]:
-        return svc.player_json(player)
+    def whoami(player: Me, db: DB) -> dict[str, Any]:
+        return {**svc.player_json(player), "spectators": svc.allows_spectators(db, player.id)}
+
+    @api.put("/players/me/spectators", **SIGNED_IN_OP)
+    def spectators(body: SpectatorsIn, player: Me, db: DB) -> dict[str, Any]:
+        """Whether others may watch my rated matches (listed under ``GET /live``); off hides them."""
+        return svc.set_spectators(db, player, body.spectators)
 
     @api.patch("/players/me", **SIGNED_IN_OP)
     def rename(body: NewPlayer, player: Me, db: DB) -> dict[str, Any]:

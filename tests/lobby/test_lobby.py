@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.lanes import RULES
+from engine.lanes.notation import spectate
 from engine.lanes.options import VARIANTS
 from lobby.app import create_app
 from lobby.glicko2 import Rating, after_game
@@ -235,7 +236,8 @@ def test_no_response_or_event_leaks_the_opponents_hand_deck_or_seed(lobby: Lobby
     """Property (#9 security): over random matches — random legal moves, casual variants — no
     answer a player gets (both views, the move's answer, a repeated move's answer, the events of a
     poll) holds the opponent's hand, the order of either deck or the seed; each view's observation
-    is the engine's ``observe`` for that seat, and another player's draw never names the card."""
+    is the engine's ``observe`` for that seat, and another player's draw never names the card. A
+    spectator's view and events (#45) hold neither hand and are the engine's ``spectate``."""
     from sqlmodel import Session
 
     from lobby.models import Match
@@ -277,6 +279,20 @@ def test_no_response_or_event_leaks_the_opponents_hand_deck_or_seed(lobby: Lobby
             for e in events.json()["events"]:
                 if e["type"] == "draw" and e["player"] != seat:
                     assert "card" not in e
+        watched = lobby.c.get(f"/live/{mid}")  # #45: a spectator sees neither hand
+        if variants:
+            assert watched.status_code == 404  # a casual match is private
+        else:
+            public = lobby.c.get(f"/live/{mid}/poll?since=0&timeout=0")
+            for seat in (0, 1):
+                check(watched, seat)
+                check(public, seat)
+            with Session(lobby.app.state.engine) as db:
+                m = db.get(Match, mid)
+                assert m is not None
+                assert watched.json()["observation"] == spectate(state_of(m))
+            assert all("card" not in e for e in public.json()["events"] if e["type"] == "draw")
+            assert watched.json()["legal"] == [] and watched.json()["observation"]["hand"] == []
         who, _ = lobby.to_move(mid, a, b)
         v = lobby.view(who, mid)
         if v["status"] != "running":
