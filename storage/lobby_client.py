@@ -124,6 +124,24 @@ class LobbyClient:
         lobby's 429 is raised at once (LobbyRefused): a message sent late would be out of place."""
         return dict(self._call("POST", f"/matches/{match_id}/say", patient=False, json={"phrase": phrase}))
 
+    # --- watching -----------------------------------------------------------------------------------
+    def live(self) -> list[dict[str, Any]]:
+        """Running rated matches anyone may watch, newest first."""
+        return list(self._call("GET", "/live"))
+
+    def watch(self, match_id: str) -> dict[str, Any]:
+        """A spectator's view of a match (the table, no hand)."""
+        return dict(self._call("GET", f"/live/{match_id}"))
+
+    def watch_poll(self, match_id: str, since: int, timeout: float = 0.0) -> dict[str, Any]:
+        """A spectator's long poll: the public events after ``since`` and the view."""
+        return dict(self._call("GET", f"/live/{match_id}/poll", params={"since": since, "timeout": timeout},
+                               timeout=timeout + 10))
+
+    def set_spectators(self, allowed: bool) -> dict[str, Any]:
+        """May others watch my rated matches?"""
+        return dict(self._call("PUT", "/players/me/spectators", json={"spectators": allowed}))
+
     # --- after a match -----------------------------------------------------------------------------
     def rematch(self, match_id: str) -> dict[str, Any]:
         """Offer a rematch of an ended match, or accept the opponent's offer (then ``match_id`` of

@@ -19,6 +19,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {"language": "en", "theme": "system", "sound"
                                     "hint_level": "casual", "reduce_motion": False,
                                     "lopti_bots": "mixed",  # the quick Lopti table's bots: a level, or mixed
                                     "quick_messages": True,  # online quick messages shown (False: muted)
+                                    "spectators": True,  # others may watch my rated matches (the lobby's too)
                                     "lobby_url": ""}  # "": the built-in address (storage/lobby_address.py)
 
 

@@ -732,6 +732,76 @@ def test_online_rated_lanes_match_in_the_app_against_a_client(tmp_path: Path) ->
         lobby.wait(timeout=10)
 
 
+def test_a_spectator_watches_a_rated_match_to_its_end(tmp_path: Path) -> None:
+    """#45: two clients play a rated match at a real lobby; the app, signed in as a third player,
+    opens Online → Watch live matches, taps the match and follows it (the moves, a quick message)
+    to the result, with no hand shown."""
+    import threading
+
+    from playwright.sync_api import sync_playwright
+
+    from engine.bots import decide
+    from engine.lanes import RULES
+    from storage import api
+    from storage.db import open_storage
+    from storage.lobby_client import LobbyClient
+    from tests.lobby.test_e2e import start as start_lobby
+
+    lport = free_port()
+    lobby = start_lobby(tmp_path / "lobby.sqlite", lport)
+    lurl = f"http://127.0.0.1:{lport}"
+    ann, bob, cleo = LobbyClient(lurl), LobbyClient(lurl), LobbyClient(lurl)
+    stop = threading.Event()
+    try:
+        ann.sign_up("Ann")
+        bob.sign_up("Bob")
+        me = cleo.sign_up("Cleo")
+        mid = str(bob.accept(ann.challenge(rated=True, time_control="5+3"))["match_id"])
+        st = open_storage(tmp_path / "app.sqlite")
+        assert cleo.token is not None
+        api.set_account(st, lurl, me["id"], cleo.token, "Cleo")
+        api.update_profile(st, lobby_url=lurl)
+        st.close()
+
+        def players() -> None:  # both sides play the beginner bot's moves, slowly enough to watch
+            while not stop.is_set():
+                for c in (ann, bob):
+                    v = c.view(mid)
+                    if v["status"] != "running":
+                        return
+                    if v["clock"]["to_move"] == v["seat"]:
+                        a = decide("lanes", v["observation"], "beginner", v["move_count"])
+                        c.move(mid, v["move_count"], RULES.action_to_json(a))
+                time.sleep(0.8)
+
+        with serve(tmp_path / "app.sqlite") as url, sync_playwright() as p:
+            browser, page = launch(p)
+            open_app(page, url)
+            page.get_by_role("button", name="Online").click(timeout=20_000)
+            page.get_by_role("button", name="Watch live matches").click(timeout=30_000)
+            page.wait_for_selector('[flt-semantics-identifier="live-0"]', timeout=30_000)
+            page.locator('[flt-semantics-identifier="live-0"]').click()
+            assert wait_text(page, "Watching:", 30), page.inner_text("body")
+            assert page.locator('[flt-semantics-identifier="hand-0"]').count() == 0  # no hand for a spectator
+            threading.Thread(target=players, daemon=True).start()
+            assert wait_until(lambda: ann.view(mid)["move_count"] >= 4, 60)
+            assert wait_text(page, "Last move: ", 30), page.inner_text("body")
+            ann.say(mid, "good_luck")
+            page.wait_for_selector('[flt-semantics-identifier="said"]', timeout=20_000)
+            time.sleep(0.5)  # the bubble is drawn a frame after its node exists
+            page.screenshot(path=str(tmp_path / "watching.png"))
+            stop.set()
+            ann.resign(mid)
+            assert wait_text(page, "Bob won", 30), page.inner_text("body")
+            browser.close()
+    finally:
+        stop.set()
+        for c in (ann, bob, cleo):
+            c.close()
+        lobby.terminate()
+        lobby.wait(timeout=10)
+
+
 def press_back(page, expect: str) -> bool:  # type: ignore[no-untyped-def]
     """Escape (the app's back, like Android's back button) until ``expect`` shows: a key pressed
     while the app rebuilds its screen may reach no focused view."""

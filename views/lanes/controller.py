@@ -51,8 +51,11 @@ class LanesMatch:
     says who moves and where a move goes (views/table/modes.py); this keeps the selection, the lit
     targets and the words."""
 
-    def __init__(self, mode: TurnMode[LanesObservation, LanesAction]) -> None:
+    def __init__(self, mode: TurnMode[LanesObservation, LanesAction], names: list[str] | None = None) -> None:
         self.mode = mode
+        #: the seats' names, for a table where neither seat is the viewer's (a spectator's): moves are
+        #: told by name ("Ann put …") instead of "you" and "opponent"
+        self.names = names
         self.selected: Card | None = None
         #: why the last tapped move was refused (shown translated; cleared by the next tap)
         self.refusal: Why | None = None
@@ -270,14 +273,14 @@ class LanesMatch:
 
         parts = []
         for e in events:
-            mine = e.get("player") == self.human
-            who = t(lang, "you") if mine else t(lang, "opponent")
+            mine = e.get("player") == self.human and self.names is None
+            who = t(lang, "you") if mine else t(lang, "opponent") if self.names is None else self.names[e["player"]]
             if e.type == "play":
                 if e["owner"] == e["player"] and is_number(parse_card(e["card"])):
                     parts.append(said(lang, "ev_play_number", mine, who=who, card=card_label(e["card"]),
                                       lane=e["lane"] + 1))
                 else:
-                    owner = t(lang, "your") if e["owner"] == self.human else t(lang, "their")
+                    owner = self._owner(lang, e["owner"])
                     parts.append(said(lang, "ev_play_face", mine, who=who, card=card_label(e["card"]), owner=owner,
                                       lane=e["lane"] + 1))
             elif e.type == "discard":
@@ -285,9 +288,15 @@ class LanesMatch:
             elif e.type == "disband":
                 parts.append(said(lang, "ev_disband", mine, who=who, lane=e["lane"] + 1))
             elif e.type == "remove":
-                owner = t(lang, "your") if e["owner"] == self.human else t(lang, "their")
+                owner = self._owner(lang, e["owner"])
                 parts.append(t(lang, "ev_remove", cards=" ".join(map(card_label, e["cards"])), owner=owner,
                                lane=e["lane"] + 1))
             elif e.type == "sold":
                 parts.append(said(lang, "ev_sold", mine, who=who, pair=e["pair"] + 1))
         return "; ".join(parts)
+
+    def _owner(self, lang: str, seat: int) -> str:
+        """Whose lane, in words: "your" / "their", or the seat's name on a spectator's table."""
+        if self.names is not None:
+            return t(lang, "owner_of", name=self.names[seat])
+        return t(lang, "your") if seat == self.human else t(lang, "their")

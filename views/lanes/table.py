@@ -375,6 +375,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
             self._side(obs, me),
             hand_fan(hand, fan, room, self.lang in RTL, obs["hand"]),
             *([] if powers.read_only else [actions]),  # a replay has its own bar
+            *([ft.Row(bubble)] if powers.read_only and (bubble := self._said_by(me)) else []),  # a spectator's
         ]
         show(self.root, rows, update)
         self.motion.settle(self.app.page, self.refresh)

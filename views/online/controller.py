@@ -43,6 +43,9 @@ if TYPE_CHECKING:
     from storage.db import Storage
 
 
+#: a JSON answer of the lobby: a view, a poll's body, a queued move
+LobbyJson = dict[str, Any]
+
 #: the lobby's events that are not the engine's (the table draws only the engine's)
 NOT_PLAY = ("move", "start", "end", "rematch", "say")
 
@@ -54,7 +57,7 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
     coach: LessonCoach | None = None
     game_id: int | None = None
 
-    def __init__(self, client: LobbyClient, view: dict[str, Any], now: float = 0.0,
+    def __init__(self, client: LobbyClient, view: LobbyJson, now: float = 0.0,
                  clock: Callable[[], float] | None = None, storage: Storage | None = None) -> None:
         #: the local clock the view's arrival is stamped with (the table passes time.monotonic)
         self.clock = clock
@@ -74,19 +77,19 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
         self._lock, self._sending = threading.Lock(), threading.Lock()
         self._mark = (-1, -1)
         #: the outbox without a storage (tests): (id, move) pairs
-        self._unsent: list[tuple[int, dict[str, Any]]] = []
+        self._unsent: list[tuple[int, LobbyJson]] = []
         self._ids = itertools.count(1)
         self._set_view(view, now)
         self.levels: list[str] = [PERSON, ONLINE] if self.seat == 0 else [ONLINE, PERSON]
 
     # --- the server's view ---------------------------------------------------------------------
-    def _set_view(self, view: dict[str, Any], now: float | None = None) -> bool:
+    def _set_view(self, view: LobbyJson, now: float | None = None) -> bool:
         """Take the server's answer, stamped with the local time it arrived (for the clocks), unless
         the view held is newer (a late answer to an older request). True when taken."""
         with self._lock:
             return self._take_if_newer(view, now)
 
-    def _take_if_newer(self, view: dict[str, Any], now: float | None) -> bool:
+    def _take_if_newer(self, view: LobbyJson, now: float | None) -> bool:
         """:meth:`_set_view` with the lock already held."""
         mark = (int(view.get("event_count", 0)), int(view["move_count"]))
         if mark < self._mark:
@@ -182,7 +185,7 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
             api.enqueue(self.storage, "move", move)
         return [ev("queued")]
 
-    def _moved(self, body: dict[str, Any], now: float | None) -> list[Event]:
+    def _moved(self, body: LobbyJson, now: float | None) -> list[Event]:
         self.connection = "ok"
         events = [ev(e["type"], **{k: v for k, v in e.items() if k not in ("type", "n")})
                   for e in body.get("events", []) if isinstance(e, dict) and "type" in e
@@ -193,7 +196,7 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
             self.last_events = events
         return events or [ev("move")]
 
-    def queued(self) -> list[tuple[int, dict[str, Any]]]:
+    def queued(self) -> list[tuple[int, LobbyJson]]:
         """This match's moves waiting in the outbox (at most one: no move is made past it)."""
         if self.storage is None:
             return list(self._unsent)
@@ -281,6 +284,15 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
     def suggestion(self, level: str = "casual") -> LanesAction | None:
         return None  # no help from the app in a game against a person
 
+    @property
+    def watching(self) -> bool:
+        """A spectator's view (views/online/watch.py): nobody's seat is mine."""
+        return bool(self.view.get("spectator"))
+
+    def _poll(self, wait: float) -> LobbyJson:
+        """The lobby's long poll for this match's events after :attr:`since` (network)."""
+        return self.client.poll(self.match_id, self.since, timeout=wait)
+
     # --- the opponent's moves -------------------------------------------------------------------
     def sync(self, now: float, wait: float = 0.0) -> bool:
         """Fetch events after the last number seen (catch-up after a lost connection) and the current
@@ -289,7 +301,7 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
             return False  # the waiting move goes first once the lobby is back; while another thread
             # is sending it, the poll below waits for the answer instead of spinning
         try:
-            body = self.client.poll(self.match_id, self.since, timeout=wait)
+            body = self._poll(wait)
         except LobbyUnavailable:
             self.connection = "lost"
             return False

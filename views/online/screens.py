@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 from views.online.common import FAILED, TIME_CONTROLS, ask, client_for, page
 from views.online.find import challenge_row, find_game, online_variants, running_match_button
 from views.online.standings import leaderboard, profile
+from views.online.watch import live_list
 
 
 def online_home(app: Host, notice: str = "") -> None:
@@ -114,6 +115,9 @@ def lobbypage(app: Host, acc: Account, status: ft.Text) -> None:
         challenge_row(app, tc, code, status),
         ft.Row([ft.TextButton(t(lang, "ol_leaderboard"), on_click=lambda e: app.page.run_task(leaderboard, app, home)),
                 ft.TextButton(t(lang, "ol_profile"), on_click=lambda e: app.page.run_task(profile, app, home)),
+                ft.Semantics(identifier="ol-watch", content=ft.TextButton(
+                    t(lang, "watch_title"), icon=ft.Icons.VISIBILITY,
+                    on_click=lambda e: app.page.run_task(live_list, app, home))),
                 ft.TextButton(t(lang, "ol_sign_out"), on_click=sign_out)], wrap=True),
     ])
     app.page.run_task(load_me)
@@ -138,6 +142,8 @@ def _loader(app: Host, acc: Account, status: ft.Text, me_line: ft.Text,
         if me is not FAILED and status.value == t(lang, "ol_connecting"):
             status.value = ""
         mine = await ask(app, status, client.my_matches) if me is not FAILED else FAILED
+        if me is not FAILED and me.get("spectators", True) != app.prefs.spectators:
+            await ask(app, status, client.set_spectators, app.prefs.spectators)  # the Settings switch
         client.close()
         if me is not FAILED:
             me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],

@@ -76,10 +76,11 @@ class OnlineSeat:
         def fmt(ms: int) -> str:
             return f"{ms // 60000}:{ms // 1000 % 60:02d}"
 
+        mine = names[me] if m.watching else t(lang, "you")
         if rem is None:
-            line = f"{names[opp]} · {names[me]} ({t(lang, 'ol_untimed')})"
+            line = f"{names[opp]} · {mine} ({t(lang, 'ol_untimed')})"
         else:
-            line = f"{names[opp]} {fmt(rem[opp])}  ·  {fmt(rem[me])} {t(lang, 'you')}"
+            line = f"{names[opp]} {fmt(rem[opp])}  ·  {fmt(rem[me])} {mine}"
         variants = m.view["observation"]["options"].get("variants", [])
         if variants:  # L-8.5: the match and its card say so
             line += "  ·  " + t(lang, "ol_friendly_tag")
@@ -89,7 +90,8 @@ class OnlineSeat:
             line += "  ·  " + t(lang, "ol_sending")
         if m.connection == "lost":
             return line + "  ·  " + t(lang, "ol_lost")
-        for kind, seconds in m.countdowns(time.monotonic()):  # the server's time rules, ticking here
+        # the server's time rules, ticking here (a spectator's line names both players instead)
+        for kind, seconds in [] if m.watching else m.countdowns(time.monotonic()):
             line += "  ·  " + t(lang, "ol_opponent_away" if kind == "away" else f"ol_{kind}", s=seconds)
         return line
 
@@ -114,7 +116,7 @@ class OnlineSeat:
         phrase = self.bubbles.of(seat)
         if phrase is None or not self.app.prefs.quick_messages:
             return []
-        who = t(self.lang, "you") if seat == self.online.seat else self._names()[seat]
+        who = t(self.lang, "you") if seat == self.online.seat and not self.online.watching else self._names()[seat]
         return [bubble(self.lang, phrase, who)]
 
     def bar(self) -> list[ft.Control]:
@@ -144,14 +146,15 @@ class OnlineSeat:
     def _hear(self) -> None:
         """The opponent's quick messages the last answer brought (mine were shown when sent)."""
         for seat, phrase in self.online.take_heard():
-            if seat != self.online.seat and self.app.prefs.quick_messages and words(self.lang, phrase):
+            theirs = seat != self.online.seat or self.online.watching
+            if theirs and self.app.prefs.quick_messages and words(self.lang, phrase):
                 self._show_said(seat, phrase)
 
     def _show_said(self, seat: int, phrase: str) -> None:
         """Show ``phrase`` beside ``seat`` for a few seconds; a screen reader hears the opponent's."""
         self.bubbles.put(seat, phrase)
         self.table.refresh()
-        if seat != self.online.seat:
+        if seat != self.online.seat or self.online.watching:
             self.app.feedback.say(f"{self._names()[seat]}: {words(self.lang, phrase)}", self.lang)
         self.app.page.run_task(self._fade)
 

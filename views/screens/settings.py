@@ -5,12 +5,14 @@ profile; a damaged stored value falls back to its default (views/ui/prefs.py).""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import flet as ft
 
 from storage import api
 from views.online.address import settings_section, use_lobby
+from views.online.watch import tell_lobby_spectators
 from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
@@ -39,7 +41,7 @@ def settings(app: Host) -> None:
     sound = ft.Switch(label=t(lang, "sound"), value=prefs.sound)
     haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
     motion = ft.Switch(label=t(lang, "reduce_motion"), value=prefs.reduce_motion)
-    quick = ft.Switch(label=t(lang, "qm_setting"), value=prefs.quick_messages)
+    switches, wishes, told = online_switches(app)
     preview = live_preview(style)
     online, checked_address = settings_section(app)
 
@@ -52,12 +54,12 @@ def settings(app: Host) -> None:
                 app.storage, display_name=name.value or "Player", language=language.value or "en",
                 theme=theme_dd.value or "system", card_style=style.value or "classic", bot_speed=speed.value or
                 "normal", sound=bool(sound.value), haptics=bool(haptics.value),
-                hint_level=hints.value or "casual", reduce_motion=bool(motion.value),
-                quick_messages=bool(quick.value))
+                hint_level=hints.value or "casual", reduce_motion=bool(motion.value), **wishes())
             app.name = (name.value or "Player").strip()
         except ValueError as exc:
             app.tell(str(exc))
             return
+        told()
         moved = use_lobby(app, address)
         app.apply_language()
         app.go("/")
@@ -75,11 +77,28 @@ def settings(app: Host) -> None:
         *([ft.Semantics(identifier="platform-calm", content=text(lang, t(lang, "reduce_motion_platform"),
                                                                  theme.TYPE_NOTE))]
           if app.platform_calm else []),
-        *online, ft.Semantics(identifier="setting-quick_messages", content=quick),
+        *online, *switches,
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
     ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
+
+
+def online_switches(app: Host) -> tuple[list[ft.Control], Callable[[], dict[str, bool]], Callable[[], None]]:
+    """Settings → Online: quick messages shown, and may others watch my rated matches. Gives the
+    switches, their values to save, and what to do once saved (a changed wish to be watched is
+    sent to the lobby, off the loop)."""
+    lang, prefs = app.lang, app.prefs
+    quick = ft.Switch(label=t(lang, "qm_setting"), value=prefs.quick_messages)
+    watched = ft.Switch(label=t(lang, "ol_spectators_setting"), value=prefs.spectators)
+
+    def told() -> None:
+        if bool(watched.value) != prefs.spectators:
+            app.page.run_task(tell_lobby_spectators, app, bool(watched.value))
+
+    controls: list[ft.Control] = [ft.Semantics(identifier="setting-quick_messages", content=quick),
+                                  ft.Semantics(identifier="setting-spectators", content=watched)]
+    return controls, lambda: {"quick_messages": bool(quick.value), "spectators": bool(watched.value)}, told
 
 
 def live_preview(style: ft.Dropdown) -> ft.Row:

@@ -36,6 +36,8 @@ class Prefs:
     lopti_bots: str = "mixed"
     #: quick messages in online matches: shown, heard and sent (off: muted, no button)
     quick_messages: bool = True
+    #: others may watch my rated matches (sent to the lobby: lobby/spectate.py)
+    spectators: bool = True
 
     @classmethod
     def from_settings(cls, settings: Mapping[str, object]) -> Prefs:
@@ -53,7 +55,7 @@ class Prefs:
                    hint_level=pick("hint_level", HINT_LEVELS, "casual"),
                    reduce_motion=flag("reduce_motion", False),
                    lopti_bots=pick("lopti_bots", LOPTI_BOTS, "mixed"),
-                   quick_messages=flag("quick_messages", True))
+                   quick_messages=flag("quick_messages", True), spectators=flag("spectators", True))
 
     def lopti_levels(self, players: int) -> list[str]:
         """The bots of a quick Lopti table of ``players`` seats (seat 1 is the player)."""
