@@ -355,3 +355,41 @@ def test_workers_starting_together_make_the_tables_and_the_server_row_one_at_a_t
     for d in (made[0], second):
         d.close()
     engine.dispose()
+
+
+def test_rematch_quick_messages_and_spectators_across_two_workers(pg: str) -> None:
+    """#45 against a real two-worker lobby on PostgreSQL: each request may reach either worker, so
+    an offer made on one is accepted through the other, a rematch long poll is woken by the other
+    worker's commit (LISTEN/NOTIFY), a quick message is heard, and a spectator's view and events
+    hold no hand."""
+    proc, port = lobby_process(pg, workers=2)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        a, b, watcher = LobbyClient(url), LobbyClient(url), LobbyClient(url)
+        a.sign_up("Ann")
+        b.sign_up("Bob")
+        mid = str(b.accept(a.challenge(rated=True, time_control="5+3"))["match_id"])
+        assert [m["match_id"] for m in watcher.live()] == [mid]
+        a.say(mid, "good_luck")
+        assert [(e["phrase"]) for e in b.poll(mid, 0)["events"] if e["type"] == "say"] == ["good_luck"]
+        seen = watcher.watch_poll(mid, 0)
+        assert seen["view"]["observation"]["hand"] == [] and all(e["type"] != "draw" for e in seen["events"])
+        hands = [a.view(mid)["observation"]["hand"], b.view(mid)["observation"]["hand"]]
+        assert all(json.dumps(h) not in json.dumps(seen) for h in hands)
+        b.resign(mid)
+        waited: dict[str, Any] = {}
+        since = a.rematch_status(mid)["event_count"]
+        waiter = threading.Thread(target=lambda: waited.update(a.rematch_status(mid, since, timeout=20)))
+        waiter.start()
+        time.sleep(0.5)  # the wait is open (were it not, it answers at once with the offer: the same)
+        assert b.rematch(mid)["status"] == "offered"
+        waiter.join(timeout=30)
+        assert waited["status"] == "offered" and waited["mine"] is False
+        new_id = a.rematch(mid)["match_id"]
+        assert new_id and b.rematch_status(mid)["match_id"] == new_id
+        assert a.view(new_id)["seat"] == 1 - a.view(mid)["seat"]
+        for c in (a, b, watcher):
+            c.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
