@@ -17,13 +17,19 @@ from typing import Protocol
 
 @dataclass(frozen=True)
 class TimeRules:
-    """How long each time rule of an online match runs (L-8.3, L-8.4), in seconds."""
+    """How long each time rule of an online match runs (L-8.3, L-8.4), and how long the lobby's
+    offers stay open, in seconds."""
 
     first_move_s: float = 60.0  # L-8.4: each player's first move, or the match is aborted
     away_s: float = 60.0  # L-8.4: away this long (no request, no open stream) loses
     untimed_move_s: float = 300.0  # L-8.4: one move in an untimed match
     away_warn_s: float = 10.0  # the opponent's view shows the away countdown from here
     lag_allowance_s: float = 0.3  # not charged to a timed clock per move (network lag)
+    # how long an offer waits for its answer (docs/lobby.md): an open seek, a challenge's code, a
+    # rematch offer (an operator may shorten them; the tests of a real process do)
+    seek_lifetime_s: float = 600.0
+    challenge_lifetime_s: float = 1800.0
+    rematch_lifetime_s: float = 120.0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -35,8 +41,8 @@ class TimeRules:
 
     @staticmethod
     def from_env(env: dict[str, str] | None = None) -> TimeRules:
-        """``LOBBY_FIRST_MOVE_S``, ``LOBBY_AWAY_S``, ``LOBBY_UNTIMED_MOVE_S``, ``LOBBY_AWAY_WARN_S``,
-        ``LOBBY_LAG_ALLOWANCE_S`` (unset: the rules' values)."""
+        """``LOBBY_`` and the field's name in capitals (``LOBBY_FIRST_MOVE_S``, ``LOBBY_AWAY_S``, …,
+        ``LOBBY_SEEK_LIFETIME_S``); unset: the rules' values."""
         env = dict(os.environ) if env is None else env
         values = {}
         for f in fields(TimeRules):

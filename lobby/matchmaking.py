@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 from engine.cards import Rng
 from engine.core import EngineError
 from engine.lanes import LanesOptions
-from lobby.clock import Clock
+from lobby.clock import Clock, TimeRules
 from lobby.common import LobbyError, new_id
 from lobby.matches import add_event
 from lobby.models import Challenge, Match, Player, Seek
@@ -31,18 +31,19 @@ def _check_terms(rated: bool, time_control: str, variants: list[str]) -> str:
     return json.dumps(sorted(set(variants)))  # the same terms however often a variant is named
 
 
-#: how long an open seek waits for a match before it expires (docs/lobby.md, "Matchmaking")
-SEEK_LIFETIME_S = 600.0
-#: how long a challenge's code can be accepted
-CHALLENGE_LIFETIME_S = 1800.0
+#: how long an open seek waits for a match before it expires, by default (docs/lobby.md,
+#: "Matchmaking"; a server's own is its clock's ``rules.seek_lifetime_s``)
+SEEK_LIFETIME_S = TimeRules.seek_lifetime_s
+#: how long a challenge's code can be accepted, by default
+CHALLENGE_LIFETIME_S = TimeRules.challenge_lifetime_s
 
 
-def seek_expired(seek: Seek, now: float) -> bool:
-    return seek.status == "open" and now - seek.created_at > SEEK_LIFETIME_S
+def seek_expired(seek: Seek, clock: Clock) -> bool:
+    return seek.status == "open" and clock.now() - seek.created_at > clock.rules.seek_lifetime_s
 
 
-def challenge_expired(c: Challenge, now: float) -> bool:
-    return c.match_id is None and now - c.created_at > CHALLENGE_LIFETIME_S
+def challenge_expired(c: Challenge, clock: Clock) -> bool:
+    return c.match_id is None and clock.now() - c.created_at > clock.rules.challenge_lifetime_s
 
 
 def window(waited_s: float) -> float:
@@ -74,7 +75,7 @@ def pair_seeks(db: Session, clock: Clock) -> int:
     opened = list(db.exec(select(Seek).where(Seek.status == "open").order_by(col(Seek.created_at))
                           .with_for_update(skip_locked=True)).all())
     for s in opened:
-        if seek_expired(s, now):
+        if seek_expired(s, clock):
             s.status = "expired"
             db.add(s)
     waiting = [s for s in opened if s.status == "open"]
@@ -136,7 +137,7 @@ def accept_challenge(db: Session, clock: Clock, player: Player, code: str) -> Ma
         raise LobbyError(404, "no challenge with that code")
     if c.match_id:
         raise LobbyError(409, "that challenge was already accepted")
-    if challenge_expired(c, clock.now()):
+    if challenge_expired(c, clock):
         raise LobbyError(409, "that challenge has expired: ask your friend for a new code")
     if c.player_id == player.id:
         raise LobbyError(422, "you cannot accept your own challenge")

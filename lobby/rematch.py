@@ -21,7 +21,7 @@ from typing import Any
 from sqlmodel import Session
 
 from lobby.accounts import Caller
-from lobby.clock import Clock
+from lobby.clock import Clock, TimeRules
 from lobby.common import LobbyError
 from lobby.matches import add_event, locked_match
 from lobby.matchmaking import start_match
@@ -29,8 +29,9 @@ from lobby.models import Player
 from lobby.rows import Db, MatchRow, insert_many, run
 from lobby.timerules import time_control_of
 
-#: how long an offer waits for an answer (docs/lobby.md, "Rematch")
-REMATCH_LIFETIME_S = 120.0
+#: how long an offer waits for an answer, by default (docs/lobby.md, "Rematch"; a server's own
+#: is its clock's ``rules.rematch_lifetime_s``)
+REMATCH_LIFETIME_S = TimeRules.rematch_lifetime_s
 
 
 def _row(db: Db, match_id: str) -> dict[str, Any] | None:
@@ -44,7 +45,7 @@ def _row(db: Db, match_id: str) -> dict[str, Any] | None:
 def _current(db: Db, clock: Clock, match_id: str) -> dict[str, Any] | None:
     """The match's rematch row, an offer past its lifetime marked expired (and so written)."""
     r = _row(db, match_id)
-    if r is not None and r["status"] == "offered" and clock.now() - r["offered_at"] > REMATCH_LIFETIME_S:
+    if r is not None and r["status"] == "offered" and clock.now() - r["offered_at"] > clock.rules.rematch_lifetime_s:
         _set(db, match_id, status="expired")
         r["status"] = "expired"
     return r
@@ -55,7 +56,8 @@ def _set(db: Db, match_id: str, **values: Any) -> None:
     run(db, f"UPDATE rematch SET {sets} WHERE match_id = :m", {"m": match_id, **values})
 
 
-def rematch_json(r: dict[str, Any] | None, seat: int, event_count: int) -> dict[str, Any]:
+def rematch_json(r: dict[str, Any] | None, seat: int, event_count: int,
+                 lifetime: float = REMATCH_LIFETIME_S) -> dict[str, Any]:
     """What a player is told: the status ("none" before anyone offered), who offered (a seat, and
     whether it was the caller), until when, and the new match once accepted."""
     if r is None:
@@ -63,7 +65,7 @@ def rematch_json(r: dict[str, Any] | None, seat: int, event_count: int) -> dict[
                 "event_count": event_count}
     by = r["offered_by"]
     return {"status": r["status"], "offered_by": by, "mine": by == seat,
-            "expires_at": r["offered_at"] + REMATCH_LIFETIME_S if r["status"] == "offered" else None,
+            "expires_at": r["offered_at"] + lifetime if r["status"] == "offered" else None,
             "match_id": r["new_match_id"], "event_count": event_count}
 
 
@@ -88,9 +90,10 @@ def offer(db: Session, clock: Clock, player: Player | Caller, match_id: str) -> 
         r.update(status="accepted", new_match_id=new.id)
         _set(db, match_id, status="accepted", new_match_id=new.id)
         add_event(db, m, {"type": "rematch", "status": "accepted", "by": r["offered_by"], "match_id": new.id})
-    elif r["status"] in ("declined", "expired"):
-        raise LobbyError(409, f"no rematch: the offer was {r['status']}", rematch_json(r, seat, m.event_count))
-    return rematch_json(r, seat, m.event_count)
+    answer = rematch_json(r, seat, m.event_count, clock.rules.rematch_lifetime_s)
+    if r["status"] in ("declined", "expired"):
+        raise LobbyError(409, f"no rematch: the offer was {r['status']}", answer)
+    return answer
 
 
 def decline(db: Db, clock: Clock, player: Player | Caller, match_id: str) -> dict[str, Any]:
@@ -106,7 +109,7 @@ def decline(db: Db, clock: Clock, player: Player | Caller, match_id: str) -> dic
         r["status"] = "declined"
         _set(db, match_id, status="declined")
         add_event(db, m, {"type": "rematch", "status": "declined", "by": r["offered_by"]})
-    return rematch_json(r, seat, m.event_count)
+    return rematch_json(r, seat, m.event_count, clock.rules.rematch_lifetime_s)
 
 
 def status(db: Db, clock: Clock, player: Player | Caller, match_id: str) -> dict[str, Any]:
@@ -120,4 +123,4 @@ def status(db: Db, clock: Clock, player: Player | Caller, match_id: str) -> dict
     seat = (row[0], row[1]).index(player.id)
     if row[2] == "running":
         return rematch_json(None, seat, int(row[3]))
-    return rematch_json(_current(db, clock, match_id), seat, int(row[3]))
+    return rematch_json(_current(db, clock, match_id), seat, int(row[3]), clock.rules.rematch_lifetime_s)

@@ -39,7 +39,7 @@ def add_routes(api: FastAPI, ctx: Context) -> None:
         """The seek as it stands: the sweeper pairs seeks (every second), so a poll reads one row
         however many seeks are open; a seek past its lifetime is said to have expired."""
         s = own_seek(db, seek_id, player)
-        if svc.seek_expired(s, clk.now()):
+        if svc.seek_expired(s, clk):
             s.status = "expired"
             db.add(s)
         return seek_json(s)
@@ -63,7 +63,7 @@ def add_routes(api: FastAPI, ctx: Context) -> None:
         c = db.get(models.Challenge, code.upper())
         if c is None or c.player_id != player.id:
             raise svc.LobbyError(404, "no challenge with that code")
-        return {"code": c.code, "match_id": c.match_id, "expired": svc.challenge_expired(c, clk.now())}
+        return {"code": c.code, "match_id": c.match_id, "expired": svc.challenge_expired(c, clk)}
 
     @api.post("/challenges/{code}/accept", **SIGNED_IN_OP)
     def accept(code: str, player: Me, db: DB) -> dict[str, Any]:

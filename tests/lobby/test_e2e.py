@@ -200,3 +200,38 @@ def test_against_the_lobby_process_countdowns_and_a_cut_move_that_arrives_once(s
     st.close()
     a.close()
     b.close()
+
+
+def test_offers_expire_and_a_match_is_aborted_at_a_real_lobby_process(db_url: str) -> None:
+    """#45 items 2 and 5 and the rematch's lifetime against a real ``python -m lobby`` on SQLite and
+    PostgreSQL, the lifetimes shortened through the environment: an open seek and a challenge's code
+    expire, either player aborts before both have moved, and an unanswered rematch offer expires."""
+    from tests.lobby.test_postgres import lobby_process
+
+    short = {"LOBBY_SEEK_LIFETIME_S": "1", "LOBBY_CHALLENGE_LIFETIME_S": "1", "LOBBY_REMATCH_LIFETIME_S": "1"}
+    proc, port = lobby_process(db_url, env=short)
+    url = f"http://127.0.0.1:{port}"
+    a, b = LobbyClient(url), LobbyClient(url)
+    try:
+        a.sign_up("Ann")
+        b.sign_up("Bob")
+        seek = a.seek(rated=True, time_control="5+3")
+        stale = a.challenge(rated=False, time_control="10+5")
+        mid = str(b.accept(a.challenge(rated=False, time_control="10+5"))["match_id"])
+        aborted = b.abort(mid)
+        assert aborted["status"] == "aborted" and aborted["winner"] is None
+        assert b.rematch(mid)["status"] == "offered"
+        time.sleep(1.5)  # every lifetime above has run out
+        assert a.seek_status(seek["id"])["status"] == "expired"
+        with pytest.raises(LobbyRefused) as late:
+            b.accept(stale)
+        assert late.value.status == 409 and "expired" in late.value.message
+        with pytest.raises(LobbyRefused) as too_late:
+            a.rematch(mid)
+        assert too_late.value.status == 409 and "expired" in too_late.value.message
+        assert a.rematch_status(mid)["status"] == "expired"
+    finally:
+        a.close()
+        b.close()
+        proc.terminate()
+        proc.wait(timeout=20)
