@@ -1260,3 +1260,29 @@ def test_the_lanes_opening_is_played_by_keyboard_alone(app_url) -> None:  # type
         page.screenshot(path=str(db.parent / "keyboard.png"))
         browser.close()
     assert mine == 3
+
+def test_spit_stocks_and_piles_are_reached_and_picked_by_keyboard(app_url) -> None:  # type: ignore[no-untyped-def]
+    """#47 item 2: Tab reaches both centre piles and my five stocks, each named by its top card and
+    count; Enter on a stock picks it up (exposed as the current one), as a tap does."""
+    from playwright.sync_api import sync_playwright
+
+    url, _db = app_url
+    with sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, url)
+        press_until_button(page, page.get_by_role("button", name="Play against a bot").nth(1), "Beginner")
+        page.get_by_role("button", name="Beginner").click(timeout=20_000)
+        page.wait_for_selector('[flt-semantics-identifier="stock-0-4"]', timeout=30_000)
+        names: set[str] = set()
+        for _ in range(24):
+            page.keyboard.press("Tab")
+            time.sleep(0.15)
+            names.add(focused(page).split(":")[0])
+        assert {"Centre pile 1", "Centre pile 2", *(f"Your stock {n}" for n in range(1, 6))} <= names, names
+        stock = tab_to(page, lambda name: name.startswith("Your stock 1:"))
+        assert stock and ("card" in stock or "empty" in stock), stock
+        page.keyboard.press("Enter")
+        picked = page.locator('[flt-semantics-identifier="stock-0-0"]')
+        assert wait_until(lambda: picked.get_attribute("aria-current") == "true", 10), picked.inner_text()
+        browser.close()
+

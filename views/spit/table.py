@@ -105,9 +105,11 @@ class SpitTable(Table):
         # how many cards the stock holds, as under the centre piles (no sign: a "+3" needed a
         # direction mark in Arabic, which the bundled font's fallback then drew without its "+")
         under = text(self.lang, str(size) if size else " ", theme.TYPE_TINY, color=theme.ON_FELT_MUTED)
-        body: ft.Control = ft.Container(ft.Column([face, under], spacing=theme.SPACE_FINE, tight=True,
-                                                  horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                                        on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None)
+        # an ink well (when it answers taps) is what Tab visits and Enter activates; its words are the
+        # stock's label, merged into the one node (its own contents are not read twice)
+        body: ft.Control = ft.Container(ft.Semantics(exclude_semantics=True, content=ft.Column(
+            [face, under], spacing=theme.SPACE_FINE, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)),
+            on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None, ink=mine)
         if mine and top:  # drag a stock onto a pile (or an empty slot) as well as tapping
             body = ft.Draggable(group="spit", data=f"{player}:{slot}", content=body,
                                 content_feedback=card_face(top, 60, 84), content_when_dragging=drag_ghost(sw, sh + 18),
@@ -119,7 +121,8 @@ class SpitTable(Table):
         # keyed by what it shows, like a lane (views/ui/reconcile.py): a changed stock is a new node
         said = t(self.lang, "sp_my_stock_said" if player == 0 else "sp_their_stock_said", n=slot + 1,
                  what=self._said(top, size))
-        return anew_when(ft.Semantics(identifier=f"stock-{player}-{slot}", container=True, label=said, content=body),
+        return anew_when(ft.MergeSemantics(ft.Semantics(identifier=f"stock-{player}-{slot}", container=True,
+                                                        label=said, button=mine, selected=selected, content=body)),
                          (top, size))
 
     def _said(self, top: str | None, size: int) -> str:
@@ -168,13 +171,14 @@ class SpitTable(Table):
             face = ft.Stack([face, self.motion.ghost(card_face(before, pw, ph), toward)],
                             clip_behavior=ft.ClipBehavior.NONE)
         size = text(self.lang, str(obs["pile_sizes"][i]), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED)
-        body = ft.Container(ft.Column([face, size], spacing=theme.SPACE_FINE, tight=True,
-                                      horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-                            on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(theme.SPACE_TIGHT),
-                            border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK)
+        body = ft.Container(ft.Semantics(exclude_semantics=True, content=ft.Column(
+            [face, size], spacing=theme.SPACE_FINE, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)),
+            on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(theme.SPACE_TIGHT),
+            border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK, ink=True)
         said = t(self.lang, "sp_pile_said", n=i + 1, what=self._said(top, obs["pile_sizes"][i]))
-        return anew_when(ft.Semantics(identifier=f"pile-{i}", container=True, label=said, content=ft.DragTarget(
-            group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i))),
+        return anew_when(ft.MergeSemantics(ft.Semantics(
+            identifier=f"pile-{i}", container=True, label=said, button=True, content=ft.DragTarget(
+                group="spit", content=body, on_accept=lambda e, i=i: self.on_drop(str(e.src.data), pile=i)))),
             (top, obs["pile_sizes"][i]))
 
     def _status(self, obs: SpitObservation) -> str:
