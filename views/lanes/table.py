@@ -90,8 +90,8 @@ class Remote(Protocol):
     async def resync(self) -> None:
         """Back from the background: what happened meanwhile."""
 
-    def opponent_name(self) -> str:
-        """The name on the opponent's seat plate (the player's, at the lobby)."""
+    def seat_name(self, seat: int) -> str:
+        """The name on a seat's plate (the player's, at the lobby)."""
 
     def said_by(self, seat: int) -> list[ft.Control]:
         """The quick message ``seat`` is showing now, drawn beside that seat (none when muted)."""
@@ -314,11 +314,12 @@ class LanesTable(TurnBasedTable[LanesAction]):
             rules = ft.Row([rules, resign], spacing=theme.SPACE_NONE, tight=True)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"), rules)
 
-    def _opponent_row(self, obs: LanesObservation, opp: int) -> ft.Control:
-        """The opponent's seat plate: name or level, cards in hand and deck, lit on their turn."""
+    def _seat_row(self, obs: LanesObservation, opp: int, name: str | None = None) -> ft.Control:
+        """The opponent's seat plate: name or level, cards in hand and deck, lit on their turn (also
+        the bottom seat's, named, on a spectator's table, where no hand shows it)."""
         info = obs["players"][opp]
         held = t(self.lang, "hand", n=info["hand_size"]) + " · " + t(self.lang, "deck", n=info["deck_size"])
-        plate = seat_plate(self.lang, self._opponent_name(), text(self.lang, held, theme.TYPE_NOTE,
+        plate = seat_plate(self.lang, name or self._opponent_name(), text(self.lang, held, theme.TYPE_NOTE,
                                                                   color=theme.ON_FELT_MUTED),
                            count=info["hand_size"], turn=obs["to_move"] == opp and not obs["over"])
         return ft.Row([plate, *self._said_by(opp)], spacing=theme.SPACE_SNUG)
@@ -371,11 +372,12 @@ class LanesTable(TurnBasedTable[LanesAction]):
             text(self.lang, t(self.lang, "deck", n=my_info["deck_size"]), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED),
         ], alignment=ft.MainAxisAlignment.SPACE_BETWEEN)
         rows = [
-            self._header(obs), *self.top_rows(), self._opponent_row(obs, opp), self._side(obs, opp), status,
+            self._header(obs), *self.top_rows(), self._seat_row(obs, opp), self._side(obs, opp), status,
             self._side(obs, me),
             hand_fan(hand, fan, room, self.lang in RTL, obs["hand"]),
             *([] if powers.read_only else [actions]),  # a replay has its own bar
-            *([ft.Row(bubble)] if powers.read_only and (bubble := self._said_by(me)) else []),  # a spectator's
+            *([self._seat_row(obs, me, self.remote.seat_name(me))] if self.remote and powers.read_only
+              else []),  # a spectator's table: the bottom seat's plate (and its quick message)
         ]
         show(self.root, rows, update)
         self.motion.settle(self.app.page, self.refresh)
@@ -519,7 +521,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
     def _opponent_name(self) -> str:
         m = self.match
         if self.remote is not None:
-            return self.remote.opponent_name()
+            return self.remote.seat_name(1 - m.human)
         return t(self.lang, "player_n", n=2 - m.human) if m.pass_and_play else t(self.lang, m.level)
 
     def _replay(self) -> None:

@@ -109,8 +109,8 @@ class OnlineSeat:
     def _names(self) -> list[str]:
         return [p["name"] if p else "?" for p in self.online.view.get("players", [None, None])]
 
-    def opponent_name(self) -> str:
-        return self._names()[1 - self.online.seat]
+    def seat_name(self, seat: int) -> str:
+        return self._names()[seat]
 
     def said_by(self, seat: int) -> list[ft.Control]:
         phrase = self.bubbles.of(seat)
