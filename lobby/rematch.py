@@ -69,6 +69,14 @@ def rematch_json(r: dict[str, Any] | None, seat: int, event_count: int,
             "match_id": r["new_match_id"], "event_count": event_count}
 
 
+def _first(db: Db, clock: Clock, m: MatchRow, status: str, by: int | None) -> dict[str, Any]:
+    """The match's rematch row, made by its first step (an offer by ``by``, or a leave), and its event."""
+    r = {"status": status, "offered_by": by, "offered_at": clock.now(), "new_match_id": None}
+    insert_many(db, "rematch", [{"match_id": m.id, **r}])
+    add_event(db, m, {"type": "rematch", "status": status, "by": by})
+    return r
+
+
 def _ended(db: Db, player: Player | Caller, match_id: str) -> tuple[MatchRow, int]:
     m, seat = locked_match(db, match_id, player)  # locked: two offers at once make one match
     if m.status == "running":
@@ -81,9 +89,7 @@ def offer(db: Session, clock: Clock, player: Player | Caller, match_id: str) -> 
     m, seat = _ended(db, player, match_id)
     r = _current(db, clock, match_id)
     if r is None:
-        r = {"status": "offered", "offered_by": seat, "offered_at": clock.now(), "new_match_id": None}
-        insert_many(db, "rematch", [{"match_id": match_id, **r}])
-        add_event(db, m, {"type": "rematch", "status": "offered", "by": seat})
+        r = _first(db, clock, m, "offered", seat)
     elif r["status"] == "offered" and r["offered_by"] != seat:
         new = start_match(db, clock, m.player1, m.player0, m.rated, time_control_of(m),
                           list(json.loads(m.options).get("variants", [])), seats_by_seed=False)
@@ -102,9 +108,7 @@ def decline(db: Db, clock: Clock, player: Player | Caller, match_id: str) -> dic
     m, seat = _ended(db, player, match_id)
     r = _current(db, clock, match_id)
     if r is None:
-        r = {"status": "declined", "offered_by": None, "offered_at": clock.now(), "new_match_id": None}
-        insert_many(db, "rematch", [{"match_id": match_id, **r}])
-        add_event(db, m, {"type": "rematch", "status": "declined", "by": None})
+        r = _first(db, clock, m, "declined", None)
     elif r["status"] == "offered":
         r["status"] = "declined"
         _set(db, match_id, status="declined")

@@ -84,7 +84,15 @@ from lobby.rematch import decline as decline_rematch
 from lobby.rematch import offer as offer_rematch
 from lobby.rematch import status as rematch_status
 from lobby.rows import flush_presence
-from lobby.spectate import LIVE_LIMIT, allows_spectators, live_matches, set_spectators, spectator_view, watch
+from lobby.spectate import (
+    LIVE_LIMIT,
+    allows_spectators,
+    live_matches,
+    set_spectators,
+    spectator_view,
+    watch,
+    watch_view,
+)
 from lobby.states import STATES, StateCache, state_of
 from lobby.sweeps import mark_alive, resume_after_restart, sweep, sweep_match
 from lobby.timerules import (
@@ -111,7 +119,7 @@ __all__ = [
     "leaderboard", "make_move", "mark_alive", "pair_seeks", "seek_expired", "challenge_expired", "player_json",
     "players_json", "profile",
     "remaining_ms", "replay_record", "resign", "say", "allows_spectators", "live_matches", "set_spectators",
-    "spectator_view", "watch", "resume_after_restart", "running_matches", "seat_of",
+    "spectator_view", "watch", "watch_view", "resume_after_restart", "running_matches", "seat_of",
     "start_match", "state_of",
     "sweep", "sweep_match", "to_json", "touch", "view_for", "window",
 ]

@@ -78,6 +78,11 @@ def spectator_view(db: Db, clock: Clock, m: AnyMatch) -> dict[str, Any]:
     }
 
 
+def watch_view(db: Db, clock: Clock, match_id: str) -> dict[str, Any]:
+    """The spectator's view of ``match_id`` (a plain read; 404 when it may not be watched)."""
+    return spectator_view(db, clock, _watchable(db, match_id))
+
+
 def watch(db: Db, clock: Clock, match_id: str, since: int) -> dict[str, Any]:
     """The spectator's view and the public events after ``since`` (a plain read)."""
     m = _watchable(db, match_id)

@@ -219,8 +219,7 @@ def add_live_routes(api: FastAPI, ctx: Context) -> None:
     @api.get("/live/{match_id}", responses=errors(PUBLIC))
     async def watch_view(match_id: str) -> JSONResponse:
         """A spectator's view: the table (no hand), clocks, names, the result once over."""
-        body = await ctx.database.run_db(lambda db: svc.watch(db, clk, match_id, MAX_EVENT))
-        return FastJSON(body["view"])
+        return FastJSON(await ctx.database.run_db(lambda db: svc.watch_view(db, clk, match_id)))
 
     @api.get("/live/{match_id}/poll", responses=errors(PUBLIC))
     async def watch_poll(match_id: str, since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0,

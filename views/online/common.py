@@ -8,12 +8,12 @@ import asyncio
 import logging
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING, Final, Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, ParamSpec, TypeVar
 
 import flet as ft
 
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
-from views.online.address import account_here
+from views.online.address import account_here, lobby_url
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
@@ -33,6 +33,28 @@ def client_for(app: Host) -> LobbyClient | None:
     if acc is None:
         return None
     return LobbyClient(acc.lobby_url, acc.token, timeout=8.0)
+
+
+def any_client(app: Host) -> LobbyClient | None:
+    """For what needs no account (the leaderboard, watching): the signed-in client, else one for
+    the lobby address in use; None when there is no address."""
+    return client_for(app) or (LobbyClient(lobby_url(app), timeout=8.0) if lobby_url(app) else None)
+
+
+async def open_from_lobby(app: Host, client: LobbyClient | None,
+                          fetch_view: Callable[[LobbyClient, str], dict[str, Any]], match_id: str,
+                          open_table: Callable[[Host, LobbyClient, dict[str, Any]], None]) -> None:
+    """A match's table from the lobby's current view (``fetch_view``, e.g. ``LobbyClient.view``, run
+    off the loop); a failure is said."""
+    if client is None:
+        return
+    try:
+        view = await asyncio.to_thread(fetch_view, client, match_id)
+    except (LobbyUnavailable, LobbyRefused) as exc:
+        client.close()
+        app.tell(problem(app, exc))
+        return
+    open_table(app, client, view)
 
 
 def page(app: Host, title: str, controls: list[ft.Control], back: Tap | None = None) -> None:

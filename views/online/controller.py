@@ -284,6 +284,10 @@ class OnlineMode(NoBotNoUndo[LanesAction]):
     def suggestion(self, level: str = "casual") -> LanesAction | None:
         return None  # no help from the app in a game against a person
 
+    def names(self) -> list[str]:
+        """Both seats' names as the lobby gives them ("?" for one it does not)."""
+        return [p["name"] if p else "?" for p in self.view.get("players", [None, None])]
+
     @property
     def watching(self) -> bool:
         """A spectator's view (views/online/watch.py): nobody's seat is mine."""

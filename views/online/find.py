@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import flet as ft
 
 from engine.lanes import VARIANTS
-from storage.lobby_client import LobbyRefused, LobbyUnavailable
+from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
@@ -20,7 +20,7 @@ from views.ui.widgets import text
 
 if TYPE_CHECKING:
     from views.host import Host
-from views.online.common import FAILED, Home, ask, client_for, page, problem
+from views.online.common import FAILED, Home, ask, client_for, open_from_lobby, page, problem
 from views.online.table import open_online_table
 
 
@@ -37,16 +37,7 @@ def running_match_button(app: Host, m: dict[str, Any]) -> ft.Control:
 
 async def rejoin(app: Host, match_id: str) -> None:
     """Open a running match again: its current view from the lobby, then its table."""
-    client = client_for(app)
-    if client is None:
-        return
-    try:
-        view = await asyncio.to_thread(client.view, match_id)
-    except (LobbyUnavailable, LobbyRefused) as exc:
-        client.close()
-        app.tell(problem(app, exc))
-        return
-    open_online_table(app, client, view)
+    await open_from_lobby(app, client_for(app), LobbyClient.view, match_id, open_online_table)
 
 
 def online_variants(app: Host) -> ft.Control:

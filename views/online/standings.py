@@ -8,20 +8,19 @@ from typing import TYPE_CHECKING
 import flet as ft
 import flet.canvas as cv
 
-from storage.lobby_client import LobbyClient
-from views.online.address import account_here, lobby_url
+from views.online.address import account_here
 from views.ui import theme
 from views.ui.i18n import listed, t
 from views.ui.widgets import text
 
 if TYPE_CHECKING:
     from views.host import Host
-from views.online.common import FAILED, Home, client_for, fetch, page
+from views.online.common import FAILED, Home, any_client, client_for, fetch, page
 
 
 async def leaderboard(app: Host, home: Home) -> None:
     lang = app.lang
-    client = client_for(app) or (LobbyClient(lobby_url(app)) if lobby_url(app) else None)
+    client = any_client(app)
     if client is None:
         home("")
         return

@@ -70,7 +70,7 @@ class OnlineSeat:
     def _clock_text(self) -> str:
         m, lang = self.online, self.lang
         rem = m.remaining(time.monotonic())
-        names = self._names()
+        names = self.online.names()
         me, opp = m.seat, 1 - m.seat
 
         def fmt(ms: int) -> str:
@@ -106,17 +106,15 @@ class OnlineSeat:
         return [ft.Row([ft.Container(self.clocks, expand=True), abort])]
 
     # --- quick messages ----------------------------------------------------------------------------
-    def _names(self) -> list[str]:
-        return [p["name"] if p else "?" for p in self.online.view.get("players", [None, None])]
-
     def seat_name(self, seat: int) -> str:
-        return self._names()[seat]
+        return self.online.names()[seat]
 
     def said_by(self, seat: int) -> list[ft.Control]:
         phrase = self.bubbles.of(seat)
         if phrase is None or not self.app.prefs.quick_messages:
             return []
-        who = t(self.lang, "you") if seat == self.online.seat and not self.online.watching else self._names()[seat]
+        mine = seat == self.online.seat and not self.online.watching
+        who = t(self.lang, "you") if mine else self.online.names()[seat]
         return [bubble(self.lang, phrase, who)]
 
     def bar(self) -> list[ft.Control]:
@@ -155,7 +153,7 @@ class OnlineSeat:
         self.bubbles.put(seat, phrase)
         self.table.refresh()
         if seat != self.online.seat or self.online.watching:
-            self.app.feedback.say(f"{self._names()[seat]}: {words(self.lang, phrase)}", self.lang)
+            self.app.feedback.say(f"{self.online.names()[seat]}: {words(self.lang, phrase)}", self.lang)
         self.app.page.run_task(self._fade)
 
     async def _fade(self) -> None:
@@ -231,7 +229,7 @@ class OnlineSeat:
             lines.append(t(lang, "ol_rating_change", before=change["before"], after=change["after"]))
         elif not v.get("rated"):
             lines.append(t(lang, "ol_unrated"))
-        names = self._names()
+        names = self.online.names()
         self.rematch = RematchTalk(self.online.client, self.online.match_id, int(v.get("event_count", 0)))
         self.panel = RematchPanel(lang, self.rematch, names[1 - self.online.seat],
                                   on_offer=lambda: self.app.page.run_task(self._rematch_step, "offer"),

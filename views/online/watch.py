@@ -15,8 +15,7 @@ from engine.lanes.actions import LanesAction
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.lanes.controller import LanesMatch
 from views.lanes.table import LanesTable
-from views.online.address import lobby_url
-from views.online.common import FAILED, Home, client_for, fetch, page, problem
+from views.online.common import FAILED, Home, any_client, client_for, fetch, open_from_lobby, page
 from views.online.controller import LobbyJson, OnlineMode
 from views.online.table import OnlineSeat
 from views.table.contract import Powers, Refused
@@ -49,7 +48,7 @@ class WatchMode(OnlineMode):
     def caption(self, lang: str) -> str | None:
         """Whose move it is, or who won, by name (the status line of a player's table says "you")."""
         v = self.view
-        names = [p["name"] if p else "?" for p in v.get("players", [None, None])]
+        names = self.names()
         if v["status"] != "running":
             won = v.get("winner")
             return t(lang, "ol_aborted") if won is None else t(lang, "watch_won", name=names[int(won)])
@@ -78,21 +77,15 @@ class WatchSeat(OnlineSeat):
 def open_watch_table(app: Host, client: LobbyClient, view: LobbyJson) -> None:
     mode = WatchMode(client, view, time.monotonic(), clock=time.monotonic)
     seat = WatchSeat(app, mode)
-    names = [p["name"] if p else "?" for p in view.get("players", [None, None])]
-    table = LanesTable(app, LanesMatch(mode, names=names), lambda level: app.go("/online"), remote=seat)
+    table = LanesTable(app, LanesMatch(mode, names=mode.names()), lambda level: app.go("/online"), remote=seat)
     app.show(felt(table.build(), app.page.width), bg=theme.FELT, screen=table)
     app.local_back = table.leave
-
-
-def _client(app: Host) -> LobbyClient | None:
-    """Watching needs no account: the signed-in client, else one for the lobby address in use."""
-    return client_for(app) or (LobbyClient(lobby_url(app), timeout=8.0) if lobby_url(app) else None)
 
 
 async def live_list(app: Host, home: Home) -> None:
     """The running rated matches anyone may watch; a tap opens one."""
     lang = app.lang
-    client = _client(app)
+    client = any_client(app)
     if client is None:
         home("")
         return
@@ -116,16 +109,7 @@ def _row(app: Host, i: int, m: LobbyJson) -> ft.Control:
 
 async def watch(app: Host, match_id: str) -> None:
     """Open a live match's spectator table from the lobby's public view."""
-    client = _client(app)
-    if client is None:
-        return
-    try:
-        view = await asyncio.to_thread(client.watch, match_id)
-    except (LobbyUnavailable, LobbyRefused) as exc:
-        client.close()
-        app.tell(problem(app, exc))
-        return
-    open_watch_table(app, client, view)
+    await open_from_lobby(app, any_client(app), LobbyClient.watch, match_id, open_watch_table)
 
 
 async def tell_lobby_spectators(app: Host, allowed: bool) -> None:
