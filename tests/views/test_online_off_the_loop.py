@@ -18,9 +18,8 @@ import pytest
 from engine.bots import decide
 from engine.lanes import RULES
 from storage.lobby_client import LobbyClient
-from tests.helpers import free_port
-from tests.lobby.test_e2e import start as start_lobby
 from tests.views.modes import online_seat
+from tests.views.online_lobby import ann_and_bob
 from tests.views.screen import Screen
 from views.app import start
 from views.online.controller import OnlineMode
@@ -50,25 +49,13 @@ class Held(httpx.BaseTransport):
 @pytest.fixture
 def match(tmp_path: Path) -> Iterator[tuple[str, LobbyClient, LobbyClient, str]]:
     """A running casual match at a real lobby, Ann (the app's player) to move."""
-    port = free_port()
-    lobby = start_lobby(tmp_path / "lobby.sqlite", port)
-    url = f"http://127.0.0.1:{port}"
-    ann, bob = LobbyClient(url), LobbyClient(url)
-    try:
-        ann.sign_up("Ann")
-        bob.sign_up("Bob")
-        mid = str(bob.accept(ann.challenge(rated=False, time_control="untimed"))["match_id"])
+    with ann_and_bob(tmp_path, rated=False, time_control="untimed") as (url, ann, bob, mid):
         for _ in range(2):
             v = bob.view(mid)
             if v["clock"]["to_move"] == v["seat"]:
                 act = decide("lanes", v["observation"], "beginner", v["move_count"])
                 bob.move(mid, v["move_count"], RULES.action_to_json(act))
         yield url, ann, bob, mid
-    finally:
-        ann.close()
-        bob.close()
-        lobby.kill()  # terminate waits for the table's open long poll (10 s); nothing here needs a clean stop
-        lobby.wait(timeout=15)
 
 
 def online_table(s: Screen, client: LobbyClient, mid: str) -> OnlineSeat:

@@ -13,9 +13,8 @@ import pytest
 
 from lobby.messages import PHRASES as LOBBY_PHRASES
 from storage.lobby_client import LobbyClient
-from tests.helpers import free_port
-from tests.lobby.test_e2e import start as start_lobby
 from tests.views.modes import online_seat
+from tests.views.online_lobby import ann_and_bob
 from tests.views.screen import Screen
 from views.app import start
 from views.lanes.table import LanesTable
@@ -27,20 +26,9 @@ from views.ui.i18n import LANGS, t
 
 @pytest.fixture
 def running(tmp_path: Path) -> Iterator[tuple[LobbyClient, LobbyClient, str]]:
-    port = free_port()
-    lobby = start_lobby(tmp_path / "lobby.sqlite", port)
-    url = f"http://127.0.0.1:{port}"
-    ann, bob = LobbyClient(url), LobbyClient(url)
-    try:
-        ann.sign_up("Ann")
-        bob.sign_up("Bob")
-        mid = str(bob.accept(ann.challenge(rated=False, time_control="untimed"))["match_id"])
+    """A casual untimed match at a real lobby, open on nobody's table yet."""
+    with ann_and_bob(tmp_path, rated=False, time_control="untimed") as (_url, ann, bob, mid):
         yield ann, bob, mid
-    finally:
-        ann.close()
-        bob.close()
-        lobby.kill()  # the table may be inside a 10 s long poll
-        lobby.wait(timeout=15)
 
 
 def table_of(s: Screen, client: LobbyClient, mid: str) -> OnlineSeat:

@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from storage.lobby_client import LobbyClient
-from tests.helpers import free_port
-from tests.lobby.test_e2e import start as start_lobby
 from tests.views.modes import online_seat
+from tests.views.online_lobby import ann_and_bob
 from tests.views.screen import Screen
 from views.app import start
 from views.online.rematch import RematchTalk
@@ -24,20 +23,8 @@ from views.online.table import OnlineSeat, open_online_table
 @pytest.fixture
 def ended(tmp_path: Path) -> Iterator[tuple[LobbyClient, LobbyClient, str]]:
     """A casual 10+5 match at a real lobby, open on nobody's table yet; Bob will resign it."""
-    port = free_port()
-    lobby = start_lobby(tmp_path / "lobby.sqlite", port)
-    url = f"http://127.0.0.1:{port}"
-    ann, bob = LobbyClient(url), LobbyClient(url)
-    try:
-        ann.sign_up("Ann")
-        bob.sign_up("Bob")
-        mid = str(bob.accept(ann.challenge(rated=False, time_control="10+5"))["match_id"])
+    with ann_and_bob(tmp_path, rated=False, time_control="10+5") as (_url, ann, bob, mid):
         yield ann, bob, mid
-    finally:
-        ann.close()
-        bob.close()
-        lobby.kill()  # the result dialog may be inside a 10 s long poll
-        lobby.wait(timeout=15)
 
 
 def result_on_table(s: Screen, ann: LobbyClient, bob: LobbyClient, mid: str) -> OnlineSeat:
