@@ -546,7 +546,6 @@ def test_every_table_on_phone_and_desktop_with_a_reload_that_resumes(tmp_path: P
 
     from storage import api
     from storage.db import open_storage
-    from views.ui.i18n import t
 
     db = tmp_path / "app.sqlite"
     st = open_storage(db)
@@ -1205,84 +1204,3 @@ def test_the_browsers_reduce_motion_wish_stills_the_tables(tmp_path: Path) -> No
             assert page.locator('[flt-semantics-identifier="platform-calm"]').count() == said, wish
             page.close()
         browser.close()
-
-
-def my_turn_in(db: Path) -> bool:
-    """The newest Lanes game, as stored, waits for seat 0 (the person)."""
-    state = latest_game(db, "lanes")[0]
-    return state is not None and not state.over and state.to_move == 0
-
-
-def focused(page) -> str:  # type: ignore[no-untyped-def]
-    """What a screen reader says of the control that has the keyboard's focus."""
-    return str(page.evaluate("() => { const e = document.activeElement;"
-                             " return (e && (e.getAttribute('aria-label') || e.textContent)) || '' }"))
-
-
-def tab_to(page, wanted, tabs: int = 40) -> str | None:  # type: ignore[no-untyped-def]
-    """Press Tab until the focused control's name satisfies ``wanted``; its name, or None."""
-    for _ in range(tabs):
-        page.keyboard.press("Tab")
-        time.sleep(0.15)
-        name = focused(page)
-        if wanted(name):
-            return name
-    return None
-
-
-def test_the_lanes_opening_is_played_by_keyboard_alone(app_url) -> None:  # type: ignore[no-untyped-def]
-    """#47 item 2: Tab reaches a hand card and Enter picks it up; Tab then reaches my empty lanes —
-    each named, saying the card can go there — and Enter plays it. Three times: the opening."""
-    from playwright.sync_api import sync_playwright
-
-    url, db = app_url
-    numbers = tuple(card_name("en", f"{r}S").split()[0] + " of" for r in range(2, 11))
-    lit = t("en", "said_target", what="")  # ", the selected card can go here"
-    with sync_playwright() as p:
-        browser, page = launch(p)
-        open_app(page, url)
-        start_lanes_against_the_beginner(page)
-        mine = 0
-        deadline = time.monotonic() + 150
-        while mine < 3 and time.monotonic() < deadline:
-            assert wait_until(lambda: my_turn_in(db), 30), "my turn"
-            assert wait_text(page, t("en", "opening").split(":")[0], 30), "my opening turn shown"
-            card = tab_to(page, lambda name: name.startswith(numbers) and "," not in name)
-            assert card, "Tab reached no number card in my hand"
-            page.keyboard.press("Enter")
-            assert wait_text(page, t("en", "pick_target")[:20], 10), f"Enter did not pick up {card}"
-            lane = tab_to(page, lambda name: name.startswith("Lane ") and name.endswith(lit))
-            assert lane, "Tab reached none of my lanes"
-            before = saved_actions(db)
-            page.keyboard.press("Enter")
-            assert wait_until(lambda n=before: saved_actions(db) > n, 10), f"Enter on {lane!r} played nothing"
-            mine += 1
-        page.screenshot(path=str(db.parent / "keyboard.png"))
-        browser.close()
-    assert mine == 3
-
-def test_spit_stocks_and_piles_are_reached_and_picked_by_keyboard(app_url) -> None:  # type: ignore[no-untyped-def]
-    """#47 item 2: Tab reaches both centre piles and my five stocks, each named by its top card and
-    count; Enter on a stock picks it up (exposed as the current one), as a tap does."""
-    from playwright.sync_api import sync_playwright
-
-    url, _db = app_url
-    with sync_playwright() as p:
-        browser, page = launch(p)
-        open_app(page, url)
-        press_until_button(page, page.get_by_role("button", name="Play against a bot").nth(1), "Beginner")
-        page.get_by_role("button", name="Beginner").click(timeout=20_000)
-        page.wait_for_selector('[flt-semantics-identifier="stock-0-4"]', timeout=30_000)
-        names: set[str] = set()
-        for _ in range(24):
-            page.keyboard.press("Tab")
-            time.sleep(0.15)
-            names.add(focused(page).split(":")[0])
-        assert {"Centre pile 1", "Centre pile 2", *(f"Your stock {n}" for n in range(1, 6))} <= names, names
-        stock = tab_to(page, lambda name: name.startswith("Your stock 1:"))
-        assert stock and ("card" in stock or "empty" in stock), stock
-        page.keyboard.press("Enter")
-        picked = page.locator('[flt-semantics-identifier="stock-0-0"]')
-        assert wait_until(lambda: picked.get_attribute("aria-current") == "true", 10), picked.inner_text()
-        browser.close()
-

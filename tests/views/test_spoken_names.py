@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from views.ui.i18n import card_name, counted, listed, t
+from views.ui.i18n import card_name, clauses, counted, listed, t
 
 
 def test_parts_are_joined_the_languages_way() -> None:
@@ -19,14 +19,15 @@ def test_parts_are_joined_the_languages_way() -> None:
     assert listed("ar", parts) == f"23، {parts[1]}، {parts[2]}"
     assert listed("en", ["23", "ascending"]) == "23, ascending"
     assert listed("vi", []) == ""
+    assert clauses("ar", ["a", "b"]) == "a؛ b" and clauses("en", ["a", "b"]) == "a; b"
 
 
-def test_no_view_joins_with_a_latin_comma() -> None:
+def test_no_view_joins_with_a_latin_comma_or_semicolon() -> None:
     joined = []
     for path in sorted((ROOT / "views").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" \
-                    and isinstance(node.func.value, ast.Constant) and str(node.func.value.value).strip() == ",":
+                    and isinstance(node.func.value, ast.Constant) and str(node.func.value.value).strip() in (",", ";"):
                 joined.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert joined == []
 
@@ -159,3 +160,27 @@ def _words_said(node: object) -> str | None:
     from tests.views.screen import walk
 
     return next((c.semantics_label for c in walk(node) if isinstance(c, ft.Text) and c.semantics_label), None)
+
+
+BUTTONS = {"Button", "TextButton", "FilledButton", "FilledTonalButton", "OutlinedButton", "ElevatedButton",
+           "IconButton", "ListTile"}
+
+
+def test_no_button_is_wrapped_in_a_second_button() -> None:
+    """#47 item 3: ``Semantics(button=True)`` around a button is a second button of the same name to
+    a screen reader (and Tab's focus lands on the one without the identifier); a button carries its
+    identifier through `tagged` (views/ui/widgets.py), one merged node."""
+    def name(node: ast.AST | None) -> str:
+        return node.func.attr if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) else ""
+
+    doubled = []
+    for path in sorted((ROOT / "views").rglob("*.py")):
+        calls = [n for n in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(n, ast.Call)]
+        merged = {id(a) for n in calls if name(n) == "MergeSemantics" for a in n.args}
+        for node in calls:
+            kw = {k.arg: k.value for k in node.keywords}
+            button = kw.get("button")
+            if name(node) == "Semantics" and id(node) not in merged and isinstance(button, ast.Constant) \
+                    and button.value is True and name(kw.get("content")) in BUTTONS:
+                doubled.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert doubled == []

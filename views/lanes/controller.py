@@ -21,7 +21,7 @@ from engine.lanes.state import is_number
 from storage.seats import PERSON
 from views.table.contract import Refused, Status
 from views.table.modes import Local, TurnMode
-from views.ui.i18n import said, t
+from views.ui.i18n import clauses, said, t
 
 if TYPE_CHECKING:
     from storage.db import Storage
@@ -293,7 +293,7 @@ class LanesMatch:
                                lane=e["lane"] + 1))
             elif e.type == "sold":
                 parts.append(said(lang, "ev_sold", mine, who=who, pair=e["pair"] + 1))
-        return "; ".join(parts)
+        return clauses(lang, parts)
 
     def _owner(self, lang: str, seat: int) -> str:
         """Whose lane, in words: "your" / "their", or the seat's name on a spectator's table."""

@@ -28,7 +28,7 @@ from views.table.screen import NewGame, Table
 from views.table.turn_table import TurnBasedTable
 from views.ui import sizing, theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
-from views.ui.i18n import RTL, listed, t, why_text
+from views.ui.i18n import RTL, card_name, listed, t, why_text
 from views.ui.reconcile import anew_when, show
 from views.ui.widgets import (
     FELT_DARK,
@@ -36,6 +36,7 @@ from views.ui.widgets import (
     SUIT_GLYPH,
     SYMBOLS,
     card_face,
+    copies_said,
     drag_ghost,
     handler,
     mini_card,
@@ -44,6 +45,7 @@ from views.ui.widgets import (
     status_box,
     table_button,
     table_header,
+    tagged,
     text,
 )
 
@@ -137,6 +139,15 @@ class LanesTable(TurnBasedTable[LanesAction]):
             return t(self.lang, "lane_said", n=lane + 1, value=value)
         return t(self.lang, "lane_said_of", who=self._opponent_name(), n=lane + 1, value=value)
 
+    def _card_in_lane_said(self, card: str, owner: int, lane: int, stack: int) -> str:
+        """A card on a lane says where it lies ("King of hearts, Beginner's lane 2, card 3"): the
+        same card can lie on both sides (each player has a deck), and a screen reader or the
+        keyboard must tell them apart when a face card can go on either."""
+        what = card_name(self.lang, card)
+        if owner == self.match.human:
+            return t(self.lang, "said_in_lane", what=what, n=lane + 1, k=stack + 1)
+        return t(self.lang, "said_in_lane_of", what=what, who=self._opponent_name(), n=lane + 1, k=stack + 1)
+
     def _lane_name(self, obs: LanesObservation, owner: int, lane: int, armed: bool, lit: bool) -> ft.Control:
         """The lane's header, read out as the lane's words. While a card is picked up it is also the
         lane's button for a keyboard or a screen reader (an empty lane has no card to focus): it
@@ -150,9 +161,10 @@ class LanesTable(TurnBasedTable[LanesAction]):
         # a few properties instead of sending new controls (as on a hand card: the ink well's own
         # node, which takes the focus, is the labelled node)
         tap = handler(self.on_lane, lane, owner) if armed else None
-        return ft.MergeSemantics(ft.Semantics(label=said, button=armed, content=ft.Container(
-            ft.Semantics(exclude_semantics=True, content=header), on_click=tap, ink=True,
-            border_radius=theme.SPACE_TIGHT)))
+        return ft.MergeSemantics(ft.Semantics(
+            label=said, button=armed, identifier=f"my-lane-{lane}", content=ft.Container(
+                ft.Semantics(exclude_semantics=True, content=header), on_click=tap, ink=True,
+                border_radius=theme.SPACE_TIGHT)))
 
     def _lane_header(self, obs: LanesObservation, owner: int, lane: int) -> ft.Control:
         p = obs["players"][owner]
@@ -179,6 +191,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
             card, attached = stack[0], stack[1:]
             is_target = (owner, lane, si) in targets.stacks
             face = self._drop(card_face(card, cw, ch, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
+                                        said=self._card_in_lane_said(card, owner, lane, si),
                                         on_click=handler(self.on_stack, owner, lane, si) if armed else None),
                               owner, lane, si)
             row = _with_attachments(face, attached)
@@ -271,10 +284,11 @@ class LanesTable(TurnBasedTable[LanesAction]):
         m = self.match
         playable = {str(x) for x in m.playable_cards()}
         coached = m.coach_cards()
+        said = copies_said(self.lang, obs["hand"])
         hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
                                              selected=m.selected is not None and str(m.selected) == c,
                                              target=c in coached, dim=m.my_turn and c not in playable,
-                                             ident=f"hand-{i}",
+                                             ident=f"hand-{i}", said=said[i],
                                              on_click=handler(self.on_card, c) if m.my_turn else None),
                                 fan, c in arrived)
                 for i, c in enumerate(obs["hand"])]
@@ -459,7 +473,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         self.app.page.show_dialog(ft.AlertDialog(
             title=text(self.lang, t(self.lang, "disband_confirm", n=lane + 1), theme.TYPE_STRONG, True),
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
-                     ft.Semantics(identifier="disband-confirm", button=True, content=ft.TextButton(
+                     tagged("disband-confirm", ft.TextButton(
                          t(self.lang, "disband"), on_click=confirm))]))
 
     def on_resign(self, e: object) -> None:

@@ -17,7 +17,7 @@ from engine.lopti.state import order
 from storage.seats import PERSON
 from views.table.contract import Refused, Status
 from views.table.modes import Local, TurnMode
-from views.ui.i18n import card_label, listed, said, t
+from views.ui.i18n import card_label, clauses, listed, said, t
 
 if TYPE_CHECKING:
     from storage.db import Storage
@@ -230,7 +230,7 @@ class LoptiMatch:
 
     def explain(self, events: list[Event], lang: str) -> str:
         """The last move in words: the base events, then each house rule that fired and what it did."""
-        return "; ".join([*self._base_lines(events, lang), *self._rule_lines(events, lang)])
+        return clauses(lang, [*self._base_lines(events, lang), *self._rule_lines(events, lang)])
 
     def _base_lines(self, events: list[Event], lang: str) -> list[str]:
         parts = []

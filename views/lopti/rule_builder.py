@@ -17,7 +17,7 @@ from views.lopti.rule_draft import ARG_CHOICES, RuleDraft
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, text
+from views.ui.widgets import icon_button, tagged, tap_area, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -101,7 +101,7 @@ def _conditions(lang: str, ph: Any, draft: RuleDraft, change: Callable[[Callable
             icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"), remove_condition)])
         out.append(_box([head, *_condition_args(lang, ph, draft, i, kind, arg, change)]))
     if len(draft.conditions) < MAX_CONDITIONS:
-        out.append(ft.Semantics(identifier="rb-add-if", button=True, content=ft.TextButton(
+        out.append(tagged("rb-add-if", ft.TextButton(
             t(lang, "rb_add_if"), icon=ft.Icons.ADD, on_click=lambda e: change(draft.add_condition))))
     return out
 
@@ -127,7 +127,7 @@ def _effects(app: Host, ph: Any, draft: RuleDraft, change: Callable[[Callable[[]
             top.append(icon_button(ft.Icons.CLOSE, t(lang, "rb_remove"), remove_effect))
         out.append(_box([ft.Row(top), *_effect_args(lang, ph, draft, i, eff, change, refresh_preview, app)]))
     if len(draft.effects) < 3:
-        out.append(ft.Semantics(identifier="rb-add-then", button=True, content=ft.TextButton(
+        out.append(tagged("rb-add-then", ft.TextButton(
             t(lang, "rb_add_then"), icon=ft.Icons.ADD, on_click=lambda e: change(draft.add_effect))))
     return out
 
@@ -151,13 +151,13 @@ def _condition_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, kin
         chips: list[ft.Control] = []
         for r in RANK_LABELS:
             on = r in arg
-            chips.append(ft.Semantics(identifier=f"rb-rank-{i}-{r}", button=True, selected=on, content=ft.Container(
+            chips.append(tap_area(f"rb-rank-{i}-{r}", selected=on, control=ft.Container(
                 ft.Text(r, size=theme.TYPE_SMALL, weight=ft.FontWeight.BOLD if on else None,
                         color=theme.ON_ACCENT if on else None),
                 bgcolor=theme.PAGE_ACCENT if on else None, border=ft.Border.all(1, theme.PAGE_EDGE),
                 border_radius=ft.BorderRadius.all(6), padding=ft.Padding.symmetric(horizontal=theme.SPACE,
                                                                                    vertical=theme.SPACE_TIGHT),
-                on_click=lambda e, r=r: change(lambda: draft.toggle_rank(i, r)))))
+                on_click=lambda e, r=r: change(lambda: draft.toggle_rank(i, r)), ink=True)))
         return chips  # they wrap with the other arguments
     if kind in ("count_at_least", "count_at_most"):
         return [_dropdown(f"rb-cond-{i}-n", t(lang, "rb_n"), arg, [(n, str(n)) for n in ARG_CHOICES["count"]],

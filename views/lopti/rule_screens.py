@@ -18,7 +18,7 @@ from views.lopti.session_page import Between, builder_page, page, seat_label
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import text
+from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -58,14 +58,14 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
             on_click=lambda e, rid=tpl["id"]: pick(rid), padding=ft.Padding.only(bottom=theme.SPACE_TIGHT)))
         for tpl, words in choices], spacing=theme.SPACE_FINE))
     winner = seat_label(flow, flow.winner, lang)
-    own = ft.Semantics(identifier="rb-own", button=True, content=ft.OutlinedButton(
+    own = tagged("rb-own", ft.OutlinedButton(
         t(lang, "rb_own"), icon=ft.Icons.EDIT_NOTE, on_click=lambda e: own_rule_screen(app, back, flow)))
     page(app, t(lang, "sess_title", n=flow.deal_number), [
         text(lang, t(lang, "sess_pick_rule", who=winner, n=flow.deal_number), theme.TYPE_LEAD, True),
         text(lang, t(lang, "sess_pick_hint"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),
         own,
         text(lang, t(lang, "rb_or_pick"), theme.TYPE_SMALL, True),
-        ft.Semantics(identifier="sess-add-rule", button=True, content=add),  # above the long list
+        tagged("sess-add-rule", add),  # above the long list
         group], flow)
 
 
@@ -87,7 +87,7 @@ def own_rule_screen(app: Host, back: Between, flow: SessionFlow) -> None:
         back(app, flow, t(lang, "sess_rule_added", rule=describe(rule, lang)))
 
     builder_page(app, t(lang, "rb_title"), draft, flow=flow, actions=ft.Column([ft.Row([
-        ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
+        tagged("rb-done", ft.FilledButton(
             t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
         ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, back, flow))], wrap=True),
         dry_run_row(app, draft)], spacing=theme.SPACE_TIGHT))
@@ -117,6 +117,6 @@ def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:
         result.value, result.color = words, theme.PAGE_ERROR if report.flagged else None
         send(result)
 
-    return ft.Column([ft.Semantics(identifier="rb-dry-run", button=True, content=ft.OutlinedButton(
+    return ft.Column([tagged("rb-dry-run", ft.OutlinedButton(
         t(lang, "rb_dry_run"), icon=ft.Icons.SCIENCE, on_click=run)),
         ft.Semantics(identifier="rb-dry-result", content=result)], spacing=theme.SPACE_TIGHT)

@@ -21,7 +21,7 @@ from views.lopti.session_page import Between, author_label, page, seat_label
 from views.lopti.vote_screens import proposal_screen
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import text
+from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -62,7 +62,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDea
                  text(lang, t(lang, "sess_rules"), theme.TYPE_STRONG, True),
                  *(rules or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)])]
     if flow.can_vote():
-        controls.append(ft.Semantics(identifier="sess-vote", button=True, content=ft.OutlinedButton(
+        controls.append(tagged("sess-vote", ft.OutlinedButton(
             t(lang, "sess_propose"), icon=ft.Icons.HOW_TO_VOTE,
             on_click=lambda e: proposal_screen(app, back, flow))))
     elif flow.session.results and flow.session.vote_used():
@@ -71,7 +71,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDea
         page(app, t(lang, "sess_title", n=flow.deal_number), controls, flow)
         return
     if deal is not None:
-        controls.append(ft.Semantics(identifier="sess-next", button=True, content=ft.FilledButton(
+        controls.append(tagged("sess-next", ft.FilledButton(
             t(lang, "sess_next_deal", n=flow.deal_number + 1), icon=ft.Icons.PLAY_ARROW,
             on_click=lambda e: deal(app, flow.start_deal(), flow))))
 
@@ -81,10 +81,10 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDea
 
     controls += leave_buttons(app, flow, back)
     if flow.session.results:
-        controls.append(ft.Semantics(identifier="sess-again", button=True, content=ft.OutlinedButton(
+        controls.append(tagged("sess-again", ft.OutlinedButton(
             t(lang, "sess_again"), icon=ft.Icons.REPLAY, on_click=lambda e: carry_screen(app, flow, back))))
 
-    controls.append(ft.Semantics(identifier="sess-end", button=True, content=ft.TextButton(
+    controls.append(tagged("sess-end", ft.TextButton(
         t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
     page(app, t(lang, "sess_title", n=flow.deal_number) if flow.deal_number else t(lang, "sess_title_new"), controls,
           flow)
@@ -108,10 +108,10 @@ def leave_buttons(app: Host, flow: SessionFlow, back: Between) -> list[ft.Contro
             title=text(lang, t(lang, "sess_leave_confirm", who=seat_label(flow, seat, lang)), theme.TYPE_STRONG, True),
             content=text(lang, t(lang, "sess_leave_means"), theme.TYPE_BODY),
             actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda e: app.page.pop_dialog()),
-                     ft.Semantics(identifier=f"leave-confirm-{seat}", button=True, content=ft.TextButton(
+                     tagged(f"leave-confirm-{seat}", ft.TextButton(
                          t(lang, "sess_leave", who=seat_label(flow, seat, lang)), on_click=leave))]))
 
-    return [ft.Semantics(identifier=f"sess-leave-{s}", button=True, content=ft.TextButton(
+    return [tagged(f"sess-leave-{s}", ft.TextButton(
         t(lang, "sess_leave", who=seat_label(flow, s, lang)), icon=ft.Icons.LOGOUT,
         on_click=lambda e, s=s: ask(s))) for s in flow.can_leave()]
 
@@ -137,7 +137,7 @@ def rule_cards(app: Host, flow: SessionFlow, back: Between) -> list[ft.Control]:
                  ("" if in_force else " · " + t(lang, "sess_removed")), theme.TYPE_NOTE,
                  color=theme.PAGE_MUTED)]
         if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
-            lines.append(ft.Semantics(identifier=f"sess-delete-{rid}", button=True, content=ft.TextButton(
+            lines.append(tagged(f"sess-delete-{rid}", ft.TextButton(
                 t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
                 on_click=lambda e, rid=rid, a=author, w=words: delete(rid, a, w))))
         rules.append(ft.Semantics(identifier=f"sess-rule-{rid}", content=ft.Card(content=ft.Container(
@@ -174,6 +174,6 @@ def carry_screen(app: Host, flow: SessionFlow, back: Between) -> None:
     page(app, t(lang, "sess_again"), [
         text(lang, t(lang, "carry_hint", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL),
         *(rows or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)]),
-        ft.Semantics(identifier="carry-start", button=True, content=ft.FilledButton(
+        tagged("carry-start", ft.FilledButton(
             t(lang, "carry_start"), icon=ft.Icons.PLAY_ARROW, on_click=start)),
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))], flow)

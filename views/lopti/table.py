@@ -48,6 +48,8 @@ from views.ui.widgets import (
     status_box,
     table_button,
     table_header,
+    tagged,
+    tap_area,
     text,
 )
 
@@ -168,11 +170,11 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         w, h = sizing.card(max(sizing.MIN_CARD, self.sizes.pile[1] * 0.72))
         n = obs["draw_size"]
         face = card_back(w, h, str(n)) if n else card_slot(w, h, "0")
-        explain = ft.Container(face, on_click=lambda e: rules_dialog(self.app, "lopti", "P-3.5"))
         count = text(self.lang, t(self.lang, "draw_pile", n=n), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED)
-        return ft.Semantics(identifier="lopti-deck", button=True,
-                            content=ft.Column([explain, count], spacing=theme.SPACE_TIGHT, tight=True,
-                                              horizontal_alignment=ft.CrossAxisAlignment.CENTER))
+        return tap_area("lopti-deck", ft.Container(
+            ft.Column([face, count], spacing=theme.SPACE_TIGHT, tight=True,
+                      horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+            on_click=lambda e: rules_dialog(self.app, "lopti", "P-3.5"), ink=True))
 
     def _draggable(self, card: str, face: ft.Control, setup: bool, fan: Fan, arrived: bool = False) -> ft.Control:
         """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play;
@@ -204,9 +206,9 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             bgcolor=color, border_radius=ft.BorderRadius.all(8),
             padding=ft.Padding.symmetric(horizontal=theme.SPACE_SNUG, vertical=theme.SPACE_HAIR))
         # the chip is small; the finger's target around it is MIN_TARGET tall
-        return ft.Semantics(identifier=f"rule-{rule}", button=True, content=ft.Container(
+        return tap_area(f"rule-{rule}", ft.Container(
             chip, height=theme.MIN_TARGET, alignment=ft.Alignment.CENTER,
-            on_click=lambda e: rules_dialog(self.app, "lopti", rule)))
+            on_click=lambda e: rules_dialog(self.app, "lopti", rule), ink=True))
 
     def _status(self, obs: LoptiObservation) -> str:
         caption = self.match.mode.caption(self.lang)
@@ -303,11 +305,15 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         return slots
 
     def _downs(self, me: LoptiSeatView) -> list[ft.Control]:
-        """My face-down cards, lit when one may be flipped."""
-        flip = self.match.can_flip()
-        return [ft.Semantics(identifier=f"down-{i}", content=ft.Container(
-            card_back(*self.sizes.table), on_click=handler(self.on_flip, i) if flip else None,
-            border=border(2, HIGHLIGHT) if flip else None, border_radius=radius(8)))
+        """My face-down cards, lit when one may be flipped; then each is a button of its own, named
+        by its place ("Face-down card 2"), that Tab reaches and Enter turns over."""
+        if not self.match.can_flip():
+            return [ft.Semantics(identifier=f"down-{i}", content=card_back(*self.sizes.table))
+                    for i in range(me["down_count"])]
+        return [tap_area(f"down-{i}", ft.Container(
+            ft.Semantics(label=t(self.lang, "card_down_i", n=i + 1), exclude_semantics=True,
+                         content=card_back(*self.sizes.table)),
+            on_click=handler(self.on_flip, i), ink=True, border=border(2, HIGHLIGHT), border_radius=radius(8)))
             for i in range(me["down_count"])]
 
     def _buttons(self, setup: bool) -> list[ft.Control]:
@@ -459,7 +465,7 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
                 text(lang, t(lang, "sess_rule_by", who=match.who(rule.author, lang) if rule.author is not None
                              else "—"), theme.TYPE_NOTE, color=theme.PAGE_MUTED)]
             if rule.id in deletable and rule.author is not None:
-                parts.append(ft.Semantics(identifier=f"delete-{rule.id}", button=True, content=ft.TextButton(
+                parts.append(tagged(f"delete-{rule.id}", ft.TextButton(
                     t(lang, "sess_delete", who=match.who(rule.author, lang)), icon=ft.Icons.DELETE_OUTLINE,
                     on_click=lambda e, rid=rule.id, a=rule.author: delete(rid, a))))
             lines.append(ft.Semantics(identifier=f"in-force-{rule.id}",
@@ -473,6 +479,6 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
             content=ft.Column(lines, spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO, tight=True),
             actions=[ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]))
 
-    return ft.Semantics(identifier="house-rules", button=True, content=ft.TextButton(
+    return tagged("house-rules", ft.TextButton(
         t(lang, "house_rules_n", n=len(options.house_rules)), icon=ft.Icons.GAVEL, on_click=show,
         style=ft.ButtonStyle(color=theme.ON_FELT)))

@@ -17,7 +17,7 @@ from views.lopti.session_page import Between, author_label, outcome, page, propo
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import text
+from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -65,7 +65,7 @@ def rps_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, 
             show()
         send(score, status, prompt)
 
-    buttons = ft.Row([ft.Semantics(identifier=f"rps-{c}", button=True, content=ft.FilledTonalButton(
+    buttons = ft.Row([tagged(f"rps-{c}", ft.FilledTonalButton(
         t(lang, f"rps_{c}"), icon=THROW_ICONS[c], on_click=lambda e, c=c: throw(c))) for c in THROW_ICONS],
         wrap=True, alignment=ft.MainAxisAlignment.CENTER)
     show()
@@ -74,7 +74,7 @@ def rps_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, 
         text(lang, t(lang, "rps_sides", a=seat_label(flow, a, lang), b=seat_label(flow, b, lang)), theme.TYPE_SMALL,
              color=theme.PAGE_MUTED),
         score, status, prompt, buttons,
-        ft.Semantics(identifier="rps-auto", button=True, content=ft.TextButton(
+        tagged("rps-auto", ft.TextButton(
             t(lang, "rps_auto"), icon=ft.Icons.CASINO, on_click=finish))], flow)
 
 
@@ -108,7 +108,7 @@ def defender_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
             on_change=lambda e, s=s: toggle(e, s))) for s in people),
         *(text(lang, t(lang, "def_bot", who=seat_label(flow, s, lang)), theme.TYPE_BODY) for s in bots),
         text(lang, t(lang, "def_none"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),
-        ft.Semantics(identifier="defend-go", button=True, content=ft.FilledButton(
+        tagged("defend-go", ft.FilledButton(
             t(lang, "def_go"), on_click=go))], flow)
 
 
@@ -138,7 +138,7 @@ def knockout_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
             throws[seat].append(choice)
         advance()
 
-    buttons = ft.Row([ft.Semantics(identifier=f"ko-{c}", button=True, content=ft.FilledTonalButton(
+    buttons = ft.Row([tagged(f"ko-{c}", ft.FilledTonalButton(
         t(lang, f"rps_{c}"), icon=THROW_ICONS[c], on_click=lambda e, c=c: throw(c))) for c in THROW_ICONS],
         wrap=True, alignment=ft.MainAxisAlignment.CENTER)
     page(app, t(lang, "ko_title"), [

@@ -17,7 +17,7 @@ from views.lopti.session_page import Between, builder_page, outcome, page, propo
 from views.lopti.tie_screens import defender_screen, rps_screen
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import text
+from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -41,7 +41,7 @@ def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int =
         label = t(lang, f"prop_{p.kind}", rule=words.get(p.rule_id or "", p.rule_id or ""))
         pick = ((lambda e, p=p: modify_screen(app, back, flow, p)) if p.kind == "modify"
                 else (lambda e, p=p: vote_screen(app, back, flow, p)))
-        options.append(ft.Semantics(identifier=f"prop-{i}", button=True, content=ft.OutlinedButton(
+        options.append(tagged(f"prop-{i}", ft.OutlinedButton(
             label, on_click=pick, style=ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT))))
     params: list[ft.Control] = []
     chosen: dict[str, int] = {}
@@ -57,8 +57,7 @@ def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int =
             if e.control.value is not None:
                 chosen[name] = int(e.control.value)
         dd.on_select = picked
-        vote = ft.Semantics(identifier=f"param-{name}-vote", button=True,
-                            content=ft.OutlinedButton(t(lang, "param_vote"), on_click=put))
+        vote = tagged(f"param-{name}-vote", ft.OutlinedButton(t(lang, "param_vote"), on_click=put))
         # the dropdown gets the whole width (its sentences are long on a phone), its button below
         params.append(ft.Column([ft.Semantics(identifier=f"param-{name}", content=dd),
                                  ft.Row([vote], alignment=ft.MainAxisAlignment.END)],
@@ -86,7 +85,7 @@ def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposa
         vote_screen(app, back, flow, changed)
 
     builder_page(app, t(lang, "sess_propose"), draft, flow=flow, actions=ft.Row([
-        ft.Semantics(identifier="rb-done", button=True, content=ft.FilledButton(
+        tagged("rb-done", ft.FilledButton(
             t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, back, flow))], wrap=True))
 
@@ -139,6 +138,6 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
         text(lang, t(lang, "sess_majority", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL,
              color=theme.PAGE_MUTED),
         *rows,
-        ft.Semantics(identifier="vote-count", button=True, content=ft.FilledButton(
+        tagged("vote-count", ft.FilledButton(
             t(lang, "sess_count"), on_click=count)),
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))], flow)

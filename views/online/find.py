@@ -16,7 +16,7 @@ from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import text
+from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -30,7 +30,7 @@ def running_match_button(app: Host, m: dict[str, Any]) -> ft.Control:
     lang = app.lang
     turn = t(lang, "ol_your_turn" if m["to_move"] == m["seat"] else "ol_their_turn")
     tc = t(lang, "ol_untimed") if m["time_control"] == "untimed" else m["time_control"]
-    return ft.Semantics(identifier=f"ol-running-{m['match_id']}", button=True, content=ft.OutlinedButton(
+    return tagged(f"ol-running-{m['match_id']}", ft.OutlinedButton(
         t(lang, "ol_running_row", name=m["opponent"] or "?", tc=tc, turn=turn), icon=ft.Icons.PLAY_ARROW,
         on_click=lambda e: app.page.run_task(rejoin, app, str(m["match_id"]))))
 
@@ -90,7 +90,7 @@ def challenge_row(app: Host, tc: ft.Dropdown, code: ft.TextField, status: ft.Tex
         open_online_table(app, client, view)  # the table keeps the client
 
     return ft.Column([rated, ft.Row([
-        ft.Semantics(identifier="ol-challenge", button=True, content=ft.OutlinedButton(
+        tagged("ol-challenge", ft.OutlinedButton(
             t(lang, "ol_challenge"), on_click=challenge)), code,
         ft.OutlinedButton(t(lang, "ol_accept"), on_click=accept)], wrap=True)], spacing=theme.SPACE_TIGHT)
 

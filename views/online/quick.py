@@ -63,8 +63,7 @@ def chooser(lang: str, pick: Callable[[str], None]) -> ft.Control:
     phrases: list[ft.Control] = [
         ft.Semantics(identifier=f"say-{p}", content=ft.OutlinedButton(words(lang, p), on_click=tapped(p)))
         for p in PHRASES if p not in EMOTES]
-    emotes: list[ft.Control] = [ft.Semantics(identifier=f"say-{p}", content=icon_button(
-        EMOTES[p], words(lang, p), tapped(p))) for p in EMOTES]
+    emotes: list[ft.Control] = [icon_button(EMOTES[p], words(lang, p), tapped(p), ident=f"say-{p}") for p in EMOTES]
     return ft.Column([ft.Row(phrases, wrap=True, spacing=theme.SPACE_TIGHT, run_spacing=theme.SPACE_TIGHT),
                       ft.Row(emotes, wrap=True, spacing=theme.SPACE_TIGHT)], tight=True,
                      spacing=theme.SPACE_SNUG)

@@ -20,7 +20,7 @@ from views.online.address import account_here, checked, lobby_url, refusal, use_
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import text
+from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
     from storage.models import Account
@@ -106,7 +106,7 @@ def lobbypage(app: Host, acc: Account, status: ft.Text) -> None:
         ft.Row([tc], wrap=True),
         ft.Row([ft.FilledButton(t(lang, "ol_find_rated"),
                                 on_click=lambda e: find_game(app, home, True, tc.value or "5+3")),
-                ft.Semantics(identifier="ol-find-casual", button=True, content=ft.Button(
+                tagged("ol-find-casual", ft.Button(
                     t(lang, "ol_find_casual"), on_click=lambda e: find_game(app, home, False, tc.value or "5+3",
                                                                              sorted(app.drafts.online_variants))))],
                wrap=True),
@@ -161,6 +161,6 @@ def _loader(app: Host, acc: Account, status: ft.Text, me_line: ft.Text,
             status.value = ""
             send(status)
 
-    retry = ft.Semantics(identifier="ol-retry", button=True, visible=False, content=ft.OutlinedButton(
-        t(lang, "retry"), icon=ft.Icons.REFRESH, on_click=try_again))
+    retry = tagged("ol-retry", ft.OutlinedButton(t(lang, "retry"), icon=ft.Icons.REFRESH, on_click=try_again),
+                   visible=False)
     return retry, load_me

@@ -22,7 +22,7 @@ from views.online.rematch import RematchPanel, RematchTalk
 from views.table.screen import Table
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import felt, icon_button, table_button, text
+from views.ui.widgets import felt, icon_button, table_button, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -120,8 +120,8 @@ class OnlineSeat:
     def bar(self) -> list[ft.Control]:
         if not self.app.prefs.quick_messages or self.online.status().over:
             return []
-        return [ft.Semantics(identifier="online-say", content=icon_button(
-            ft.Icons.CHAT_BUBBLE_OUTLINE, t(self.lang, "qm_say"), self.on_say, color=theme.ON_FELT))]
+        return [icon_button(ft.Icons.CHAT_BUBBLE_OUTLINE, t(self.lang, "qm_say"), self.on_say, color=theme.ON_FELT,
+                            ident="online-say")]
 
     def on_say(self, e: object) -> None:
         """The phrases and emotes to choose from; the chosen one is sent off the loop."""
@@ -179,7 +179,7 @@ class OnlineSeat:
         self.app.page.show_dialog(ft.AlertDialog(
             title=text(self.lang, t(self.lang, question), theme.TYPE_STRONG, True),
             actions=[ft.TextButton(t(self.lang, "cancel"), on_click=lambda ev: self.app.page.pop_dialog()),
-                     yes if ident is None else ft.Semantics(identifier=ident, button=True, content=yes)]))
+                     yes if ident is None else tagged(ident, yes)]))
 
     def start(self) -> None:
         self.app.page.run_task(self.follow)

@@ -15,7 +15,7 @@ from views.screens.in_progress import in_progress_section
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, text
+from views.ui.widgets import icon_button, tagged, text
 
 if TYPE_CHECKING:
     from views.game_views import GameViews
@@ -39,7 +39,7 @@ def _starts(app: Host, game: GameViews) -> list[ft.Control]:
     again = api.last_opponent(app.storage, game.name)
     if again is not None:  # a returning player reaches a table in one tap: the last opponent again
         who = t(app.lang, "pass_and_play" if again == PERSON else again)
-        out.insert(0, ft.Semantics(identifier=f"again-{game.name}", button=True, content=ft.FilledTonalButton(
+        out.insert(0, tagged(f"again-{game.name}", ft.FilledTonalButton(
             t(app.lang, "play_again_vs", who=who), icon=ft.Icons.REPLAY,
             on_click=lambda e: app.start_game(game.name, again))))
     return out
@@ -106,7 +106,7 @@ async def _offer_online_matches(app: Host, online: ft.Column) -> None:
     if not mine or not scope.open:
         return
     lang = app.lang
-    online.controls = [ft.Semantics(identifier=f"home-online-{m['match_id']}", button=True, content=ft.FilledButton(
+    online.controls = [tagged(f"home-online-{m['match_id']}", ft.FilledButton(
         t(lang, "ol_continue_match", name=m["opponent"] or "?"), icon=ft.Icons.PUBLIC,
         on_click=lambda e, mid=str(m["match_id"]): _rejoin(app, mid))) for m in mine[:3]]
     send(online)

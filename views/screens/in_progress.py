@@ -13,7 +13,7 @@ from storage import api
 from storage.seats import SeatKind
 from views.ui import theme
 from views.ui.i18n import listed, t
-from views.ui.widgets import Tap, icon_button, text
+from views.ui.widgets import Tap, icon_button, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -38,11 +38,11 @@ def in_progress_section(app: Host, redraw: Callable[[], None],
     lang = app.lang
     rows: list[ft.Control] = [text(lang, t(lang, "in_progress"), theme.TYPE_HEADING, True)]
     for g in games:
-        actions: list[ft.Control] = [ft.Semantics(identifier=f"resume-{g.id}", button=True, content=ft.FilledButton(
+        actions: list[ft.Control] = [tagged(f"resume-{g.id}", ft.FilledButton(
             t(lang, "resume"), on_click=lambda e, gid=g.id: app.go(f"/play/{gid}")))]
         if g.session_id is None:  # a Lopti session's deal goes with its session, never alone
-            actions.append(ft.Semantics(identifier=f"delete-{g.id}", content=icon_button(
-                ft.Icons.DELETE_OUTLINE, t(lang, "delete_game"), deleter(app, g.id, redraw))))
+            actions.append(icon_button(ft.Icons.DELETE_OUTLINE, t(lang, "delete_game"), deleter(app, g.id, redraw),
+                                       ident=f"delete-{g.id}"))
         rows.append(ft.Semantics(identifier=f"in-progress-{g.id}", container=True, content=ft.Row(
             [ft.Container(text(lang, described(app, g), theme.TYPE_BODY), expand=True), *actions],
             vertical_alignment=ft.CrossAxisAlignment.CENTER)))

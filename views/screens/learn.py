@@ -13,7 +13,7 @@ from views.lopti.session_screen import open_session_lesson
 from views.table.lessons import find, lessons
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import felt, icon_button, text
+from views.ui.widgets import felt, icon_button, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -33,7 +33,7 @@ def learn(app: Host, focus: str | None = None) -> None:
         rows: list[ft.Control] = []
         for i, lesson in enumerate(group):
             finished = progress.get(lesson.id, (0, False))[1]
-            rows.append(ft.Semantics(identifier=f"lesson-{lesson.id}", button=True, content=ft.ListTile(
+            rows.append(tagged(f"lesson-{lesson.id}", ft.ListTile(
                 leading=ft.Icon(ft.Icons.CHECK_CIRCLE if finished else ft.Icons.PLAY_CIRCLE_OUTLINE,
                                 color=theme.PAGE_GOOD if finished else theme.PAGE_ACCENT),
                 title=text(lang, f"{i + 1}. {lesson.title[lang]}", theme.TYPE_LEAD),

@@ -16,7 +16,7 @@ from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, text
+from views.ui.widgets import icon_button, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -124,13 +124,12 @@ def preset_row(app: Host, pick: Callable[[list[str]], None], redraw: Callable[[]
             app.tell(t(lang, "preset_saved", name=words))
 
         name.on_submit = done
-        ok = ft.Semantics(identifier="preset-save-ok", button=True,
-                          content=ft.FilledButton(t(lang, "save"), on_click=done))
+        ok = tagged("preset-save-ok", ft.FilledButton(t(lang, "save"), on_click=done))
         app.page.show_dialog(ft.AlertDialog(
             title=text(lang, t(lang, "preset_save"), theme.TYPE_STRONG, True), content=name,
             actions=[ft.TextButton(t(lang, "cancel"), on_click=lambda ev: app.page.pop_dialog()), ok]))
 
     return ft.Column([
         *([ft.Semantics(identifier="presets", content=dd)] if saved else []),
-        ft.Semantics(identifier="preset-save", button=True, content=ft.TextButton(
+        tagged("preset-save", ft.TextButton(
             t(lang, "preset_save"), icon=ft.Icons.BOOKMARK_ADD, on_click=save))], spacing=theme.SPACE_TIGHT)

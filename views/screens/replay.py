@@ -18,7 +18,7 @@ from views.table.replay import open_replay
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import felt, text
+from views.ui.widgets import felt, icon_button, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -50,8 +50,7 @@ def replay(app: Host, game_id: int, review: GameReview | None = None) -> None:
             send(step)  # the counter sits outside the table's own controls
 
     def button(ident: str, icon: ft.IconData, label: str, target: Callable[[], int]) -> ft.Control:
-        return ft.Semantics(identifier=f"replay-{ident}", button=True, label=label, content=ft.IconButton(
-            icon, icon_color=theme.ON_FELT, tooltip=label, on_click=lambda e: go(target())))
+        return icon_button(icon, label, lambda e: go(target()), theme.ON_FELT, ident=f"replay-{ident}")
 
     steps: list[ft.Control] = [
         button("first", ft.Icons.FIRST_PAGE, t(lang, "replay_first"), lambda: 0),

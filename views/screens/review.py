@@ -22,7 +22,7 @@ from views.table.screen import TableScreen
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import text
+from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -70,7 +70,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
     def cancel_tapped(e: object) -> None:
         work.stop()
         app.back()
-    cancel = ft.Semantics(identifier="review-cancel", button=True, content=ft.OutlinedButton(
+    cancel = tagged("review-cancel", ft.OutlinedButton(
         t(lang, "cancel"), on_click=cancel_tapped))
     app.show(ft.Container(ft.Column([
         text(lang, t(lang, "review_title"), theme.TYPE_TITLE, True), bar, count, cancel,

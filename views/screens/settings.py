@@ -17,7 +17,7 @@ from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.reconcile import send
-from views.ui.widgets import card_face, icon_button, text
+from views.ui.widgets import card_face, icon_button, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -137,9 +137,9 @@ def your_data(app: Host) -> list[ft.Control]:
         app.tell(import_text(app, files[0].bytes or b""))
 
     return [text(lang, t(lang, "your_data"), theme.TYPE_STRONG, True), ft.Row([
-        ft.Semantics(identifier="export-all", button=True, content=ft.OutlinedButton(
+        tagged("export-all", ft.OutlinedButton(
             t(lang, "export_all"), icon=ft.Icons.DOWNLOAD, on_click=export)),
-        ft.Semantics(identifier="import-file", button=True, content=ft.OutlinedButton(
+        tagged("import-file", ft.OutlinedButton(
             t(lang, "import_file"), icon=ft.Icons.UPLOAD_FILE, on_click=pick))], wrap=True)]
 
 

@@ -13,7 +13,7 @@ from storage import api
 from views.screens.in_progress import in_progress_section
 from views.ui import theme
 from views.ui.i18n import listed, t
-from views.ui.widgets import icon_button, text
+from views.ui.widgets import icon_button, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -40,9 +40,9 @@ def stats(app: Host) -> None:
         recent.append(ft.Row([
             ft.Container(text(lang, f"{t(lang, g.game)} — {t(lang, res)} · {when} · "
                                     f"{t(lang, 'moves_n', n=len(g.actions))}", theme.TYPE_SMALL), expand=True),
-            ft.Semantics(identifier=f"replay-game-{i}", button=True, content=ft.TextButton(
+            tagged(f"replay-game-{i}", ft.TextButton(
                 t(lang, "replay"), icon=ft.Icons.REPLAY, on_click=lambda e, gid=g.id: app.go(f"/replay/{gid}"))),
-            *([ft.Semantics(identifier=f"review-game-{i}", button=True, content=ft.TextButton(
+            *([tagged(f"review-game-{i}", ft.TextButton(
                 t(lang, "review"), icon=ft.Icons.INSIGHTS, on_click=lambda e, gid=g.id: app.go(f"/review/{gid}")))]
               if reviewable(g.game) and g.finished_at is not None else []),
         ], wrap=True))

@@ -11,7 +11,7 @@ import flet as ft
 
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import Tap, text
+from views.ui.widgets import Tap, tagged, text
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def result_dialog(lang: str, outcome: Outcome, *, on_rematch: Callable[[], None]
     def act(fn: Callable[[], None]) -> Tap:
         return lambda e: fn()
 
-    actions: list[ft.Control] = [ft.Semantics(identifier="result-rematch", button=True, content=ft.FilledButton(
+    actions: list[ft.Control] = [tagged("result-rematch", ft.FilledButton(
         t(lang, "rematch"), icon=ft.Icons.REPLAY, on_click=act(on_rematch)))]
     if on_review is not None:
         actions.append(ft.TextButton(t(lang, "review"), on_click=act(on_review)))

@@ -16,7 +16,7 @@ from views.table.screen import NewGame, Table
 from views.ui import theme
 from views.ui.i18n import spoken_cards, t
 from views.ui.reconcile import show
-from views.ui.widgets import text
+from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
     from engine.core import Event
@@ -92,7 +92,7 @@ class TurnBasedTable(Table, Generic[A]):
             text(lang, t(lang, "pass_to", n=n), theme.TYPE_TILE, True, theme.ON_FELT, align=ft.TextAlign.CENTER),
             text(lang, t(lang, "pass_hint", n=n), theme.TYPE_BODY, color=theme.ON_FELT_MUTED,
                  align=ft.TextAlign.CENTER),
-            ft.Semantics(identifier="privacy-ready", button=True, content=ft.FilledButton(
+            tagged("privacy-ready", ft.FilledButton(
                 t(lang, "ready", n=n), on_click=lambda e: ready())),
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=theme.SPACE_WIDE),
             padding=ft.Padding.symmetric(horizontal=theme.PAD)),  # a long line wraps inside the screen

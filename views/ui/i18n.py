@@ -51,6 +51,11 @@ def listed(lang: str, items: Iterable[object]) -> str:
     return t(lang, "list_sep").join(str(x) for x in items)
 
 
+def clauses(lang: str, items: Iterable[object]) -> str:
+    """Several sentences of one event as one line, joined the language's way ("a; b"; Arabic "a؛ b")."""
+    return t(lang, "clause_sep").join(str(x) for x in items)
+
+
 SUIT_GLYPH = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 
 

@@ -3,7 +3,7 @@ as chips whose suits come from the bundled DejaVu Sans font), the table's bars a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -111,11 +111,13 @@ def face_src(card: str, style: str | None = None) -> str:
 
 
 @cache
-def _edge(selected: bool, target: bool, r: float) -> ft.BoxDecoration | None:
-    """The selection or target ring, drawn over the face (a border would shrink the face inside it)."""
-    if not (selected or target):
-        return None
-    return ft.BoxDecoration(border=border(3, SELECTED if selected else HIGHLIGHT), border_radius=radius(r))
+def _edge(selected: bool, target: bool, r: float) -> ft.BoxDecoration:
+    """The selection or target ring, drawn over the face (a border would shrink the face inside it).
+    An unmarked card has a clear ring, never none: a ring that comes and goes changes the widgets
+    around the card's ink well, so Flutter made a new one and the keyboard's focus left the card
+    that Enter had just picked up."""
+    color = SELECTED if selected else HIGHLIGHT if target else theme.NONE
+    return ft.BoxDecoration(border=border(3, color), border_radius=radius(r))
 
 
 @cache
@@ -134,15 +136,16 @@ def _lift(reduce_motion: bool) -> ft.Animation | None:
 
 def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
               dim: bool = False, on_click: Tap | None = None, ident: str | None = None,
-              style: str | None = None) -> ft.Control:
+              style: str | None = None, said: str | None = None) -> ft.Control:
     """A card as it is printed (the bundled vector faces; ``style``: a card style other than the
     page's, for the settings' preview). The selected card lifts, a legal target glows, a card that
-    cannot be played now is greyed. A screen reader says its name in the player's language."""
+    cannot be played now is greyed. A screen reader says its name in the player's language, or
+    ``said`` (its name with where it lies, when the same card can lie in two places at once)."""
     if height < SMALL or card not in FACE_NAMES:
         return _card_chip(card, width, height, selected=selected, target=target, on_click=on_click, ident=ident,
-                          style=style)
+                          style=style, said=said)
     look = theme.look()
-    name = state_said(look.lang, card_name(look.lang, card), selected=selected, target=target, dim=dim)
+    name = state_said(look.lang, said or card_name(look.lang, card), selected=selected, target=target, dim=dim)
     r = max(3.0, width * theme.CARD_RADIUS)
     face = ft.Image(src=face_src(card, style), width=width, height=height, fit=ft.BoxFit.FILL, gapless_playback=True,
                     semantics_label=None if ident else name, exclude_from_semantics=bool(ident),
@@ -170,8 +173,20 @@ def state_said(lang: str, what: str, *, selected: bool = False, target: bool = F
     return t(lang, "said_dim", what=what) if dim else what
 
 
+def copies_said(lang: str, cards: Sequence[str]) -> list[str | None]:
+    """The spoken names of a row of cards (a hand) where the same card lies twice or more (two
+    jokers, two decks): each copy says which it is ("Joker, copy 2"), so every card a screen reader
+    or the keyboard reaches has a name of its own; ``None`` for a card that is there once."""
+    seen: dict[str, int] = {}
+    out: list[str | None] = []
+    for card in cards:
+        seen[card] = seen.get(card, 0) + 1
+        out.append(None if cards.count(card) == 1 else t(lang, "said_copy", what=card_name(lang, card), k=seen[card]))
+    return out
+
+
 def _card_chip(card: str, width: float, height: float, *, selected: bool, target: bool,
-               on_click: Tap | None, ident: str | None, style: str | None) -> ft.Control:
+               on_click: Tap | None, ident: str | None, style: str | None, said: str | None = None) -> ft.Control:
     """A small card: its rank and suit on one line, as on a face's corner."""
     if card == "JK":
         rank, glyph, color = "JK", "★", theme.JOKER
@@ -179,15 +194,17 @@ def _card_chip(card: str, width: float, height: float, *, selected: bool, target
         rank, suit = card[:-1], card[-1]
         glyph, color = SUIT_GLYPH.get(suit, "?"), suit_color(suit, style) if suit in SUIT_GLYPH else BLACK
     lang = theme.look().lang
-    name = state_said(lang, card_name(lang, card), selected=selected, target=target)
+    name = state_said(lang, said or card_name(lang, card), selected=selected, target=target)
     edge = border(3, SELECTED) if selected else border(3, HIGHLIGHT) if target else border(1, theme.CARD_EDGE)
     chip = ft.Container(
         width=width, height=height, bgcolor=theme.CARD_FACE, border=edge, border_radius=radius(4),
-        alignment=ft.Alignment.CENTER, on_click=on_click, shadow=_shadow(False, target),
+        alignment=ft.Alignment.CENTER, on_click=on_click, ink=on_click is not None, shadow=_shadow(False, target),
         content=ft.Text(rank + glyph if rank != "JK" else "★", size=11 if len(rank) == 1 else 9.5, no_wrap=True,
                         weight=ft.FontWeight.BOLD, color=color, style=SYMBOLS,
                         semantics_label=None if ident else name))
-    return anew_when(ft.Semantics(identifier=ident, label=name, content=chip), card) if ident else chip
+    # an ink well, as on a face: Tab reaches a chip that answers a tap, and Enter plays it
+    return anew_when(ft.Semantics(identifier=ident, label=name, button=on_click is not None, selected=selected,
+                                  content=chip), card) if ident else chip
 
 
 def card_slot(width: float, height: float, words: str = "") -> ft.Control:
@@ -310,16 +327,33 @@ def table_button(label: str, on_click: Tap | None, *, disabled: bool = False,
     else:
         button = ft.Button(words, icon=icon, on_click=on_click, disabled=disabled, style=style,
                            height=theme.BUTTON_HEIGHT)
-    return button if ident is None else ft.Semantics(identifier=ident, button=True, content=button)
+    return button if ident is None else tagged(ident, button)
 
 
-def icon_button(icon: ft.IconData, label: str, on_click: Tap, color: str | None = None) -> ft.Control:
+def tagged(ident: str, control: ft.Control, *, visible: bool = True) -> ft.Control:
+    """``control`` — a button, a list tile: anything with its own focusable node — carrying the
+    semantics identifier ``ident`` (for the tests and assistive tools), as that one node. A
+    ``Semantics(button=True)`` laid around a button made a second button of the same name: a
+    screen reader heard two, and Tab's focus landed on the one without the identifier."""
+    return ft.MergeSemantics(ft.Semantics(identifier=ident, content=control), visible=visible)
+
+
+def tap_area(ident: str, control: ft.Container, *, selected: bool | None = None) -> ft.Control:
+    """A tappable container (its ``on_click`` set, ``ink=True`` so that Tab reaches it and Enter
+    activates it) as one button node with the identifier ``ident``, named by its words;
+    ``selected``: a chip that is on or off says so."""
+    return ft.MergeSemantics(ft.Semantics(identifier=ident, button=True, selected=selected, content=control))
+
+
+def icon_button(icon: ft.IconData, label: str, on_click: Tap, color: str | None = None,
+                ident: str | None = None) -> ft.Control:
     """An icon button with an accessible name (screen readers and browser tests see ``label``):
     one node, named once, that takes the keyboard's focus. The button's own node is merged with
     the name (it had no name, and its tooltip said the word again, "Back Back"; a name laid over
-    it with its semantics excluded left Tab's focus on a node the browser could not see)."""
+    it with its semantics excluded left Tab's focus on a node the browser could not see).
+    ``ident``: its semantics identifier."""
     # 48 × 48 everywhere: Material's icon buttons are 40 px on the web and the desktop
-    return ft.MergeSemantics(ft.Semantics(label=label, button=True, content=ft.IconButton(
+    return ft.MergeSemantics(ft.Semantics(label=label, identifier=ident, button=True, content=ft.IconButton(
         icon, on_click=on_click, icon_color=color, width=theme.BUTTON_HEIGHT, height=theme.BUTTON_HEIGHT)))
 
 
@@ -359,12 +393,10 @@ def coach_panel(lang: str, coach: Coach, *, on_hint: Tap, on_retry: Tap,
         lines.append(text(lang, coach.hint, theme.TYPE_SMALL, color=theme.HINT))
     buttons: list[ft.Control] = []
     if coach.info:
-        buttons.append(ft.Semantics(identifier="coach-continue", button=True, content=ft.FilledButton(
-            t(lang, "continue_step"), on_click=on_continue)))
+        buttons.append(tagged("coach-continue", ft.FilledButton(t(lang, "continue_step"), on_click=on_continue)))
     if coach.done:
         if on_next is not None:
-            buttons.append(ft.Semantics(identifier="coach-next", button=True,
-                                        content=ft.FilledButton(next_label, on_click=on_next)))
+            buttons.append(tagged("coach-next", ft.FilledButton(next_label, on_click=on_next)))
         buttons.append(ft.Button(t(lang, "learn"), on_click=on_learn))
         buttons.append(ft.TextButton(t(lang, "retry"), on_click=on_retry))
     if buttons:

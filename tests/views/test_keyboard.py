@@ -1,0 +1,343 @@
+"""#47: whole games by keyboard alone in headless Chromium, as a blind player plays them: Tab moves
+the focus, Enter acts, and nothing is tapped. After every move of mine each control a screen reader
+can reach has a name of its own (none empty, none repeated), and what the page's live region
+announced is kept and checked at the end.
+
+The moves are the engine's (a casual choice from my own observation for Lanes, the plain policy for
+Lopti, the first legal play for Spit); the test finds each control by its semantics identifier,
+which stays the same in every language, and reads what it is called in the player's language.
+CI plays each game in one language (Lanes in English, Lopti in Arabic, Spit in Vietnamese); SOAK=1
+plays every game in all three."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from tests.views.test_browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    latest_game,
+    launch,
+    open_app,
+    serve,
+    stored_actions,
+    wait_until,
+)
+from views.ui.i18n import card_name, t
+
+pytestmark = [pytest.mark.browser,
+              pytest.mark.skipif(not Path(CHROMIUM).exists(),
+                                 reason="Debian chromium is not installed (apt-get install chromium)")]
+
+#: records each text Flutter puts in the page's live regions (polite and assertive)
+LISTEN = """() => { window.__said = [];
+  new MutationObserver(ms => { for (const m of ms) {
+      const n = m.target.nodeType === 3 ? m.target.parentElement : m.target;
+      if (n && n.closest && n.closest('flt-announcement-host')) {
+        const said = (n.textContent || '').trim();
+        if (said && window.__said[window.__said.length - 1] !== said) window.__said.push(said);
+      } } })
+  .observe(document.body, {subtree: true, childList: true, characterData: true}); }"""
+#: the control that has the keyboard's focus: its node id, semantics identifier and spoken name
+FOCUSED = """() => { const e = document.activeElement;
+  return e ? [e.id || '', e.getAttribute('flt-semantics-identifier') || '',
+              (e.getAttribute('aria-label') || e.textContent || '').trim()] : ['', '', ''] }"""
+#: every control a screen reader offers to act on: a button, or anything that takes the focus
+CONTROLS = """() => Array.from(document.querySelectorAll('flt-semantics'))
+  .filter(e => e.getAttribute('role') === 'button' || e.getAttribute('tabindex') === '0')
+  .map(e => [e.getAttribute('flt-semantics-identifier') || '',
+             (e.getAttribute('aria-label') || e.textContent || '').trim()])"""
+SUITS = "♠♥♦♣"
+#: the words that say a card is picked up ("…, selected")
+SELECTED = {lang: t(lang, "said_selected", what="").strip(" ,،") for lang in ("en", "ar", "vi")}
+
+
+def langs(default: str) -> list[str]:
+    return ["en", "ar", "vi"] if os.environ.get("SOAK") else [default]
+
+
+class Keys:
+    """The keyboard, and what the page says back."""
+
+    def __init__(self, page: Any, lang: str) -> None:
+        self.page, self.lang = page, lang
+        self.checked = 0
+
+    def focused(self) -> tuple[str, str, str]:
+        node, ident, name = self.page.evaluate(FOCUSED)
+        return str(node), str(ident), str(name)
+
+    def tab(self, back: bool = False) -> tuple[str, str, str]:
+        """Tab (or Shift+Tab) once and wait for the focus to move (Flutter moves it a frame later)."""
+        before = self.focused()[0]
+        self.page.keyboard.press("Shift+Tab" if back else "Tab")
+        with contextlib.suppress(PlaywrightTimeout):  # one control on the screen: the focus stays
+            self.page.wait_for_function("b => (document.activeElement || {}).id !== b", arg=before, timeout=2_000)
+        return self.focused()
+
+    def to(self, wanted: Callable[[str, str], bool], back: bool = False, tabs: int = 90) -> tuple[str, str]:
+        """Tab until the focused control (identifier, name) is ``wanted``; its identifier and name."""
+        for _ in range(tabs):
+            _, ident, name = self.tab(back)
+            if wanted(ident, name):
+                return ident, name
+        raise AssertionError(f"Tab never reached the control wanted; the last was {self.focused()}")
+
+    def to_ident(self, ident: str, back: bool = False) -> str:
+        return self.to(lambda i, _n: i == ident, back)[1]
+
+    def to_name(self, name: str, back: bool = False) -> str:
+        return self.to(lambda _i, n: n == name or n.startswith(name + " ("), back)[0]
+
+    def enter(self) -> None:
+        self.page.keyboard.press("Enter")
+
+    def names_are_unique(self, where: str) -> None:
+        """Every control on the screen has a non-empty name that no other control has."""
+        controls = [(str(i), str(n)) for i, n in self.page.evaluate(CONTROLS)]
+        unnamed = [i for i, n in controls if not n]
+        repeated = [n for n, k in Counter(n for _, n in controls).items() if k > 1]
+        assert not unnamed and not repeated, (where, self.lang, unnamed, repeated, controls)
+        self.checked += 1
+
+    def said(self) -> list[str]:
+        return [str(x) for x in self.page.evaluate("() => window.__said || []")]
+
+
+def start(tmp_path: Path, lang: str) -> Path:
+    from storage import api
+    from storage.db import open_storage
+
+    db = tmp_path / "app.sqlite"
+    st = open_storage(db)
+    api.update_profile(st, display_name="Tester", language=lang, bot_speed="fast", sound=False)
+    st.close()
+    return db
+
+
+def open_keyboard(page: Any, url: str, lang: str) -> Keys:
+    open_app(page, url)
+    page.evaluate(LISTEN)
+    keys = Keys(page, lang)
+    page.get_by_role("button", name=t(lang, "play_vs_bot")).first.wait_for(timeout=30_000)
+    return keys
+
+
+def check_said(said: list[str], lang: str, mine: list[str], game: str) -> None:
+    """The announcements: some were made, in the player's words (cards by name, never a suit symbol),
+    and they named at least one card I played. They are kept beside the screenshots to read."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    (ARTIFACTS / f"keyboard-{game}-{lang}.txt").write_text("\n".join(said) + "\n", encoding="utf-8")
+    assert said, "nothing was announced"
+    assert not [s for s in said if any(g in s for g in SUITS)], said
+    assert any(card_name(lang, c) in s for s in said for c in mine), (mine, said)
+
+
+@pytest.mark.parametrize("lang", langs("en"))
+def test_a_whole_lanes_game_by_keyboard_alone(tmp_path: Path, lang: str) -> None:
+    """L-3 … L-8: from the home to the result. Each move: Tab to the card in my hand and Enter picks
+    it up (the focus stays on it, now said to be selected), then Shift+Tab back to its lane, card
+    or Tab on to Discard, and Enter plays it; a disband is its lane's Disband and the confirmation."""
+    from playwright.sync_api import sync_playwright
+
+    from engine.bots import decide
+    from engine.lanes import RULES as LANES
+    from engine.lanes.actions import Disband, Discard, Play
+
+    db = start(tmp_path, lang)
+    mine: list[str] = []
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        keys = open_keyboard(page, url, lang)
+        keys.to_name(t(lang, "play_vs_bot"))
+        keys.enter()
+        page.get_by_role("button", name=t(lang, "beginner")).first.wait_for(timeout=20_000)
+        keys.to_name(t(lang, "beginner"))
+        keys.enter()
+        deadline = time.monotonic() + 420
+        state = None
+        while time.monotonic() < deadline:
+            state, _ = latest_game(db, "lanes")
+            if state is not None and state.over:
+                break
+            if state is None or state.to_move != 0:
+                time.sleep(0.3)
+                continue
+            n = len(stored_actions(db, "lanes"))
+            obs = LANES.observe(state, 0)
+            move = decide("lanes", obs, "casual", n)
+            page.locator('[flt-semantics-identifier="hand-0"]').first.wait_for(timeout=20_000)
+            keys.names_are_unique(f"my move {n}")
+            if isinstance(move, Disband):
+                keys.to_ident(f"disband-{move.lane}")
+                keys.enter()
+                page.locator('[flt-semantics-identifier="disband-confirm"]').first.wait_for(timeout=10_000)
+                keys.names_are_unique("the disband's confirmation")
+                keys.to_ident("disband-confirm")
+            else:
+                assert isinstance(move, Play | Discard), move
+                card = str(move.card)
+                hand = [str(c) for c in obs["hand"]]
+                ident = f"hand-{hand.index(card)}"
+                keys.to_ident(ident)
+                keys.enter()
+                assert wait_until(lambda i=ident: keys.focused()[1] == i and SELECTED[lang] in keys.focused()[2], 10), \
+                    ("the focus left the card Enter picked up", ident, keys.focused())
+                keys.names_are_unique(f"{card} picked up")
+                if isinstance(move, Discard):
+                    keys.to_name(t(lang, "discard"))
+                elif move.owner is None:
+                    keys.to_ident(f"my-lane-{move.lane}", back=True)
+                else:
+                    keys.to_ident(f"lane-{move.owner}-{move.lane}-{move.stack}", back=True)
+                mine.append(card)
+            keys.enter()
+            assert wait_until(lambda k=n: len(stored_actions(db, "lanes")) > k, 10), (move, keys.focused())
+        assert state is not None and state.over, page.inner_text("body")
+        result = (t(lang, "won"), t(lang, "lost"))
+        assert wait_until(lambda: any(r in s for s in keys.said() for r in result), 20), keys.said()[-3:]
+        said = keys.said()
+        page.screenshot(path=str(ARTIFACTS / f"keyboard-lanes-{lang}.png"))
+        browser.close()
+    check_said(said, lang, mine, "lanes")
+    assert keys.checked >= 2 * len(mine) > 0
+
+
+@pytest.mark.parametrize("lang", langs("ar"))
+def test_a_whole_lopti_deal_by_keyboard_alone(tmp_path: Path, lang: str) -> None:
+    """P-2 … P-7, three seats against two casual bots, from the home to the deal's end. Keep is a
+    button; a play is Enter on each card of the rank (the cards join the selection) and then on
+    Play; a take is Take the pile; a flip is Enter on a face-down card."""
+    from playwright.sync_api import sync_playwright
+
+    from engine.lopti.actions import Flip, Keep, Play, Take
+    from engine.lopti.dryrun import simple_policy
+    from engine.lopti.state import order
+
+    db = start(tmp_path, lang)
+    mine: list[str] = []
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        keys = open_keyboard(page, url, lang)
+        keys.to_name(t(lang, "players_n", n=3))
+        keys.enter()
+        page.locator('[flt-semantics-identifier="hand-0"]').first.wait_for(timeout=30_000)
+        deadline = time.monotonic() + 420
+        state = None
+        while time.monotonic() < deadline:
+            state, _ = latest_game(db, "lopti")
+            if state is not None and state.over:
+                break
+            if state is None or state.to_move != 0:
+                time.sleep(0.3)
+                continue
+            n = len(stored_actions(db, "lopti"))
+            action = simple_policy(state)
+            time.sleep(0.3)  # the table's last frame (a bot's move) is drawn before the names are read
+            keys.names_are_unique(f"my move {n}")
+            if isinstance(action, Keep):
+                keys.to_name(t(lang, "keep"))
+            elif isinstance(action, Take):
+                keys.to_name(t(lang, "take"))
+            elif isinstance(action, Flip):
+                keys.to_ident(f"down-{action.index or 0}")
+            else:
+                assert isinstance(action, Play) and action.rank is not None, action
+                hand = sorted(state.seats[0].hand, key=lambda c: (order(c.rank), str(c)))
+                picked = [i for i, c in enumerate(hand) if c.rank == action.rank][:action.count or 1]
+                for i in picked:
+                    keys.to_ident(f"hand-{i}")
+                    keys.enter()
+                    assert wait_until(lambda i=i: SELECTED[lang] in keys.focused()[2]
+                                      and keys.focused()[1] == f"hand-{i}", 10), (i, keys.focused())
+                keys.names_are_unique(f"{len(picked)} cards picked up")
+                keys.to_name(f"{t(lang, 'play')} ({len(picked)})")
+                mine += [str(hand[i]) for i in picked]
+            keys.enter()
+            assert wait_until(lambda k=n: len(stored_actions(db, "lopti")) > k, 10), (action, keys.focused())
+        assert state is not None and state.over, page.inner_text("body")
+        time.sleep(1.0)
+        said = keys.said()
+        page.screenshot(path=str(ARTIFACTS / f"keyboard-lopti-{lang}.png"))
+        browser.close()
+    check_said(said, lang, mine, "lopti")
+    assert keys.checked >= len(mine) > 0
+
+
+@pytest.mark.parametrize("lang", langs("vi"))
+def test_a_spit_round_by_keyboard_alone(tmp_path: Path, lang: str) -> None:
+    """S-3 … S-5 against the Beginner, in real time, to the round's end: Enter on a stock picks it
+    up (exposed as the current one), Shift+Tab to a centre pile and Enter plays it there, or Enter
+    on an empty stock slot fills it; Spit! when both are stuck; at the slap, Enter on the smaller
+    pile."""
+    from playwright.sync_api import sync_playwright
+
+    from engine.spit import RULES as SPIT
+    from engine.spit.actions import CallSpit, Fill, PlayCard
+
+    db = start(tmp_path, lang)
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        keys = open_keyboard(page, url, lang)
+        keys.to_name(t(lang, "play_vs_bot"))  # the Lanes tile's, then the Spit tile's
+        keys.to(lambda _i, n: n == t(lang, "play_vs_bot"))
+        keys.enter()
+        page.get_by_role("button", name=t(lang, "beginner")).first.wait_for(timeout=20_000)
+        keys.to_name(t(lang, "beginner"))
+        keys.enter()
+        page.locator('[flt-semantics-identifier="stock-0-0"]').first.wait_for(timeout=30_000)
+        deadline = time.monotonic() + 240
+        types: list[str] = []
+        current = False
+        while time.monotonic() < deadline:
+            state, types = latest_game(db, "spit")
+            if "round_end" in types and state is not None and state.phase != "slap":
+                break
+            if state is None:
+                time.sleep(0.3)
+                continue
+            keys.names_are_unique(f"the Spit table after {len(types)} events")
+            if state.phase == "slap":
+                sizes = [len(x) for x in state.piles]
+                keys.to_ident(f"pile-{sizes.index(min(sizes))}")
+                keys.enter()
+                time.sleep(0.5)
+                continue
+            legal = SPIT.legal_actions(state, 0)
+            move = next((a for a in legal if isinstance(a, PlayCard)), None) or \
+                next((a for a in legal if isinstance(a, Fill)), None)
+            if isinstance(move, PlayCard):
+                stock = f"stock-0-{move.stock}"
+                keys.to_ident(stock)
+                keys.enter()
+                held = page.locator(f'[flt-semantics-identifier="{stock}"]')
+                current = current or wait_until(lambda h=held: h.get_attribute("aria-current") == "true", 3)
+                keys.to_ident(f"pile-{move.pile}", back=True)
+                keys.enter()
+            elif isinstance(move, Fill):
+                keys.to_ident(f"stock-0-{move.source}")
+                keys.enter()
+                keys.to_ident(f"stock-0-{move.slot}")
+                keys.enter()
+            elif any(isinstance(a, CallSpit) for a in legal):
+                keys.to_name(t(lang, "spit_call"))
+                keys.enter()
+            time.sleep(0.3)
+        said = keys.said()
+        page.screenshot(path=str(ARTIFACTS / f"keyboard-spit-{lang}.png"))
+        browser.close()
+    assert "round_end" in types, types
+    assert current, "a stock picked up by Enter was never exposed as the current one"
+    played = [a for a in stored_actions(db, "spit") if a.get("player") == 0 and "play" in a]
+    assert len(played) >= 3, played
+    (ARTIFACTS / f"keyboard-spit-{lang}.txt").write_text("\n".join(said) + "\n", encoding="utf-8")
+    assert said and not [s for s in said if any(g in s for g in SUITS)], said
