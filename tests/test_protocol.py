@@ -7,7 +7,9 @@ Spit with random arrival orders, each step checked against the engine protocol (
   ``rejected`` event with the state unchanged (Spit, real time) — sampled from well-formed actions
   (every action listed anywhere earlier in the same game);
 * ``observe(state, p)`` is what a state with p's hidden cards resampled shows p too
-  (``determinise``), and resampling really changes the hidden cards;
+  (``determinise``), and resampling really changes the hidden cards; a resampled world shares
+  every other field of the true state (a public field left out of both ``observe`` and the world
+  builder is caught: search would play a different game) and lists p the same legal actions;
 * same seed and actions give the same canonical state; the record replays to the same state and
   result; positions round-trip through the conformance JSON; cards are conserved;
 * every game ends within its cap.
@@ -18,6 +20,7 @@ printed at the end of the run (``tests/conftest.py``).
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections import Counter
 from collections.abc import Callable
@@ -57,6 +60,9 @@ class Game:
     cap: Callable[[Any], int]
     #: the result of a finished game is one this game can have (seats, reasons, places)
     result_ok: Callable[[Any, int], bool]
+    #: the state's fields a resampled world need not share with the truth, compared by their shape
+    #: (how many cards) only: the hidden cards, the state's own random stream, bookkeeping for search
+    unshared: frozenset[str] = frozenset()
     #: the driver's step when nobody can act (Spit: the next round), else None
     idle: Callable[[Any], Any | None] = lambda s: None
 
@@ -109,13 +115,16 @@ _spit_options = st.builds(lambda scoring, cap: SpitOptions(scoring=scoring, roun
 SUITE = {
     "lanes": Game("lanes", _lanes_options, st.just(2), _lanes_cards, _lanes_hidden,
                   lambda o: 12 * 54 * (2 if o.double_deck else 1),
-                  lambda r, n: r.winner in (0, 1) and r.reason in ("sold", "out_of_cards")),  # L-8.1, L-8.2
+                  lambda r, n: r.winner in (0, 1) and r.reason in ("sold", "out_of_cards"),  # L-8.1, L-8.2
+                  unshared=frozenset({"hand", "deck", "rng"})),
     "lopti": Game("lopti", _lopti_options, st.integers(2, 5), _lopti_cards, _lopti_hidden,
                   lambda o: 8 * o.turn_cap,  # each turn: a play, clears' extra plays, a take
-                  lambda r, n: sorted(r.places) == list(range(n)) and r.winner == r.places[0]),  # P-7.4
+                  lambda r, n: sorted(r.places) == list(range(n)) and r.winner == r.places[0],  # P-7.4
+                  unshared=frozenset({"hand", "down", "draw", "record"})),
     "spit": Game("spit", _spit_options, st.just(2), _spit_cards, _spit_hidden,
                  lambda o: 60 * 52 * o.round_cap,
                  lambda r, n: r.winner in (0, 1, None) and r.reason in ("cards", "points"),  # S-5, S-8
+                 unshared=frozenset({"stocks", "spit", "piles", "rng"}),
                  idle=lambda s: NextRound() if s.phase == "round_over" else None),
 }
 
@@ -148,14 +157,48 @@ def check_refused(rules: Any, s: Any, action: Any) -> None:
     STATS["refusals"] += 1
 
 
+def shape(value: Any) -> Any:
+    """How many cards, and in which groups: all a world shares of a field it resamples."""
+    if isinstance(value, list | tuple):
+        return [shape(v) for v in value] if value and isinstance(value[0], list | tuple) else len(value)
+    return None
+
+
+def shared(value: Any, unshared: frozenset[str]) -> Any:
+    """``value`` (a state) with its ``unshared`` fields reduced to their shape, at any depth: what
+    every world sampled from an observation must have exactly as the true state has it."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        return {k: shape(v) if k in unshared else shared(v, unshared) for k, v in fields.items()}
+    if isinstance(value, list | tuple):
+        return [shared(v, unshared) for v in value]
+    return value
+
+
+def where(a: Any, b: Any, path: str = "state") -> str | None:
+    """The first place where ``a`` and ``b`` differ (``state.seats[1].from_up``), or None."""
+    if isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys():
+        return next((w for k in a if (w := where(a[k], b[k], f"{path}.{k}")) is not None), None)
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return next((w for i, (x, y) in enumerate(zip(a, b, strict=True))
+                     if (w := where(x, y, f"{path}[{i}]")) is not None), None)
+    return None if a == b else f"{path}: {a!r} in the world, {b!r} in truth"
+
+
 def check_observations(rules: Any, game: Game, s: Any, seats: int, rng: Rng) -> None:
-    """Resampled hidden cards leave every viewer's observation unchanged — and really move."""
+    """Resampled hidden cards leave every viewer's observation unchanged — and really move — and
+    leave the rest of the state and the viewer's legal actions as they are (#46 item 2)."""
     truth = position(rules, s)
+    public = shared(s, game.unshared)
     for p in range(seats):
         obs = rules.observe(s, p)
+        legal = sorted(key(rules, a) for a in rules.legal_actions(s, p))
         worlds = [rules.determinise(obs, Rng(rng.next_u64())) for _ in range(3)]
         for w in worlds:
             assert rules.observe(w, p) == obs
+            differ = where(shared(w, game.unshared), public)
+            assert differ is None, f"a world of player {p} differs from the truth at {differ}"
+            assert sorted(key(rules, a) for a in rules.legal_actions(w, p)) == legal
         if game.hidden(obs) >= 6:  # 6! orders at least: three samples never all give the truth
             assert any(position(rules, w) != truth for w in worlds)
         STATS["observations"] += 1

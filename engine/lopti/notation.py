@@ -155,6 +155,7 @@ class LoptiSeatView(TypedDict):
     down_count: int
     out: bool
     known_in_hand: list[str]  # cards of this hand everyone saw enter it
+    from_up: list[str]  # cards of this hand that were its face-up cards (a house rule's zone)
 
 
 class LoptiObservation(TypedDict):
@@ -182,6 +183,9 @@ class LoptiObservation(TypedDict):
     deal_number: int
     decided: list[bool]
     skips: list[int]
+    fires_turn: int  # house-rule firings this turn and this deal (the loop caps, P-9)
+    fires_deal: int
+    capped: bool  # the deal reached its turn cap
     moves: list[LoptiMove]  # the deal's moves as everyone saw them, oldest first (record.py)
 
 
@@ -193,7 +197,7 @@ def observe(state: LoptiState, player: int) -> LoptiObservation:
     seats: list[LoptiSeatView] = []
     for s in state.seats:
         seats.append({"hand_size": len(s.hand), "up": _cs(s.up), "down_count": len(s.down), "out": s.out,
-                      "known_in_hand": _cs(s.known)})
+                      "known_in_hand": _cs(s.known), "from_up": _cs(s.from_up)})
     return {
         "game": "lopti", "player": player, "hand": _cs(state.seats[player].hand), "players": seats,
         "draw_size": len(state.draw), "pile": [_cs(p) for p in state.pile], "threes": state.threes,
@@ -201,7 +205,8 @@ def observe(state: LoptiState, player: int) -> LoptiObservation:
         "extra_play": state.extra_play, "phase": state.phase, "places": list(state.places),
         "gone": _cs(state.gone), "turns": state.turns, "ply": state.ply, "leader": state.leader,
         "direction": state.direction, "options": state.options.to_json(), "deal_number": state.deal_number,
-        "decided": list(state.decided), "skips": list(state.skips), "moves": list(state.moves),
+        "decided": list(state.decided), "skips": list(state.skips), "fires_turn": state.fires_turn,
+        "fires_deal": state.fires_deal, "capped": state.capped, "moves": list(state.moves),
     }
 
 
@@ -223,9 +228,9 @@ def dealer(obs: LoptiObservation) -> Callable[[Rng], LoptiState]:
     pile = [[parse_card(c) for c in play] for play in obs["pile"]]
     gone = [parse_card(c) for c in obs["gone"]]
     views = [([parse_card(c) for c in p["up"]], [parse_card(c) for c in p["known_in_hand"]], p["hand_size"],
-              p["down_count"], p["out"]) for p in obs["players"]]
+              p["down_count"], p["out"], [parse_card(c) for c in p["from_up"]]) for p in obs["players"]]
     seen: list[Card] = hand + [c for p in pile for c in p] + gone
-    for i, (up, known, _, _, _) in enumerate(views):
+    for i, (up, known, _, _, _, _) in enumerate(views):
         seen += up if i == me else up + known
     left = Counter(standard_deck())
     left.subtract(Counter(seen))
@@ -237,17 +242,17 @@ def dealer(obs: LoptiObservation) -> Callable[[Rng], LoptiState]:
         pool = list(unseen)
         rng.shuffle(pool)
         seats = []
-        for i, (up, known, hand_size, down_count, out) in enumerate(views):
+        for i, (up, known, hand_size, down_count, out, from_up) in enumerate(views):
             if i == me:
                 h = list(hand)
             else:
                 k = hand_size - len(known)
                 h, pool = known + pool[:k], pool[k:]
             d, pool = pool[:down_count], pool[down_count:]
-            seats.append(Seat(h, list(up), d, out, list(known)))
+            seats.append(Seat(h, list(up), d, out, list(known), list(from_up)))
         draw = pool[: obs["draw_size"]]
         return LoptiState(options, seats, draw, [list(p) for p in pile], obs["threes"], obs["obligation"],
                           obs["to_move"], obs["extra_play"], obs["phase"], list(obs["places"]), list(obs["decided"]),
-                          list(gone), obs["turns"], False, obs["ply"], obs["leader"], obs["direction"],
-                          list(obs["skips"]), 0, 0, obs["deal_number"], moves, False)
+                          list(gone), obs["turns"], obs["capped"], obs["ply"], obs["leader"], obs["direction"],
+                          list(obs["skips"]), obs["fires_turn"], obs["fires_deal"], obs["deal_number"], moves, False)
     return deal
