@@ -107,8 +107,10 @@ def _spit_hidden(o: dict[str, Any]) -> int:
 _lanes_options = st.builds(lambda flags: LanesOptions(**dict(zip(VARIANTS, flags, strict=True))),
                            st.lists(st.booleans(), min_size=len(VARIANTS), max_size=len(VARIANTS)))
 _lopti_options = st.builds(
-    lambda picks: LoptiOptions(house_rules=tuple(parse_rule({**TEMPLATES[i], "id": f"t{i}"}) for i in sorted(picks))),
-    st.sets(st.integers(0, len(TEMPLATES) - 1), max_size=3))
+    lambda picks, first_out_ends: LoptiOptions(
+        house_rules=tuple(parse_rule({**TEMPLATES[i], "id": f"t{i}"}) for i in sorted(picks)),
+        first_out_ends=first_out_ends),
+    st.sets(st.integers(0, len(TEMPLATES) - 1), max_size=3), st.booleans())
 _spit_options = st.builds(lambda scoring, cap: SpitOptions(scoring=scoring, round_cap=cap),
                           st.sampled_from(["standard", "points"]), st.integers(5, 40))
 

@@ -222,8 +222,14 @@ def _finish_deal(s: LoptiState, events: list[Event]) -> None:
 def _cap_deal(s: LoptiState, events: list[Event]) -> None:
     """Safety cap (P-8.3): rank everyone still in by fewest cards, then seat order from the leader."""
     s.capped = True
-    remaining = sorted(active_seats(s), key=lambda i: (s.seats[i].card_count(), (i - s.leader) % len(s.seats)))
     events.append(ev("cap", turns=s.turns))
+    _rank_the_rest(s, events)
+
+
+def _rank_the_rest(s: LoptiState, events: list[Event]) -> None:
+    """End the deal with everyone still in placed by fewest cards left, then seat order from the
+    leader (the turn cap, and a deal that stops at its first player out)."""
+    remaining = sorted(active_seats(s), key=lambda i: (s.seats[i].card_count(), (i - s.leader) % len(s.seats)))
     for i in remaining:
         if not s.places:
             events.append(ev("win", player=i))
@@ -261,6 +267,9 @@ def _go_out(s: LoptiState, p: int, events: list[Event]) -> None:
     events.append(ev("out", player=p, place=len(s.places)))
     if len(s.places) == 1:
         events.append(ev("win", player=p))  # P-7.4 only the first out wins the deal
+        if s.options.first_out_ends and len(active_seats(s)) > 1:
+            _rank_the_rest(s, events)  # the table stops here instead of playing on for the places
+            return
     if len(active_seats(s)) <= 1:
         _finish_deal(s, events)
 

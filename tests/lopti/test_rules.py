@@ -348,6 +348,22 @@ def test_P_7_4_interp_deal_ends_when_one_player_is_left() -> None:
     assert s["over"] and s["places"] == [0, 2, 1] and r["legal"] == []
 
 
+def test_P_7_4_a_table_may_stop_the_deal_when_its_first_player_goes_out() -> None:
+    """P-7.4 "play *may* continue to rank the other places" (#36 item 5): with ``first_out_ends``
+    the deal ends at the first player out; the others are placed by fewest cards left, then seat
+    order from the leader (the turn cap's order). Only the winner counts (P-8), as before."""
+    p = pos(seat(["KD"]), seat(["4S", "5S", "7H"]), seat(["6D", "6S"]), seat(["9H", "9D"]), pile=[["8D"]])
+    r = ok(run("lopti", p, [{"play": ["KD"]}], options={"first_out_ends": True}))
+    s = r["state"]
+    assert s["over"] and s["winner"] == 0 and s["places"] == [0, 2, 3, 1] and r["legal"] == []
+    assert [e["type"] for e in r["events"]][-3:] == ["out", "win", "deal_over"]
+    assert not ok(run("lopti", p, [{"play": ["KD"]}]))["state"]["over"]  # the default plays on
+    state = RULES.new_game(LoptiOptions(first_out_ends=True), 3, 4)
+    assert RULES.options_to_json(state.options) == {"first_out_ends": True}
+    assert RULES.parse_options({"first_out_ends": True}) == LoptiOptions(first_out_ends=True)
+    assert run("lopti", p, [], options={"first_out_ends": "yes"})["error"]["code"] == "bad_request"
+
+
 # --- P-12 FAQ ------------------------------------------------------------------------------------
 
 def test_P_12_faq_three_on_empty_pile_nobody_loses_a_turn() -> None:

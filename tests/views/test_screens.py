@@ -1068,3 +1068,32 @@ def test_a_damaged_record_is_not_reviewed_and_the_app_says_why(tmp_path: Path) -
     st = open_storage(tmp_path / "app.sqlite")
     assert api.load_review(st, gid) is None
     st.close()
+
+
+def test_a_lopti_table_may_stop_each_deal_at_its_first_player_out(tmp_path: Path) -> None:
+    """#36 item 5 (P-7.4): the setup's switch makes every deal of the session stop when its first
+    player goes out; the session says so between deals, and a resumed session keeps it."""
+    from storage import api
+    from storage.db import open_storage
+    from views.lopti.session import SessionFlow
+
+    s = open_at(tmp_path, "/lopti/new")
+    try:
+        s.wait_for(lambda: s.find(ident="first-out-ends"), what="the setup")
+        s.toggle(s.one(ident="first-out-ends").content, True)
+        s.tap(t("en", "start"))
+        s.wait_for(lambda: s.page.route.startswith("/lopti/session/"), what="the session's route")
+        s.wait_text(t("en", "first_out_ends_on"))
+        sid = int(s.page.route.rsplit("/", 1)[1])
+    finally:
+        s.close()
+    st = open_storage(tmp_path / "app.sqlite")
+    try:
+        flow = SessionFlow.resume(st, sid)
+        assert flow.session.options.first_out_ends
+        flow.start_deal()
+        assert flow.current_game_id is not None
+        _, state = api.resume_game(st, flow.current_game_id)
+        assert state.options.first_out_ends  # every deal of the session is dealt with it
+    finally:
+        st.close()

@@ -10,11 +10,12 @@ exact). Bots write their rule (``bot_rule``) and vote (``bot_vote``) through the
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from engine.lopti.describe import describe
+from engine.lopti.options import LoptiOptions
 from engine.lopti.session import LoptiSession, bot_rule, bot_vote
 from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.templates import TEMPLATES
@@ -135,8 +136,17 @@ class SessionFlow:
         elif kind == "leave":
             self.session = self.session.leave(int(step[1]))
             self.levels[int(step[1])] = STAND_IN
+        elif kind == "options":  # the table's settings, the session's first step (#36 item 5)
+            if self.session.results or self.session.rules:
+                raise ValueError("a table's settings are chosen when its session starts")
+            self.session = replace(self.session, options=LoptiOptions.from_json(step[1]))
         else:
             raise ValueError(f"unknown session step {kind!r}")
+
+    def stop_at_first_out(self) -> None:
+        """The table stops each deal when its first player goes out (P-7.4: play *may* continue to
+        rank the places; only the winner counts, P-8). Chosen when the session starts."""
+        self._step(["options", {**self.session.options.to_json(), "first_out_ends": True}])
 
     # --- deals ------------------------------------------------------------------------------------
     @property

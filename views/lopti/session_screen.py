@@ -61,6 +61,8 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDea
                  *(results or [text(lang, t(lang, "sess_none_yet"), theme.TYPE_SMALL)]),
                  text(lang, t(lang, "sess_rules"), theme.TYPE_STRONG, True),
                  *(rules or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)])]
+    if flow.session.options.first_out_ends:  # the table's setting, chosen when it sat down
+        controls.append(text(lang, t(lang, "first_out_ends_on"), theme.TYPE_NOTE, color=theme.PAGE_MUTED))
     if flow.can_vote():
         controls.append(tagged("sess-vote", ft.OutlinedButton(
             t(lang, "sess_propose"), icon=ft.Icons.HOW_TO_VOTE,

@@ -20,10 +20,13 @@ if TYPE_CHECKING:
     from views.host import Host
 
 
-def new_table(app: Host, levels: list[str]) -> None:
+def new_table(app: Host, levels: list[str], first_out_ends: bool = False) -> None:
     """A table set up seat by seat: the session opens before its first deal, so the table may use
-    that deal's rule vote first (P-9.1: a base rule changed for the session) or start dealing."""
+    that deal's rule vote first (P-9.1: a base rule changed for the session) or start dealing.
+    ``first_out_ends``: each deal stops at its first player out (P-7.4)."""
     flow = SessionFlow(app.storage, levels, app.new_seed())
+    if first_out_ends:
+        flow.stop_at_first_out()
     flow.save()
     app.go(f"/lopti/session/{flow.session_id}")
 
@@ -60,6 +63,13 @@ def lopti_setup(app: Host) -> None:
         send(rows)
 
     redraw()
+    # P-7.4: play may continue to rank the places, or the table may stop at the first player out
+    stop = {"first_out": False}
+
+    def stop_changed(e: ft.Event[ft.Switch]) -> None:
+        stop["first_out"] = bool(e.control.value)
+
+    first_out = ft.Switch(label=t(lang, "first_out_ends"), value=False, on_change=stop_changed)
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, t(lang, "lopti_table_setup"), theme.TYPE_TITLE, True), expand=True),
@@ -68,6 +78,7 @@ def lopti_setup(app: Host) -> None:
                 for n in (2, 3, 4, 5)], wrap=True),
         rows,
         text(lang, t(lang, "lopti_pass_note"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),
-        ft.FilledButton(t(lang, "start"), on_click=lambda e: new_table(app, list(seats))),
+        ft.Semantics(identifier="first-out-ends", content=first_out),
+        ft.FilledButton(t(lang, "start"), on_click=lambda e: new_table(app, list(seats), stop["first_out"])),
     ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
