@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from views.table.announce import Announcements
-from views.ui.i18n import card_name, spoken_cards, t
+from views.ui.i18n import card_name, counted, spoken_cards, t
 
 
 def test_a_change_is_said_once_and_a_bot_burst_is_gathered() -> None:
@@ -30,6 +30,21 @@ def test_a_change_is_said_once_and_a_bot_burst_is_gathered() -> None:
     assert said == ["Your turn", "Choose a lane", "You played 7 Bot is thinking",
                     "Bot 1 played 9 Bot 2 played 10 Your turn", "Bot 2 sold lane 1 Your turn",
                     "Not possible: that lane is full"]
+
+
+def test_a_long_burst_says_its_last_moves_and_how_many_came_before() -> None:
+    """The bots finishing a Lopti deal after I went out made dozens of moves, said as one message:
+    past ``keep`` moves a burst says how many came earlier, then the last ones, then the status."""
+    said: list[str] = []
+    a = Announcements(said.append, lambda n: f"{n} earlier moves.", keep=2)
+    for k in range(1, 6):
+        a.shown("Bots playing", f"Bot played {k}", hold=True)
+    assert a.shown("Deal over", "Bot played 5") == "3 earlier moves. Bot played 4 Bot played 5 Deal over"
+    for k in range(6, 8):
+        a.shown("Bots playing", f"Bot played {k}", hold=True)
+    assert a.shown("Your turn", "Bot played 7") == "Bot played 6 Bot played 7 Your turn"  # two: all said
+    assert [t(lang, counted("said_earlier", 3), n=3) for lang in ("en", "ar")] == ["3 earlier moves.",
+                                                                                  "3 حركات سابقة."]
 
 
 @pytest.mark.parametrize("lang", ["en", "ar", "vi"])

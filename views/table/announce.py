@@ -16,8 +16,12 @@ from collections.abc import Callable
 class Announcements:
     """One per table: remembers what was last said and says only what changed."""
 
-    def __init__(self, say: Callable[[str], None]) -> None:
+    def __init__(self, say: Callable[[str], None], earlier: Callable[[int], str] | None = None,
+                 keep: int = 4) -> None:
         self.say = say
+        #: a burst of more than ``keep`` moves says its last ``keep`` after ``earlier(n)`` ("3 earlier
+        #: moves"): the bots finishing a deal I have left would otherwise be one message of dozens
+        self.earlier, self.keep = earlier, keep
         self.status = ""
         self.last = ""
         #: the moves of a bot burst not said yet, in order
@@ -32,6 +36,8 @@ class Announcements:
         if hold:
             return None
         parts = list(self.pending)
+        if self.earlier is not None and len(parts) > self.keep:
+            parts = [self.earlier(len(parts) - self.keep), *parts[-self.keep:]]
         if status and (status != self.status or parts):
             parts.append(status)
         self.pending, self.status = [], status

@@ -14,7 +14,7 @@ from views.table.announce import Announcements
 from views.table.motion import Arrivals
 from views.table.screen import NewGame, Table
 from views.ui import theme
-from views.ui.i18n import spoken_cards, t
+from views.ui.i18n import counted, spoken_cards, t
 from views.ui.reconcile import show
 from views.ui.widgets import tagged, text
 
@@ -70,7 +70,8 @@ class TurnBasedTable(Table, Generic[A]):
         #: words the status line shows instead of the turn ("Thinking…", the hint)
         self.status_override: str | None = None
         #: what a screen reader has heard of the status and last-move lines
-        self.announcements = Announcements(lambda message: app.feedback.say(message, app.lang))
+        self.announcements = Announcements(lambda message: app.feedback.say(message, app.lang),
+                                           lambda n: t(app.lang, counted("said_earlier", n), n=n))
 
     @property
     def lang(self) -> str:
