@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from views.ui import theme
+from views.ui.fan import card_keys
 from views.ui.i18n import SUIT_GLYPH, card_name, spoken_cards, t
 from views.ui.reconcile import anew_when
 from views.ui.theme import card_style
@@ -177,12 +178,8 @@ def copies_said(lang: str, cards: Sequence[str]) -> list[str | None]:
     """The spoken names of a row of cards (a hand) where the same card lies twice or more (two
     jokers, two decks): each copy says which it is ("Joker, copy 2"), so every card a screen reader
     or the keyboard reaches has a name of its own; ``None`` for a card that is there once."""
-    seen: dict[str, int] = {}
-    out: list[str | None] = []
-    for card in cards:
-        seen[card] = seen.get(card, 0) + 1
-        out.append(None if cards.count(card) == 1 else t(lang, "said_copy", what=card_name(lang, card), k=seen[card]))
-    return out
+    return [None if cards.count(card) == 1 else t(lang, "said_copy", what=card_name(lang, card), k=copy + 1)
+            for card, copy in card_keys(cards)]
 
 
 def _card_chip(card: str, width: float, height: float, *, selected: bool, target: bool,
