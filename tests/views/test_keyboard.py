@@ -58,6 +58,9 @@ CONTROLS = """() => Array.from(document.querySelectorAll('flt-semantics'))
   .filter(e => e.getAttribute('role') === 'button' || e.getAttribute('tabindex') === '0')
   .map(e => [e.getAttribute('flt-semantics-identifier') || '',
              (e.getAttribute('aria-label') || e.textContent || '').trim()])"""
+#: my hand's cards as they come in the page (the order a screen reader's swipe goes)
+HAND_IN_PAGE = """() => Array.from(document.querySelectorAll('flt-semantics[flt-semantics-identifier^="hand-"]'))
+  .map(e => e.getAttribute('flt-semantics-identifier'))"""
 SUITS = "♠♥♦♣"
 #: the Lopti hand's card size at three seats on the tests' 390 × 844 phone (views/ui/sizing.py)
 LOPTI_HAND = sizing.lopti(390, 844, 2).hand
@@ -75,10 +78,8 @@ class Keys:
     def __init__(self, page: Any, lang: str) -> None:
         self.page, self.lang = page, lang
         self.checked = 0
-        #: each forward Tab from one hand card to the next while the hand lies in one row
+        #: each forward Tab from one hand card to another
         self.hand_steps: list[tuple[int, int]] = []
-        #: whether my hand lies in one row now (Lopti's long hands lie in overlapping rows)
-        self.one_row = True
 
     def focused(self) -> tuple[str, str, str]:
         node, ident, name = self.page.evaluate(FOCUSED)
@@ -91,18 +92,30 @@ class Keys:
         with contextlib.suppress(PlaywrightTimeout):  # one control on the screen: the focus stays
             self.page.wait_for_function("b => (document.activeElement || {}).id !== b", arg=node, timeout=2_000)
         now = self.focused()
-        if not back and self.one_row and ident.startswith("hand-") and now[1].startswith("hand-"):
+        if not back and ident.startswith("hand-") and now[1].startswith("hand-"):
             self.hand_steps.append((int(ident[5:]), int(now[1][5:])))
         return now
 
     def hand_reads_in_order(self) -> None:
-        """Tab goes through a hand in one row card by card in the order it is laid out (#47 item 2:
-        the page once read it reversed); in Arabic the layout runs right to left, and so does the
-        reading. A hand in overlapping rows is not held to it: Flutter orders the focus by bands of
-        overlapping boxes, which there run down the columns (docs/app.md, "Not yet")."""
+        """Tab went through my hand card by card in the order it is laid out (#47 item 2): right to
+        left in Arabic, and row by row when it lies in overlapping rows (it once went down the
+        columns: Flutter orders the focus by the geometry of the cards' boxes, which overlapped)."""
         assert self.hand_steps, "Tab never went from one hand card to another"
         wrong = [(a, b) for a, b in self.hand_steps if b != a + 1]
         assert not wrong, (wrong, len(self.hand_steps))
+
+    def hand_in_page_order(self, where: str) -> int:
+        """My hand's cards come in the page in the order they are laid out, as a screen reader's
+        swipe reads them (in Arabic the page once held them left to right); how many there are.
+        A card sliding into the hand is placed by where it is at the moment, so the order is
+        awaited for the length of the slide (docs/app.md, "Not yet")."""
+        def found() -> list[str]:
+            return [str(i) for i in self.page.evaluate(HAND_IN_PAGE)]
+
+        wait_until(lambda: (f := found()) == [f"hand-{i}" for i in range(len(f))], 3)
+        now = found()
+        assert now == [f"hand-{i}" for i in range(len(now))], (where, self.lang, now)
+        return len(now)
 
     def to(self, wanted: Callable[[str, str], bool], back: bool = False, tabs: int = 90) -> tuple[str, str]:
         """Tab until the focused control (identifier, name) is ``wanted``; its identifier and name."""
@@ -197,6 +210,7 @@ def test_a_whole_lanes_game_by_keyboard_alone(tmp_path: Path, lang: str) -> None
             move = decide("lanes", obs, "casual", n)
             page.locator('[flt-semantics-identifier="hand-0"]').first.wait_for(timeout=20_000)
             keys.names_are_unique(f"my move {n}")
+            keys.hand_in_page_order(f"my move {n}")
             if isinstance(move, Disband):
                 keys.to_ident(f"disband-{move.lane}")
                 keys.enter()
@@ -265,6 +279,7 @@ def test_a_whole_lopti_deal_by_keyboard_alone(tmp_path: Path, lang: str) -> None
             action = simple_policy(state)
             time.sleep(0.3)  # the table's last frame (a bot's move) is drawn before the names are read
             keys.names_are_unique(f"my move {n}")
+            keys.hand_in_page_order(f"my move {n}")
             if isinstance(action, Keep):
                 keys.to_name(t(lang, "keep"))
             elif isinstance(action, Take):
@@ -274,7 +289,6 @@ def test_a_whole_lopti_deal_by_keyboard_alone(tmp_path: Path, lang: str) -> None
             else:
                 assert isinstance(action, Play) and action.rank is not None, action
                 hand = sorted(state.seats[0].hand, key=lambda c: (order(c.rank), str(c)))
-                keys.one_row = len({top for _, top in lay_out(len(hand), hand_room(390), *LOPTI_HAND).spots}) == 1
                 picked = [i for i, c in enumerate(hand) if c.rank == action.rank][:action.count or 1]
                 for i in picked:
                     keys.to_ident(f"hand-{i}")
@@ -294,6 +308,83 @@ def test_a_whole_lopti_deal_by_keyboard_alone(tmp_path: Path, lang: str) -> None
     check_said(said, lang, mine, "lopti")
     assert keys.checked >= len(mine) > 0
     keys.hand_reads_in_order()
+
+
+def a_long_lopti_hand(db: Path) -> tuple[int, int]:
+    """Store a three-seat Lopti deal (the person and two casual bots) at the person's turn with a
+    hand that lies in three overlapping rows on the tests' phone: the person takes the pile
+    whenever it may and otherwise plays the plain policy. The seed is the first that gets there
+    (the casual bot decides from its observation and the move number, so the same on every run).
+    Returns the game's id and the hand's length."""
+    from engine.bots import decide
+    from engine.games import rules_for
+    from engine.lopti.actions import Keep, Take
+    from engine.lopti.dryrun import simple_policy
+    from storage import api
+    from storage.db import open_storage
+    from storage.seats import PERSON, stored_seats
+
+    rules = rules_for("lopti")
+    options = rules.parse_options({})
+
+    def rows(n: int) -> int:
+        return len({top for _, top in lay_out(n, hand_room(390), *LOPTI_HAND).spots})
+
+    def to_a_long_hand(seed: int) -> list[Any] | None:
+        state = rules.new_game(options, seed, 3)
+        actions: list[Any] = []
+        while not rules.is_over(state) and len(actions) < 200:
+            mover = rules.to_move(state)
+            if mover == 0 and state.phase == "play" and rows(len(state.seats[0].hand)) == 3:
+                return actions
+            if mover == 0:
+                takes = [a for a in rules.legal_actions(state) if isinstance(a, Take)]
+                action = takes[0] if takes else simple_policy(state) if state.phase == "play" else Keep()
+            else:
+                action = decide("lopti", rules.observe(state, mover), "casual", len(actions), 300)
+            state, _ = rules.apply(state, action)
+            actions.append(action)
+        return None
+
+    seed, actions = next((s, a) for s in range(1, 1000) if (a := to_a_long_hand(s)) is not None)
+    state = rules.new_game(options, seed, 3)
+    st = open_storage(db)
+    try:
+        gid = api.new_game(st, "lopti", rules.options_to_json(options), seed, 3,
+                           stored_seats([PERSON, "casual", "casual"]))
+        for seq, action in enumerate(actions):
+            api.append_action(st, gid, seq, rules.action_to_json(action))
+            state, _ = rules.apply(state, action)
+    finally:
+        st.close()
+    return gid, len(state.seats[0].hand)
+
+
+@pytest.mark.parametrize("lang", ["en", "ar"])
+def test_a_long_lopti_hand_reads_row_by_row(tmp_path: Path, lang: str) -> None:
+    """#47 item 2: a hand in three overlapping rows is in the page, and under Tab, card by card
+    in the order it is laid out — each row in turn, from its left end (from its right in Arabic).
+    Flutter orders both by the geometry of the cards' boxes; when the boxes overlapped, Tab went
+    down the columns (cards 1, 7, 13, 2, …) and the page held an Arabic hand left to right."""
+    from playwright.sync_api import sync_playwright
+
+    db = start(tmp_path, lang)
+    gid, n = a_long_lopti_hand(db)
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, f"{url.rstrip('/')}/play/{gid}")
+        keys = Keys(page, lang)
+        page.locator(f'[flt-semantics-identifier="hand-{n - 1}"]').first.wait_for(timeout=30_000)
+        time.sleep(0.5)  # the deal's last frame
+        assert keys.hand_in_page_order("a hand in three rows") == n
+        keys.names_are_unique("a hand in three rows")
+        keys.to_ident("hand-0")
+        for _ in range(n - 1):
+            keys.tab()
+        page.screenshot(path=str(ARTIFACTS / f"keyboard-long-hand-{lang}.png"))
+        browser.close()
+    keys.hand_reads_in_order()
+    assert len(keys.hand_steps) == n - 1
 
 
 @pytest.mark.parametrize("lang", langs("vi"))

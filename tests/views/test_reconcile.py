@@ -176,14 +176,15 @@ def test_a_hand_fan_keeps_each_card_that_stays_over_a_whole_lanes_game() -> None
 
     def draw(cards: list[str]) -> ft.Column:
         fan = lay_out(len(cards), 360, 46, 64)
-        faces = [card_face(c, fan.card_width, fan.card_height, ident=f"hand-{i}", on_click=lambda e: None)
-                 for i, c in enumerate(cards)]
-        return ft.Column([hand_fan(faces, fan, 360, False, cards)])
+        faces = [card_face(c, fan.card_width, fan.card_height, ident=f"hand-{i}", on_click=lambda e: None,
+                           shows=fan.shows[i]) for i, c in enumerate(cards)]
+        return ft.Column([hand_fan(faces, fan, 360, cards, "Your hand")])
 
     def spots(screen: ft.Column, cards: list[str]) -> dict[tuple[str, int], Any]:
         """The control at each card's spot (what a person sees there)."""
         stack: Any = screen.controls[0]
         stack = stack.content if isinstance(stack, ft.Container) else stack.controls[0]
+        stack = stack.content  # the hand's group (its name, its direction)
         return dict(zip(card_keys(cards), stack.controls, strict=True))
 
     state = RULES.new_game(LanesOptions(), 11)

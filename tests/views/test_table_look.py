@@ -25,7 +25,7 @@ from tests.views.screen import Screen, walk
 from views.app import start
 from views.table import motion
 from views.ui import sizing, theme
-from views.ui.fan import MAX_ROWS, hand_room, lay_out
+from views.ui.fan import MAX_ROWS, Fan, hand_room, lay_out
 from views.ui.i18n import card_name, t
 from views.ui.prefs import CARD_STYLES
 
@@ -77,6 +77,44 @@ def test_every_card_of_any_hand_shows_a_finger_width(page_width: int, page_heigh
             assert all(b - a >= finger - 1e-9 for a, b in itertools.pairwise(starts)), (n, starts)
             assert min(starts) >= -1e-9 and max(starts) + fan.card_width <= fan.width + 1e-9
         assert (fan.width > room) == (len(rows) == MAX_ROWS and n > len(rows) * ((room - fan.card_width) // finger + 1))
+
+
+def boxes(fan: Fan) -> list[tuple[float, float, float, float]]:
+    """Each card's (left, top, right, bottom) in the hand's box as drawn, right-to-left mirrored."""
+    def left(x: float) -> float:
+        return fan.width - x - fan.card_width if fan.rtl else x
+    return [(left(x), top, left(x) + fan.card_width, top + fan.card_height) for x, top in fan.spots]
+
+
+def painted_after(fan: Fan, i: int, j: int) -> bool:
+    """Whether card ``j`` is painted over card ``i`` (views/ui/fan.py: rows in order, and within a
+    row each card over its left-hand neighbour)."""
+    (_, ti), (_, tj) = fan.spots[i], fan.spots[j]
+    return tj > ti or (tj == ti and (j < i if fan.rtl else j > i))
+
+
+@pytest.mark.parametrize("rtl", [False, True])
+@pytest.mark.parametrize(("page_width", "page_height"), [(320, 568), (360, 640), (390, 844), (1280, 800)])
+def test_each_hand_card_is_taken_for_its_uncovered_part(page_width: int, page_height: int, rtl: bool) -> None:
+    """#47 item 2: a hand card is tapped, focused and read as the part no later card covers
+    (``Fan.shows``, from the card's top left corner, where its index is printed): the parts never
+    overlap, each is at least a finger's size, and none lies under a card painted after it. Flutter
+    orders Tab and the page by the geometry of these boxes, so overlapping boxes put a hand in
+    overlapping rows in the order of its columns, and a right-to-left hand out of order."""
+    finger = theme.MIN_TARGET - 1e-9
+    for n, card in [(n, c) for n in range(1, 41) for c in (sizing.lanes(page_width, page_height).hand,
+                                                           sizing.lopti(page_width, page_height).hand)]:
+        fan = lay_out(n, hand_room(page_width), *card, rtl=rtl)
+        cards = boxes(fan)
+        shown = [(x0, y0, x0 + w, y0 + h) for (x0, y0, _, _), (w, h) in zip(cards, fan.shows, strict=True)]
+        for i, (w, h) in enumerate(fan.shows):
+            assert finger <= w <= fan.card_width and finger <= h <= fan.card_height, (n, i, fan.shows[i])
+            assert not [j for j in range(n) if painted_after(fan, i, j) and overlap(shown[i], cards[j])], (n, i, rtl)
+        assert not [(i, j) for i, j in itertools.combinations(range(n), 2) if overlap(shown[i], shown[j])], (n, rtl)
+
+
+def overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return min(a[2], b[2]) - max(a[0], b[0]) > 1e-6 and min(a[3], b[3]) - max(a[1], b[1]) > 1e-6
 
 
 def test_a_lanes_opening_hand_fits_one_row_on_a_360_phone() -> None:

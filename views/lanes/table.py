@@ -288,7 +288,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
                                              selected=m.selected is not None and str(m.selected) == c,
                                              target=c in coached, dim=m.my_turn and c not in playable,
-                                             ident=f"hand-{i}", said=said[i],
+                                             ident=f"hand-{i}", said=said[i], shows=fan.shows[i],
                                              on_click=handler(self.on_card, c) if m.my_turn else None),
                                 fan, c in arrived)
                 for i, c in enumerate(obs["hand"])]
@@ -358,7 +358,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         longest = sum(max((len(lane) for lane in p["lanes"]), default=1) - 1 for p in obs["players"])
         sizes = sizing.lanes(self.app.page.width, self.app.page.height, max(0, longest))
         self.lane_card = sizes.lane
-        fan = lay_out(len(obs["hand"]), room, *sizes.hand)
+        fan = lay_out(len(obs["hand"]), room, *sizes.hand, rtl=self.lang in RTL)
         hand = self._hand(obs, fan, set(drawn(m.last_events, me)) if fresh else set())
         targets = m.targets()
         last = m.explain(m.last_events, self.lang) if m.last_events else ""
@@ -388,7 +388,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         rows = [
             self._header(obs), *self.top_rows(), self._seat_row(obs, opp), self._side(obs, opp), status,
             self._side(obs, me),
-            hand_fan(hand, fan, room, self.lang in RTL, obs["hand"]),
+            hand_fan(hand, fan, room, obs["hand"], t(self.lang, "said_hand")),
             *([] if powers.read_only else [actions]),  # a replay has its own bar
             *([self._seat_row(obs, me, self.remote.seat_name(me))] if self.remote and powers.read_only
               else []),  # a spectator's table: the bottom seat's plate (and its quick message)

@@ -247,7 +247,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         setup = obs["phase"] == "setup"
         room = hand_room(self.app.page.width)
         self.sizes = sizing.lopti(self.app.page.width, self.app.page.height, len(obs["players"]) - 1)
-        fan = lay_out(len(m.sorted_hand()), room, *self.sizes.hand)
+        fan = lay_out(len(m.sorted_hand()), room, *self.sizes.hand, rtl=self.lang in RTL)
         hand = self._hand(setup, fan)
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
         rows = [
@@ -259,7 +259,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             ft.Container(expand=True),
             ft.Row([self._my_seat(obs), *self._slots(me, setup)], spacing=theme.SPACE_SNUG, wrap=True,
                    alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-            hand_fan(hand, fan, room, self.lang in RTL, m.sorted_hand()),
+            hand_fan(hand, fan, room, m.sorted_hand(), t(self.lang, "said_hand")),
             ft.Row(self._buttons(setup), spacing=theme.SPACE, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
         ]
         show(self.root, rows, update)
@@ -275,6 +275,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height, selected=c in sel, ident=f"hand-{i}",
                                              target=c in coached,
                                              dim=m.my_turn and not setup and parse_card(c).rank not in playable,
+                                             shows=fan.shows[i],
                                              on_click=handler(self.on_hand, c) if m.my_turn else None), setup, fan,
                                 c in arrived)
                 for i, c in enumerate(m.sorted_hand())]

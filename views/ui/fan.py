@@ -31,11 +31,19 @@ class Fan:
     spots: tuple[tuple[float, float], ...]  # each card's (start, top) in the hand's box, in order
     width: float
     height: float
+    #: each card's uncovered part (width, height), from its top and its left edge (where a face has
+    #: its index): what a finger, the keyboard and a screen reader take for the card
+    #: (``card_face(shows=…)``), so that no two cards' boxes overlap
+    shows: tuple[tuple[float, float], ...] = ()
+    rtl: bool = False  # laid from the right: each card lies over its left-hand neighbour
 
 
 def lay_out(n: int, room: float, width: float = 48, height: float = 68,
-            sliver: float = theme.MIN_TARGET) -> Fan:
-    """``n`` cards of ``width`` × ``height`` (at most) in a box ``room`` px wide."""
+            sliver: float = theme.MIN_TARGET, rtl: bool = False) -> Fan:
+    """``n`` cards of ``width`` × ``height`` (at most) in a box ``room`` px wide; ``rtl``: from the
+    right. Either way a card lies over its left-hand neighbour's right part, so every card shows
+    its left part, where a face prints its index (a hand laid from the right with each card over
+    the one before showed only the upside-down index in each card's far corner)."""
     room = max(room, sliver)
     w = width
     if n > 1 and sliver <= room - sliver * (n - 1) < w:  # one row of smaller cards, never below a finger
@@ -47,12 +55,24 @@ def lay_out(n: int, room: float, width: float = 48, height: float = 68,
     box = max(room, w + sliver * (per - 1))  # wider than the room only past MAX_ROWS: then it scrolls
     down = h + GAP if rows == 1 else sliver + 2
     spots: list[tuple[float, float]] = []
+    shows: list[tuple[float, float]] = []
+    spans = []  # each row's first start and last end
     for r in range(rows):
         k = min(per, n - r * per)
         step = w + GAP if k <= 1 else min(w + GAP, (box - w) / (k - 1))
         start = (box - (w + step * (k - 1))) / 2
         spots.extend((start + i * step, LIFT_ROOM + r * down) for i in range(k))
-    return Fan(w, h, tuple(spots), box, LIFT_ROOM + (rows - 1) * down + h + GLOW_ROOM)
+        shows.extend((w if i == (0 if rtl else k - 1) else min(w, step), h) for i in range(k))
+        spans.append((start, start + step * (k - 1) + w))
+    if rows > 1:  # a card the next row lies over at all is taken for its top strip
+        shows = [(sw, down if (r := round((top - LIFT_ROOM) / down)) < rows - 1
+                  and _meet((x + w - sw, x + w) if rtl else (x, x + sw), spans[r + 1]) else sh)
+                 for (sw, sh), (x, top) in zip(shows, spots, strict=True)]
+    return Fan(w, h, tuple(spots), box, LIFT_ROOM + (rows - 1) * down + h + GLOW_ROOM, tuple(shows), rtl)
+
+
+def _meet(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return min(a[1], b[1]) - max(a[0], b[0]) > 1e-6
 
 
 #: the width a hand may take: a table row's (views/ui/sizing.py)
@@ -69,15 +89,26 @@ def card_keys(cards: Sequence[str]) -> list[tuple[str, int]]:
     return keys
 
 
-def hand_fan(cards: list[ft.Control], fan: Fan, room: float, rtl: bool, names: Sequence[str]) -> ft.Control:
-    """``cards`` (built at the fan's card size) at their spots; right-to-left hands start at the
-    right (a Stack places absolutely, so the mirroring is done here). Each spot is keyed by the
-    card it holds (``names``), so a card arriving or leaving moves the others without rebuilding
-    them (views/ui/reconcile.py)."""
+def hand_fan(cards: list[ft.Control], fan: Fan, room: float, names: Sequence[str], said: str) -> ft.Control:
+    """``cards`` (built at the fan's card size, each as the part of it that ``fan.shows``) at their
+    spots; right-to-left hands start at the right (a Stack places absolutely, so the mirroring is
+    done here), and there each row is painted from its left end, so that each card lies over its
+    left-hand neighbour. Each spot is keyed by the card it holds (``names``), so a card arriving
+    or leaving moves the others without rebuilding them (views/ui/reconcile.py).
+
+    The hand is one group a screen reader names (``said``: "Your hand"). The group carries the
+    page's direction, so the cards are put in the page in reading order, right to left in Arabic;
+    without it the nearest direction above them was the page's left-to-right one."""
+    rtl = fan.rtl
     placed: list[ft.Control] = [
-        keyed(ft.Container(c, top=top, left=None if rtl else start, right=start if rtl else None), key)
-        for c, (start, top), key in zip(cards, fan.spots, card_keys(names), strict=True)]
-    stack = ft.Stack(placed, width=fan.width, height=fan.height, clip_behavior=ft.ClipBehavior.NONE)
+        keyed(ft.Container(c, top=top, left=None if rtl else start,
+                           right=start + fan.card_width - shows[0] if rtl else None), key)
+        for c, (start, top), shows, key in zip(cards, fan.spots, fan.shows, card_keys(names), strict=True)]
+    if rtl:  # paint each row from its left end: reversed within the row, the rows in order
+        placed = [placed[i] for i in sorted(range(len(placed)), key=lambda i: (fan.spots[i][1], -i))]
+    stack = ft.Semantics(content=ft.Stack(placed, width=fan.width, height=fan.height,
+                                          clip_behavior=ft.ClipBehavior.NONE),
+                         container=True, label=said)
     if fan.width > room:  # past MAX_ROWS: a sideways scroll, its bar always shown
         return ft.Row([stack], scroll=ft.ScrollMode.ALWAYS)
     return ft.Container(stack, alignment=ft.Alignment.CENTER)

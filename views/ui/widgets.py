@@ -137,11 +137,18 @@ def _lift(reduce_motion: bool) -> ft.Animation | None:
 
 def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
               dim: bool = False, on_click: Tap | None = None, ident: str | None = None,
-              style: str | None = None, said: str | None = None) -> ft.Control:
+              style: str | None = None, said: str | None = None,
+              shows: tuple[float, float] | None = None) -> ft.Control:
     """A card as it is printed (the bundled vector faces; ``style``: a card style other than the
     page's, for the settings' preview). The selected card lifts, a legal target glows, a card that
     cannot be played now is greyed. A screen reader says its name in the player's language, or
-    ``said`` (its name with where it lies, when the same card can lie in two places at once)."""
+    ``said`` (its name with where it lies, when the same card can lie in two places at once).
+
+    ``shows``: the part of a hand card that the cards laid over it leave uncovered (views/ui/fan.py),
+    from its top and its left edge. The card is then tapped, focused and read as that part alone,
+    the picture spilling out of it: Flutter orders the page and Tab by the boxes' geometry, and
+    overlapping boxes put a right-to-left hand in the page out of order and a hand in overlapping
+    rows in the Tab order of its columns."""
     if height < SMALL or card not in FACE_NAMES:
         return _card_chip(card, width, height, selected=selected, target=target, on_click=on_click, ident=ident,
                           style=style, said=said)
@@ -151,11 +158,16 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
     face = ft.Image(src=face_src(card, style), width=width, height=height, fit=ft.BoxFit.FILL, gapless_playback=True,
                     semantics_label=None if ident else name, exclude_from_semantics=bool(ident),
                     color=theme.CARD_DIM if dim else None, color_blend_mode=ft.BlendMode.MODULATE if dim else None)
-    body = ft.Container(
+    picture = ft.Container(
         width=width, height=height, bgcolor=theme.CARD_FACE, border_radius=radius(r), content=face,
         foreground_decoration=_edge(selected, target, r), shadow=_shadow(selected, target),
         offset=ft.Offset(0, theme.LIFT) if selected else ft.Offset(0, 0), animate_offset=_lift(look.reduce_motion),
-        on_click=on_click, ink=on_click is not None)
+        on_click=on_click if shows is None else None, ink=shows is None and on_click is not None)
+    body: ft.Control = picture
+    if shows is not None:  # the box is the uncovered part; the picture (and its lift) spills out of it
+        w, h = shows
+        spill = ft.Stack([ft.Container(picture, top=0, left=0)], width=w, height=h, clip_behavior=ft.ClipBehavior.NONE)
+        body = ft.Container(spill, width=w, height=h, on_click=on_click, ink=on_click is not None)
     if not ident:
         return body
     # a card at this place that is another card is a new node (views/ui/reconcile.py): Flutter's
