@@ -235,19 +235,25 @@ class LoptiSession:
                 raise VoteError("; ".join(exc.problems)) from None
 
     def hold_vote(self, proposal: Proposal, votes: dict[int, bool], throwers: Thrower | None = None,
-                  defenders: list[int] | None = None, bracket_throwers: Thrower | None = None) -> LoptiSession:
+                  defenders: list[int] | None = None, bracket_throwers: Thrower | None = None,
+                  first_objector: int | None = None) -> LoptiSession:
         """P-9: one vote per deal; pass with more than half of all players; a tie goes to RPS
         (P-10), thrown by ``throwers(seat)`` (default: each seat's seeded bot throws). A bracket
         choosing the defender (P-10.4) is thrown by ``bracket_throwers`` (default: ``throwers``), so
-        throws made by hand for the series are not spent in the bracket."""
+        throws made by hand for the series are not spent in the bracket. ``first_objector``: who
+        objected first to a base-rule change, as the table saw it (P-10.2; :meth:`tie_sides`)."""
         if self.vote_used():
             raise VoteError("this deal's rule vote has been used (P-9.1, P-9.5)")
         self.check_proposal(proposal)
         how = tally(votes, self.players)
+        if first_objector is not None and first_objector not in self.objector_choices(proposal, votes):
+            raise VoteError("the first objector is one of the players who objected to a tied base-rule change "
+                            "(P-10.2)")
         rps: dict[str, Any] | None = None
         passed = how == "majority"
         if how == "tie":
-            passed, rps = self._settle_tie(proposal, votes, throwers, defenders, bracket_throwers or throwers)
+            passed, rps = self._settle_tie(proposal, votes, throwers, defenders, bracket_throwers or throwers,
+                                           first_objector)
         record = VoteRecord(self.deal_number, proposal, dict(votes), "passed" if passed else "failed", how, rps)
         s = replace(self, votes=(*self.votes, record))
         return s._enact(proposal) if passed else s
@@ -260,14 +266,16 @@ class LoptiSession:
         return throwers if throwers is not None else self.default_thrower
 
     def tie_sides(self, p: Proposal, votes: dict[int, bool], throwers: Thrower | None = None,
-                  defenders: list[int] | None = None) -> tuple[int, int | None]:
+                  defenders: list[int] | None = None, first_objector: int | None = None) -> tuple[int, int | None]:
         """P-10.2: who throws in a tied vote — (proposer, defender); defender None means nobody
         defends the rule and the change passes. The proposer faces the rule's author; an absent
         author's supporters choose a defender (a bracket when they cannot agree, P-10.4). A
-        base-rule change: the proposer faces the first player who objected."""
+        base-rule change: the proposer faces the first player who objected — ``first_objector``,
+        the one the table saw object first; when the table does not say (a table of bots, whose
+        votes are cast together, or a vote stored before the table was asked), the first objector
+        in seat order from the proposer."""
         if p.kind == "param":
-            objectors = [(p.proposer + k) % self.players for k in range(self.players)]
-            return p.proposer, next(i for i in objectors if not votes[i])
+            return p.proposer, first_objector if first_objector is not None else self.objector_choices(p, votes)[0]
         r = self._rule(p.rule_id or "")
         if r.author is not None and r.author not in self.absent and r.author != p.proposer:
             return p.proposer, r.author
@@ -303,6 +311,14 @@ class LoptiSession:
             return []
         return [i for i in range(self.players) if not votes.get(i, True) and i != p.proposer and i not in self.absent]
 
+    def objector_choices(self, p: Proposal, votes: dict[int, bool]) -> list[int]:
+        """P-10.2: who may have objected first to a base-rule change in a tied vote — every seat that
+        voted against it, in seat order from the proposer (the order taken when the table does not
+        say who objected first). Empty for any other vote, or a count that is not a tie."""
+        if p.kind != "param" or tally(votes, self.players) != "tie":
+            return []
+        return [i for i in ((p.proposer + k) % self.players for k in range(self.players)) if not votes[i]]
+
     def bracket_throwers(self, hands: dict[int, list[str]]) -> Thrower:
         """The throwers of one P-10.4 knockout: a seat that threw by hand throws its throws in the
         order made, on through the rounds; any other seat throws its seeded ones (as every seat
@@ -326,9 +342,10 @@ class LoptiSession:
             return None, wanted.seat
 
     def _settle_tie(self, p: Proposal, votes: dict[int, bool], throwers: Thrower | None,
-                    defenders: list[int] | None, bracket_throwers: Thrower | None) -> tuple[bool, dict[str, Any]]:
+                    defenders: list[int] | None, bracket_throwers: Thrower | None,
+                    first_objector: int | None) -> tuple[bool, dict[str, Any]]:
         throw = self._thrower(throwers)
-        proposer, defender = self.tie_sides(p, votes, bracket_throwers, defenders)
+        proposer, defender = self.tie_sides(p, votes, bracket_throwers, defenders, first_objector)
         if defender is None:
             return True, {"defender": None, "note": "nobody defended the rule: the change passes"}
         result = series(zip(throw(proposer), throw(defender), strict=False))

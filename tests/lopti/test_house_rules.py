@@ -401,10 +401,24 @@ def test_P_10_2_absent_author_supporters_defend_or_the_change_passes() -> None:
 
 
 def test_P_10_2_base_rule_change_faces_the_first_objector() -> None:
+    """The proposer faces the first player who formally objected: the one the table saw object
+    first; when the table does not say, the first objector in seat order from the proposer."""
     s = session_with_rule()
-    s2 = s.hold_vote(Proposal("param", 2, param="low_rank", value=6), {0: False, 1: True, 2: True, 3: False})
-    rps = s2.votes[-1].rps
-    assert rps is not None and rps["defender"] == 3  # first objector in seat order from the proposer
+    p, votes = Proposal("param", 2, param="low_rank", value=6), {0: False, 1: True, 2: True, 3: False}
+    assert s.objector_choices(p, votes) == [3, 0]
+    rps = s.hold_vote(p, votes).votes[-1].rps
+    assert rps is not None and rps["defender"] == 3  # nobody said: seat order from the proposer
+    in_time = s.hold_vote(p, votes, first_objector=0).votes[-1].rps
+    assert in_time is not None and in_time["proposer"] == 2 and in_time["defender"] == 0
+    assert s.tie_sides(p, votes, first_objector=0) == (2, 0)
+    for wrong in (1, 2, 7):  # voted for the change, or no such seat
+        with pytest.raises(VoteError, match="P-10.2"):
+            s.hold_vote(p, votes, first_objector=wrong)
+    rule_vote = Proposal("remove", 0, rule_id="kings-skip")
+    assert s.objector_choices(rule_vote, {0: True, 1: False, 2: True, 3: False}) == []  # the author defends
+    with pytest.raises(VoteError, match="P-10.2"):
+        s.hold_vote(rule_vote, {0: True, 1: False, 2: True, 3: False}, first_objector=1)
+    assert s.objector_choices(p, {0: False, 1: True, 2: True, 3: True}) == []  # no tie: nobody faces anyone
 
 
 def test_P_10_3_thirty_decisive_throws_ties_do_not_count_and_15_15_goes_on() -> None:

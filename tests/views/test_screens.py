@@ -1045,6 +1045,57 @@ def test_two_people_play_the_defenders_knockout_by_hand_on_screen(tmp_path: Path
 
 
 
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_a_tied_base_rule_change_faces_whoever_objected_first_on_screen(tmp_path: Path, lang: str) -> None:
+    """P-10.2 on screen (#36 item 4): a change to a base rule is tied two against two; the proposer
+    faces the first player who objected, so the table says who that was — here seat 4, though
+    seat 3 comes first in seat order — and the series is thrown against them. The choice is stored
+    with the vote, so the session resumes with the same defender."""
+    from engine.lopti.votes import Proposal
+    from storage.db import open_storage
+    from tests.views.test_lopti_session import session_won_by_seat_1
+    from views.lopti.play import open_deal
+    from views.lopti.session import SessionFlow
+    from views.lopti.session_screen import session_screen
+    from views.lopti.vote_screens import vote_screen
+
+    st = open_storage(tmp_path / "app.sqlite")
+    flow = session_won_by_seat_1(st, ["person", "person", "person"], seed=2)  # four seats: me and three
+    api.update_profile(st, language=lang)
+    sid = flow.session_id
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    try:
+        s.wait_for(lambda: s.find(ident="sess-vote"), what="the session")
+        flow = SessionFlow.resume(s.app.storage, sid)  # type: ignore[arg-type]  # the app's storage
+        name, value, choices = flow.params()[0]
+        proposal = Proposal("param", 0, param=name, value=next(c for c in choices if c != value))
+
+        def between(app: Host, flow: SessionFlow, notice: str = "") -> None:  # as the session screen gives it
+            session_screen(app, flow, notice, open_deal)
+
+        s.call(lambda: vote_screen(s.app, between, flow, proposal))
+        s.wait_for(lambda: s.find(ident="vote-count"), what="the vote")
+        for seat in (0, 1):
+            s.toggle(switch_in(s, f"vote-{seat}"), True)
+        s.tap(ident="vote-count")
+        s.wait_for(lambda: s.find(ident="objector-2") and s.find(ident="objector-3"), what="who objected first")
+        assert s.shows(t(lang, "obj_title")) and not s.find(ident="objector-0") and not s.find(ident="objector-1")
+        s.tap(ident="objector-3")
+        s.wait_for(lambda: s.find(ident="rps-auto"), what="the series between the proposer and the first objector")
+        s.tap(ident="rps-auto")
+        s.wait_for(lambda: s.find(ident="sess-next"), what="back between deals")
+        record = flow.session.votes[-1]
+        assert record.tally == "tie" and record.rps is not None and record.rps["defender"] == 3
+        assert record.rps["proposer"] == 0 and not s.conn.crashes
+    finally:
+        s.close()
+    st = open_storage(tmp_path / "app.sqlite")
+    again = SessionFlow.resume(st, sid)  # type: ignore[arg-type]
+    assert again.session.votes[-1].rps == record.rps
+    assert again.session.objector_choices(proposal, record.votes) == [2, 3]  # seat order would have named seat 3
+    st.close()
+
 def test_a_damaged_record_is_not_reviewed_and_the_app_says_why(tmp_path: Path) -> None:
     from sqlmodel import select
 

@@ -34,15 +34,19 @@ STAND_IN = "casual"  # the bot that takes the seat of a person who left the sess
 @dataclass(frozen=True)
 class Tie:
     """Who stepped forward to defend a rule in a tied vote (P-10.2; None: the engine's default,
-    every supporter), and the throws people made in the knockout between them (P-10.4)."""
+    every supporter), and the throws people made in the knockout between them (P-10.4); for a
+    base-rule change, who the table saw object first (P-10.2; None: the engine's seat order)."""
 
     defenders: list[int] | None = None
     knockout: dict[int, list[str]] = field(default_factory=dict)
+    first_objector: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"knockout": {str(k): list(v) for k, v in self.knockout.items()}}
         if self.defenders is not None:
             out["defenders"] = list(self.defenders)
+        if self.first_objector is not None:
+            out["first_objector"] = self.first_objector
         return out
 
 
@@ -121,10 +125,12 @@ class SessionFlow:
             tie = step[4] if len(step) > 4 else {}
             defenders = [int(s) for s in tie["defenders"]] if "defenders" in tie else None
             knockout = {int(k): list(v) for k, v in tie.get("knockout", {}).items()}
+            first = tie.get("first_objector")
             self.session = self.session.hold_vote(Proposal.from_json(step[1]),
                                                   {int(k): bool(v) for k, v in step[2].items()},
                                                   throwers=self._throwers(hands), defenders=defenders,
-                                                  bracket_throwers=self.session.bracket_throwers(knockout))
+                                                  bracket_throwers=self.session.bracket_throwers(knockout),
+                                                  first_objector=None if first is None else int(first))
         elif kind == "carry":  # P-11.2: the first step of a session that follows another at this table
             if self.session.results or self.session.rules:
                 raise ValueError("rules are carried over only when a session starts")
@@ -259,7 +265,7 @@ class SessionFlow:
             return None
         tie = tie or Tie()
         proposer, defender = self.session.tie_sides(proposal, votes, self.session.bracket_throwers(tie.knockout),
-                                                    tie.defenders)
+                                                    tie.defenders, tie.first_objector)
         if defender is None or PERSON not in (self.levels[proposer], self.levels[defender]):
             return None
         return proposer, defender
@@ -282,6 +288,14 @@ class SessionFlow:
         """Who may step forward to defend the rule in this tie (the engine's list; empty when its
         author defends it, when there is no tie, or for a base-rule change)."""
         return self.session.defender_choices(proposal, self.ballots(proposal, people))
+
+    def objector_choices(self, proposal: Proposal, people: dict[int, bool]) -> list[int]:
+        """Whom to ask about when a base-rule change is tied (P-10.2): the players who objected, in
+        the engine's seat order from the proposer, when there are several and a person is among
+        them (the table saw who objected first; bots cast their votes together, so a table of
+        bots takes the engine's order). Empty otherwise."""
+        objectors = self.session.objector_choices(proposal, self.ballots(proposal, people))
+        return objectors if len(objectors) > 1 and any(self.levels[s] == PERSON for s in objectors) else []
 
     def bot_defends(self, seat: int) -> bool:
         """A bot that voted to keep a rule steps forward to defend it."""

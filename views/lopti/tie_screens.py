@@ -112,6 +112,22 @@ def defender_screen(app: Host, back: Between, flow: SessionFlow, proposal: Propo
             t(lang, "def_go"), on_click=go))], flow)
 
 
+def objector_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
+                    choices: list[int]) -> None:
+    """P-10.2: a tied change to a base rule — the proposer faces the first player who formally
+    objected, so the table says who that was (the app saw only the votes at the count)."""
+    lang = app.lang
+
+    def first(seat: int) -> None:
+        settle(app, back, flow, proposal, votes, Tie(first_objector=seat))
+
+    page(app, t(lang, "obj_title"), [
+        text(lang, proposal_words(flow, proposal, lang), theme.TYPE_BODY, True),
+        text(lang, t(lang, "obj_intro", who=seat_label(flow, proposal.proposer, lang)), theme.TYPE_BODY),
+        *(tagged(f"objector-{s}", ft.FilledTonalButton(seat_label(flow, s, lang), on_click=lambda e, s=s: first(s)))
+          for s in choices)], flow)
+
+
 def knockout_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal, votes: dict[int, bool],
                     volunteers: list[int]) -> None:
     """P-10.4: several volunteers — a single-elimination knockout, one decisive throw a match. A

@@ -14,7 +14,7 @@ from storage.seats import PERSON
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
 from views.lopti.session_page import Between, builder_page, outcome, page, proposal_words, seat_label
-from views.lopti.tie_screens import defender_screen, rps_screen
+from views.lopti.tie_screens import defender_screen, objector_screen, rps_screen
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.widgets import tagged, text
@@ -121,6 +121,10 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
             choices = flow.defender_choices(final, votes)
             if choices:
                 defender_screen(app, back, flow, final, dict(votes), choices)
+                return
+            objectors = flow.objector_choices(final, votes)
+            if objectors:
+                objector_screen(app, back, flow, final, dict(votes), objectors)
                 return
             sides = flow.throwers_by_hand(final, votes)
             if sides is not None:
