@@ -271,6 +271,11 @@ def warm() -> None:
 def start(page: ft.Page, db: str | None = None) -> App:
     page.fonts = dict(FONTS)
     page.padding = 0
+    # a theme is never faded from one to the next: Flutter fades a changed theme over 200 ms,
+    # rebuilding every screen each frame, and the client rebuilt the theme just after the home
+    # first showed (when the page's accessibility tree came on), which kept the first tap waiting
+    # ~100-300 ms in a browser (#44); a change of theme or language now shows at once
+    page.theme_animation_style = ft.AnimationStyle.no_animation()
     storage = open_storage(db)
     app = App(page, storage)
     app.apply_language()

@@ -250,3 +250,21 @@ def test_the_lanes_table_fills_the_height_on_a_tall_phone(tmp_path: Path) -> Non
         assert len(beds) == 6 and all(c.expand for c in beds)
     finally:
         s.close()
+
+
+def test_a_theme_is_shown_at_once_never_faded_in(tmp_path: Path) -> None:
+    """#44: Flutter fades a changed theme over 200 ms, drawing every screen again in each frame;
+    the client rebuilt the app's theme just after the home first showed, so a newcomer's first tap
+    waited for the fade. The page asks for no theme motion, from the start and after a change of
+    language (which sets the theme anew)."""
+    s = open_at(tmp_path, "/")
+    try:
+        for lang in ("en", "ar"):
+            if lang != "en":
+                s.app.settings["language"] = lang
+                s.call(s.app.apply_language)
+            style = s.page.theme_animation_style
+            assert style is not None and style.duration == ft.Duration() and style.reverse_duration == ft.Duration()
+            assert s.page.theme is not None  # the app's theme is still there, only not faded
+    finally:
+        s.close()
