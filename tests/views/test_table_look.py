@@ -22,7 +22,7 @@ from storage import api
 from storage.db import open_storage
 from tests.views.modes import live, state_of
 from tests.views.screen import Screen, walk
-from views.app import start
+from views.app import App, start
 from views.table import motion
 from views.ui import sizing, theme
 from views.ui.fan import MAX_ROWS, Fan, hand_room, lay_out
@@ -145,8 +145,11 @@ def lanes_table(s: Screen, lang: str = "en") -> Any:
     return s.app.screen
 
 
-@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
-def test_each_hand_card_says_its_name_in_the_players_language(tmp_path: Path, lang: str) -> None:
+@pytest.mark.parametrize(("lang", "seed"), [("en", 1), ("ar", 1), ("vi", 1), ("en", 113), ("vi", 113)])
+def test_each_hand_card_says_its_name_in_the_players_language(tmp_path: Path, lang: str, seed: int,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seed 113 deals me both jokers."""
+    monkeypatch.setattr(App, "new_seed", staticmethod(lambda: seed))
     s = open_app(tmp_path, lang)
     try:
         table = lanes_table(s, lang)
@@ -154,7 +157,10 @@ def test_each_hand_card_says_its_name_in_the_players_language(tmp_path: Path, la
         labels = [s.one(ident=f"hand-{i}").label for i in range(len(hand))]
         # each name, then a card that cannot be played now says so (a face card in the opening)
         dim = t(lang, "said_dim", what="")
-        assert [label.removesuffix(dim) for label in labels] == [card_name(lang, c) for c in hand]
+        # a card dealt twice (two jokers) says which copy it is, in hand order
+        named = [card_name(lang, c) if hand.count(c) == 1 else
+                 t(lang, "said_copy", what=card_name(lang, c), k=hand[:i].count(c) + 1) for i, c in enumerate(hand)]
+        assert [label.removesuffix(dim) for label in labels] == named
         assert all(label != card for label, card in zip(labels, hand, strict=True))  # a name, not a code
         backs = [c.label for c in s.find(kind=ft.Semantics) if c.label and c.label.startswith(
             t(lang, "card_down_n", n="").rstrip())]
