@@ -140,3 +140,20 @@ def test_engine_reasons_are_translated() -> None:
     for lang in LANGS:
         missing = [k for k in keys if f"why_{k}" not in table(lang)]
         assert not missing, (lang, missing)
+
+
+def test_the_house_rules_lesson_wins_by_its_two_variants_only() -> None:
+    """lanes-14: under king_adds (L-9.2) the second king makes 7 + 7 + 7 = 21, a selling lane,
+    where the standard king would double to 28 (L-6.3); then quick_sell (L-9.5) ends the match at
+    the second selling lane, where the standard rules wait for the third pair (L-8.1)."""
+    from engine.lanes import RULES as LANES
+    from engine.lanes.state import values
+
+    obj = json.loads((ROOT / "assets" / "lessons" / "lanes-14-house-rules.json").read_text(encoding="utf-8"))
+    for variants, first_lane, over in ((["king_adds", "quick_sell"], 21, True), (["king_adds"], 21, False),
+                                       ([], 28, False)):
+        run = LessonRun(Lesson.from_json({**obj, "options": {"variants": variants}}))
+        assert run.attempt(run.targets()[0]).ok
+        assert values(run.state, 0)[0] == first_lane
+        assert run.attempt(run.targets()[0]).ok
+        assert run.over is over and (LANES.result(run.state) is not None) is over
