@@ -203,3 +203,19 @@ def test_a_hand_fan_keeps_each_card_that_stays_over_a_whole_lanes_game() -> None
             kept += 1
         moved += sum(1 for k in set(before) & set(after) if card_keys(cards).index(k) != list(before).index(k))
     assert kept > 100 and moved > 0
+
+
+def test_a_control_with_several_changed_parts_is_sent_whole_once() -> None:
+    """#44: each sent control is a message of its own, which the client patches and redraws on its
+    own; a lane whose border, glow and name changed goes as one message, not as four."""
+    def lane(target: bool, name: str) -> ft.Container:
+        return ft.Container(ft.Column([ft.Semantics(label=name, content=ft.Text(name)),
+                                       ft.Container(border=ft.Border.all(3 if target else 1))]),
+                            bgcolor="#FFD54F" if target else None)
+
+    old, changed = lane(False, "Lane 1"), list[ft.BaseControl]()
+    reconcile(old, lane(True, "Lane 1: the selected card can go here"), changed)
+    assert changed == [old] and same(old, lane(True, "Lane 1: the selected card can go here"))
+    one, changed = lane(False, "Lane 1"), list[ft.BaseControl]()
+    reconcile(one, lane(False, "Lane 1, empty"), changed)  # one part changed: only that part is sent
+    assert len(changed) == 1 and isinstance(changed[0], ft.Semantics)

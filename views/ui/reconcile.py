@@ -38,6 +38,12 @@ import flet as ft
 from flet.controls.base_control import BaseControl
 
 _UNSET = object()
+#: a control with this many changed controls under it is sent whole (as is one changed itself), not
+#: part by part: each message costs the client a patch and a rebuild of its own, and a selection changed
+#: ~16 parts of a Lanes table (each target lane's border, glow and name) — one message per lane
+#: costs the browser less than four (#44; ``tests/bench_ui.py``), and Flet's diff of a sent
+#: control still carries only the properties that changed
+WHOLE_AT = 3
 T = TypeVar("T")
 #: a control (or, in a list of children, whatever Flet put there)
 C = TypeVar("C")
@@ -56,7 +62,10 @@ def reconcile(old: object, new: C, changed: list[BaseControl] | None = None) -> 
     if getattr(old, "_shows", None) != getattr(new, "_shows", None):
         return new  # marked by ``anew_when``: what it shows changed, so it is built anew
     out = changed if changed is not None else []
-    if _props(old, new, out) | _structure(old, new, out):
+    first = len(out)
+    itself = _props(old, new, out) | _structure(old, new, out)
+    if itself or len(out) - first >= WHOLE_AT:
+        del out[first:]  # sending it sends them: Flet diffs it once, its changes in one message
         out.append(old)
     return cast("C", old)  # of new's very type (checked above)
 
