@@ -46,7 +46,9 @@ def test_the_dealt_hand_lies_where_it_will_rest_from_its_first_frame(tmp_path: P
     """#42 item 9: cards that flew in from the deck took the taps meant for the cards they passed
     over. Now each dealt card appears at its own place: in the deal's first frame no card of the
     hand is moved off it (no offset), so a tap during the deal selects the card under the finger.
-    Lanes, and Lopti from home."""
+    #47: only the pictures arrive (faded, small); each card's box — what is tapped, focused and
+    read — is at rest under nothing that moves, fades or scales, so a screen reader meets every
+    card in its place from the first frame. Lanes, and Lopti from home."""
     monkeypatch.setattr(App, "new_seed", staticmethod(lambda: 1))  # a deal where I move first
     first_frames: list[list[Any]] = []
     settle = motion.Arrivals.settle
@@ -66,9 +68,11 @@ def test_the_dealt_hand_lies_where_it_will_rest_from_its_first_frame(tmp_path: P
         assert len(hand) >= 3
         moved = [c for c in frame if getattr(c, "offset", None) not in (None, ft.Offset(0, 0))
                  and any(h in hand for h in walk(c))]
-        faded = [c for c in frame if getattr(c, "opacity", None) == 0.0 and any(h in hand for h in walk(c))]
+        over_boxes = [c for c in frame if not at_rest(c) and any(h in hand for h in walk(c))]
+        faded = [h for h in hand if any(getattr(c, "opacity", None) == 0.0 for c in walk(h))]
         assert len(faded) == len(hand), "the deal should still be drawn arriving"
         assert not moved, f"{len(moved)} dealt cards start away from their place"
+        assert not over_boxes, "a dealt card's box moves with its picture"
         table = s.app.screen
         assert s.call(lambda: table.match.my_turn and table.match.observation["ply"] == 0)
         tapped = s.one(ident="hand-2").label  # the card drawn at that place, by its spoken name
@@ -76,6 +80,47 @@ def test_the_dealt_hand_lies_where_it_will_rest_from_its_first_frame(tmp_path: P
         chosen = s.call(lambda: table.match.selected)
         # the label is the name, then what the card shows ("…, cannot be played now")
         assert tapped.startswith(card_name("en", str(chosen[0] if isinstance(chosen, list) else chosen)))
+    finally:
+        s.close()
+
+
+def at_rest(control: Any) -> bool:
+    """Not moved, faded or scaled (what lies under it is drawn where it stands)."""
+    return (getattr(control, "offset", None) in (None, ft.Offset(0, 0)) and getattr(control, "opacity", 1.0) == 1.0
+            and getattr(control, "scale", None) in (None, 1.0))
+
+
+def test_a_drawn_card_slides_in_while_its_box_waits_at_its_place(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """#47: the card I draw slides down into my hand; its picture moves, its box does not — a
+    screen reader or Tab meets it in its place while it slides (the page orders cards by where
+    their boxes are drawn)."""
+    game_id, _ = stored_mid_game(tmp_path / "app.sqlite")
+    frames: list[list[Any]] = []
+    settle = motion.Arrivals.settle
+
+    def spy(self: motion.Arrivals, page: Any, redraw: Any) -> None:
+        if self.arriving and not self.dealing:
+            frames.append(list(walk(redraw.__self__.root)))
+        settle(self, page, redraw)
+
+    monkeypatch.setattr(motion.Arrivals, "settle", spy)
+    s = open_at(tmp_path, f"/play/{game_id}")
+    try:
+        s.wait_for(lambda: s.find(ident="hand-0"), what="my hand")
+        table = s.app.screen
+        card = s.call(lambda: min(str(c) for c in table.match.playable_cards()))
+        hand = s.call(lambda: list(table.match.observation["hand"]))
+        s.tap(ident=f"hand-{hand.index(card)}")
+        s.tap(t("en", "discard"))
+
+        def sliding() -> list[Any]:  # hand cards whose picture is above its place, in a first frame
+            return [(h, f) for f in frames for h in f if str(getattr(h, "identifier", "")).startswith("hand-")
+                    and any(getattr(c, "offset", None) not in (None, ft.Offset(0, 0)) for c in walk(h))]
+
+        s.wait_for(sliding, what="the drawn card's first frame")
+        node, frame = sliding()[0]
+        assert all(at_rest(c) for c in frame if node in walk(c) and c is not node), "its box moved with it"
     finally:
         s.close()
 

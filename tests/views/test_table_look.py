@@ -8,6 +8,7 @@ import itertools
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -415,22 +416,26 @@ def test_each_lane_says_its_value_direction_and_sale(tmp_path: Path) -> None:
 
 def test_a_new_deal_arrives_from_the_deck_until_the_first_move() -> None:
     """A deal nobody has moved in comes in card after card, each growing in at its own place; once
-    a move's events arrive the hand is drawn plainly again (and a move's own motions take over)."""
+    a move's events arrive the hand is drawn plainly again (and a move's own motions take over). A
+    drawn card slides down into its place. Only pictures move (``card_face(moving=…)``)."""
     arrivals = motion.Arrivals()
-    card = ft.Container()
     arrivals.deal()
-    first = [arrivals.dealt(card, i, 8) for i in range(8)]
-    wrapped = [c for c in first if isinstance(c, ft.Container) and c is not card]
-    assert len(wrapped) == 8 and all(c.opacity == 0.0 for c in wrapped)
-    assert all(c.scale == motion.DEALT_SCALE and c.offset is None for c in wrapped)
-    durations = [c.animate_scale.duration for c in wrapped if isinstance(c.animate_scale, ft.Animation)
-                 and isinstance(c.animate_scale.duration, int)]  # milliseconds, as motion.py gives them
-    assert len(durations) == 8
+    first = [arrivals.hand_card(i, 8, drawn=False) for i in range(8)]
+    assert all(m is not None and m.opacity == 0.0 and m.scale == motion.DEALT_SCALE and m.rise == 0.0
+               for m in first)
+    durations = [m.grow.duration for m in first if m is not None and isinstance(m.grow.duration, int)]
+    assert len(durations) == 8  # milliseconds, as motion.py gives them
     assert durations == sorted(durations) and max(durations) <= motion.DURATION_MS + 60
     arrivals.arriving = False  # what settle() does after the first frame went out
-    assert all(arrivals.dealt(card, i, 8).opacity == 1.0 for i in range(8))
+    assert all((m := arrivals.hand_card(i, 8, drawn=False)) is not None and m.opacity == 1.0 and m.scale == 1.0
+               for i in range(8))
     arrivals.fresh([ev("play")])
-    assert arrivals.dealt(card, 0, 8) is card
+    assert arrivals.hand_card(0, 8, drawn=False) == motion.RESTING
+    slid = arrivals.hand_card(7, 8, drawn=True)
+    assert slid is not None and slid.rise < 0 and slid.opacity < 1  # above its place, faded in as it comes
+    arrivals.arriving = False
+    assert arrivals.hand_card(7, 8, drawn=True) == replace(motion.RESTING, grow=slid.grow, fade=slid.fade,
+                                                             slide=slid.slide)  # at its place, at the slide's pace
 
 
 def test_a_closed_sessions_look_is_let_go() -> None:

@@ -240,11 +240,8 @@ class LanesTable(TurnBasedTable[LanesAction]):
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
 
-    def _draggable(self, card: str, face: ft.Control, fan: Fan, arrived: bool = False) -> ft.Control:
-        """A hand card can be dragged onto a lane, a card or the Discard button (when it is my turn);
-        the card just drawn slides in."""
-        if arrived:
-            face = self.motion.wrap(face, slide=True)
+    def _draggable(self, card: str, face: ft.Control, fan: Fan) -> ft.Control:
+        """A hand card can be dragged onto a lane, a card or the Discard button (when it is my turn)."""
         if not self.match.my_turn:
             return face
         return ft.Draggable(group="lanes-card", data=card, content=face,
@@ -285,14 +282,14 @@ class LanesTable(TurnBasedTable[LanesAction]):
         playable = {str(x) for x in m.playable_cards()}
         coached = m.coach_cards()
         said = copies_said(self.lang, obs["hand"])
-        hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
+        n = len(obs["hand"])
+        return [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
                                              selected=m.selected is not None and str(m.selected) == c,
                                              target=c in coached, dim=m.my_turn and c not in playable,
                                              ident=f"hand-{i}", said=said[i], shows=fan.shows[i],
-                                             on_click=handler(self.on_card, c) if m.my_turn else None),
-                                fan, c in arrived)
+                                             moving=self.motion.hand_card(i, n, c in arrived),
+                                             on_click=handler(self.on_card, c) if m.my_turn else None), fan)
                 for i, c in enumerate(obs["hand"])]
-        return [self.motion.dealt(c, i, len(hand)) for i, c in enumerate(hand)]
 
     def _status(self, obs: LanesObservation) -> str:
         caption = self.match.mode.caption(self.lang)

@@ -176,11 +176,8 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
                       horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             on_click=lambda e: rules_dialog(self.app, "lopti", "P-3.5"), ink=True))
 
-    def _draggable(self, card: str, face: ft.Control, setup: bool, fan: Fan, arrived: bool = False) -> ft.Control:
-        """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play;
-        the card just drawn slides in."""
-        if arrived:
-            face = self.motion.wrap(face, slide=True)
+    def _draggable(self, card: str, face: ft.Control, setup: bool, fan: Fan) -> ft.Control:
+        """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play."""
         if not self.match.my_turn or setup:
             return face
         return ft.Draggable(group="lopti-card", data=card, content=face,
@@ -272,14 +269,14 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         sel = {str(c) for c in m.selected}
         coached = m.coach_cards()
         arrived = set(drawn(m.last_events, m.human)) if self.motion.fresh(m.last_events) else set()
-        hand = [self._draggable(c, card_face(c, fan.card_width, fan.card_height, selected=c in sel, ident=f"hand-{i}",
+        cards = m.sorted_hand()
+        return [self._draggable(c, card_face(c, fan.card_width, fan.card_height, selected=c in sel, ident=f"hand-{i}",
                                              target=c in coached,
                                              dim=m.my_turn and not setup and parse_card(c).rank not in playable,
                                              shows=fan.shows[i],
-                                             on_click=handler(self.on_hand, c) if m.my_turn else None), setup, fan,
-                                c in arrived)
-                for i, c in enumerate(m.sorted_hand())]
-        return [self.motion.dealt(c, i, len(hand)) for i, c in enumerate(hand)]
+                                             moving=self.motion.hand_card(i, len(cards), c in arrived),
+                                             on_click=handler(self.on_hand, c) if m.my_turn else None), setup, fan)
+                for i, c in enumerate(cards)]
 
     def _ups(self, me: LoptiSeatView, setup: bool) -> list[ft.Control]:
         """My face-up cards (tappable during the setup swap)."""

@@ -22,6 +22,7 @@ import flet as ft
 
 from engine.core import Event
 from views.ui import theme
+from views.ui.widgets import Moving
 
 T = TypeVar("T")
 
@@ -102,6 +103,11 @@ def _curve(curve: ft.AnimationCurve) -> ft.Animation:
     return ft.Animation(DURATION_MS, curve)
 
 
+#: a hand card at rest: nothing moves (a selected card's lift is quicker than an arrival)
+RESTING = Moving(1.0, 1.0, 0.0, _curve(ft.AnimationCurve.EASE_OUT), _curve(ft.AnimationCurve.EASE_OUT),
+                 ft.Animation(120, ft.AnimationCurve.EASE_OUT))
+
+
 class Arrivals:
     """The arrival of the cards in the last batch of events, as two frames of one description.
 
@@ -135,17 +141,27 @@ class Arrivals:
         little later, all within DURATION_MS + 180 ms)."""
         self.dealing = self.arriving = True
 
-    def dealt(self, control: ft.Control, i: int, n: int) -> ft.Control:
-        """Hand card ``i`` of ``n`` while the deal arrives (itself otherwise). Each card grows and
-        fades in at its own place, never flying in from elsewhere: a tap during the deal lands on
-        the card drawn under the finger (#42: a card sliding in from the deck took the taps meant
-        for the card it passed over)."""
-        if not self.dealing or theme.look().reduce_motion:
-            return control
-        self.wrapped = self.wrapped or self.arriving
-        late = ft.Animation(DURATION_MS - 120 + (180 * i) // max(1, n - 1), ft.AnimationCurve.EASE_OUT)
-        return ft.Container(control, scale=DEALT_SCALE if self.arriving else 1.0,
-                            opacity=0.0 if self.arriving else 1.0, animate_scale=late, animate_opacity=late)
+    def hand_card(self, i: int, n: int, drawn: bool) -> Moving | None:
+        """How hand card ``i`` of ``n`` arrives (``card_face(moving=…)``; ``None``: no motion at
+        all). Only its picture moves; its box stays at its place, where it is tapped, focused and
+        read from the first frame (#47: a moving box was met out of its place by a screen reader and
+        by Tab). Dealt: each card grows and fades in at its own place, a little after the one
+        before, never flying in from elsewhere — a tap during the deal lands on the card drawn under
+        the finger (#42). Drawn (``drawn``): the picture slides down into its place. At rest: the
+        same properties, still."""
+        if theme.look().reduce_motion:
+            return None
+        if drawn:
+            self.wrapped = self.wrapped or self.arriving
+            return Moving(1.0, 0.25 if self.arriving else 1.0, -1.2 if self.arriving else 0.0,
+                          _curve(ft.AnimationCurve.EASE_OUT), _curve(ft.AnimationCurve.EASE_OUT),
+                          _curve(ft.AnimationCurve.EASE_OUT))
+        if self.dealing:
+            self.wrapped = self.wrapped or self.arriving
+            late = ft.Animation(DURATION_MS - 120 + (180 * i) // max(1, n - 1), ft.AnimationCurve.EASE_OUT)
+            return Moving(DEALT_SCALE if self.arriving else 1.0, 0.0 if self.arriving else 1.0, 0.0, late, late,
+                          RESTING.slide)
+        return RESTING
 
     def remember(self, key: str, value: T) -> T | None:
         """Note what the table shows now under ``key``; returns what it showed before this batch."""
@@ -153,19 +169,17 @@ class Arrivals:
         before = self.before.get(key)
         return cast("T | None", before)  # noted under the same key by the same caller
 
-    def wrap(self, control: ft.Control, *, turn: bool = False, slide: bool = False) -> ft.Control:
-        """``control`` arriving: growing into place, or turning over (``turn``: a flipped card), or
-        sliding down into the hand (``slide``: a drawn card)."""
+    def wrap(self, control: ft.Control, *, turn: bool = False) -> ft.Control:
+        """``control`` arriving: growing into place, or turning over (``turn``: a flipped card).
+        (A hand card arrives by ``hand_card``.)"""
         if theme.look().reduce_motion:
             return control
         self.wrapped = self.wrapped or self.arriving
-        start = ft.Scale(scale_x=0.05, scale_y=1.0) if turn else 1.0 if slide else 0.55
+        start = ft.Scale(scale_x=0.05, scale_y=1.0) if turn else 0.55
         grow = ft.AnimationCurve.EASE_OUT if turn else ft.AnimationCurve.EASE_OUT_BACK
         return ft.Container(control, scale=start if self.arriving else 1.0, opacity=0.25 if self.arriving else 1.0,
-                            offset=ft.Offset(0, -1.2 if self.arriving and slide else 0),
                             animate_scale=_curve(grow),
-                            animate_opacity=_curve(ft.AnimationCurve.EASE_OUT),
-                            animate_offset=_curve(ft.AnimationCurve.EASE_OUT))
+                            animate_opacity=_curve(ft.AnimationCurve.EASE_OUT))
 
     def ghost(self, control: ft.Control, toward: tuple[float, float]) -> ft.Control:
         """Cards that left the table, drawn where they lay in the first frame, flown ``toward`` (a

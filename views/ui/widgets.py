@@ -4,6 +4,7 @@ as chips whose suits come from the bundled DejaVu Sans font), the table's bars a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -135,10 +136,27 @@ def _lift(reduce_motion: bool) -> ft.Animation | None:
     return None if reduce_motion else ft.Animation(120, ft.AnimationCurve.EASE_OUT)
 
 
+@dataclass(frozen=True)
+class Moving:
+    """How a hand card's picture arrives (views/table/motion.py: dealt, or drawn and sliding in)
+    while its box stays at its place: the box is what is tapped, focused and read, and Flutter puts
+    a box in the page and in Tab's order by where it is drawn, so a box that moved with the picture
+    was met out of its place while it moved. The same properties in every frame, at rest too, so
+    the card's controls keep their shape and only these values change."""
+
+    scale: float
+    opacity: float
+    #: the picture's offset from its place, as a share of its height (negative: above it)
+    rise: float
+    grow: ft.Animation
+    fade: ft.Animation
+    slide: ft.Animation
+
+
 def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
               dim: bool = False, on_click: Tap | None = None, ident: str | None = None,
               style: str | None = None, said: str | None = None,
-              shows: tuple[float, float] | None = None) -> ft.Control:
+              shows: tuple[float, float] | None = None, moving: Moving | None = None) -> ft.Control:
     """A card as it is printed (the bundled vector faces; ``style``: a card style other than the
     page's, for the settings' preview). The selected card lifts, a legal target glows, a card that
     cannot be played now is greyed. A screen reader says its name in the player's language, or
@@ -148,7 +166,8 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
     from its top and its left edge. The card is then tapped, focused and read as that part alone,
     the picture spilling out of it: Flutter orders the page and Tab by the boxes' geometry, and
     overlapping boxes put a right-to-left hand in the page out of order and a hand in overlapping
-    rows in the Tab order of its columns."""
+    rows in the Tab order of its columns. ``moving``: how the picture arrives (``Moving``); the box
+    does not move."""
     if height < SMALL or card not in FACE_NAMES:
         return _card_chip(card, width, height, selected=selected, target=target, on_click=on_click, ident=ident,
                           style=style, said=said)
@@ -161,7 +180,10 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
     picture = ft.Container(
         width=width, height=height, bgcolor=theme.CARD_FACE, border_radius=radius(r), content=face,
         foreground_decoration=_edge(selected, target, r), shadow=_shadow(selected, target),
-        offset=ft.Offset(0, theme.LIFT) if selected else ft.Offset(0, 0), animate_offset=_lift(look.reduce_motion),
+        offset=ft.Offset(0, theme.LIFT if selected else moving.rise if moving else 0),
+        animate_offset=moving.slide if moving else _lift(look.reduce_motion),
+        scale=moving.scale if moving else None, animate_scale=moving.grow if moving else None,
+        opacity=moving.opacity if moving else 1.0, animate_opacity=moving.fade if moving else None,
         on_click=on_click if shows is None else None, ink=shows is None and on_click is not None)
     body: ft.Control = picture
     if shows is not None:  # the box is the uncovered part; the picture (and its lift) spills out of it
