@@ -940,6 +940,11 @@ def test_the_hint_asks_the_level_chosen_in_the_settings_and_thinks_visibly(tmp_p
         s.tap("Hint")
         s.wait_for(lambda: s.shows("Hint: "), timeout=30, what="the hint in words")
         assert table.thinking is False and m.selected == expected.card  # the expert's card, selected
+        s.call(table.refresh)  # a redraw (an arrival's second frame) keeps the words: they once went
+        assert s.shows("Hint: ")
+        other = next(i for i, c in enumerate(m.observation["hand"]) if c != str(expected.card))
+        s.tap(ident=f"hand-{other}")  # another card picked (or refused): the hint is over
+        s.wait_for(lambda: not s.shows("Hint: "), what="the hint's words gone")
         assert not s.conn.crashes
     finally:
         s.close()

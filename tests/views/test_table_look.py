@@ -457,3 +457,21 @@ def test_a_closed_sessions_look_is_let_go() -> None:
     del page
     gc.collect()
     assert marked not in list(theme._LOOKS.values())
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_a_card_the_coach_lights_in_my_hand_is_said_as_suggested(tmp_path: Path, lang: str) -> None:
+    """#47: the coach lights the card a lesson's step is about (lanes-3-suit: the 5♠), drawn like a
+    target; a screen reader heard "the selected card can go here" on a card in my own hand. It
+    says "suggested" now, and no hand card says it is a place to put a card."""
+    s = open_app(tmp_path, lang)
+    try:
+        s.go("/lesson/lanes-3-suit")
+        s.wait_for(lambda: s.find(ident="hand-0"), what="the lesson's table")
+        hand = s.call(lambda: list(s.app.screen.match.observation["hand"]))
+        labels = [s.one(ident=f"hand-{i}").label for i in range(len(hand))]
+        assert labels[hand.index("5S")] == t(lang, "said_suggested", what=card_name(lang, "5S"))
+        place = t(lang, "said_target", what="")
+        assert not any(label.endswith(place) for label in labels), labels
+    finally:
+        s.close()

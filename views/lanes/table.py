@@ -285,7 +285,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         n = len(obs["hand"])
         return [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
                                              selected=m.selected is not None and str(m.selected) == c,
-                                             target=c in coached, dim=m.my_turn and c not in playable,
+                                             suggested=c in coached, dim=m.my_turn and c not in playable,
                                              ident=f"hand-{i}", said=said[i], shows=fan.shows[i],
                                              moving=self.motion.hand_card(i, n, c in arrived),
                                              on_click=handler(self.on_card, c) if m.my_turn else None), fan)
@@ -295,8 +295,9 @@ class LanesTable(TurnBasedTable[LanesAction]):
         caption = self.match.mode.caption(self.lang)
         if caption is not None:
             return caption
-        if self.status_override:
-            return self.status_override
+        said = self.said_instead()
+        if said:
+            return said
         if self.match.refusal is not None:
             return t(self.lang, "not_possible", why=why_text(self.lang, self.match.refusal))
         if obs["over"]:

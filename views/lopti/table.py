@@ -211,8 +211,9 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         caption = self.match.mode.caption(self.lang)
         if caption is not None:
             return caption
-        if self.status_override:
-            return self.status_override
+        said = self.said_instead()
+        if said:
+            return said
         m = self.match
         if m.refusal is not None:
             return t(self.lang, "not_possible", why=why_text(self.lang, m.refusal))
@@ -271,7 +272,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         arrived = set(drawn(m.last_events, m.human)) if self.motion.fresh(m.last_events) else set()
         cards = m.sorted_hand()
         return [self._draggable(c, card_face(c, fan.card_width, fan.card_height, selected=c in sel, ident=f"hand-{i}",
-                                             target=c in coached,
+                                             suggested=c in coached,
                                              dim=m.my_turn and not setup and parse_card(c).rank not in playable,
                                              shows=fan.shows[i],
                                              moving=self.motion.hand_card(i, len(cards), c in arrived),
@@ -284,7 +285,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         coached = m.coach_cards()
         w, h = self.sizes.table
         return [card_face(c, w, h, selected=m.selected_up is not None and str(m.selected_up) == c,
-                          target=c in coached, ident=f"up-{i}",
+                          suggested=c in coached, ident=f"up-{i}",
                           on_click=handler(self.on_up, c) if setup and m.my_turn else None)
                 for i, c in enumerate(me["up"])]
 

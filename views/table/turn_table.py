@@ -39,6 +39,15 @@ class TurnControls(Protocol[A]):
     @property
     def status(self) -> Status: ...
 
+    @property
+    def last_events(self) -> list[Event]: ...
+
+    @property
+    def selected(self) -> object: ...
+
+    @property
+    def refusal(self) -> object: ...
+
     def suggest(self, level: str = "casual") -> A | None: ...
 
     def point_at(self, action: A | None) -> None: ...
@@ -67,8 +76,11 @@ class TurnBasedTable(Table, Generic[A]):
         self.motion = Arrivals()
         #: a hint is being worked out (the expert thinks for a moment): the button waits
         self.thinking = False
-        #: words the status line shows instead of the turn ("Thinking…", the hint)
+        #: words the status line shows instead of the turn ("Thinking…")
         self.status_override: str | None = None
+        #: the last hint in words, and what the table showed with it (the last batch of events and
+        #: the selection): said for as long as the table still shows that, through any redraw
+        self.hint_said: tuple[object, str, str] | None = None
         #: what a screen reader has heard of the status and last-move lines
         self.announcements = Announcements(lambda message: app.feedback.say(message, app.lang),
                                            lambda n: t(app.lang, counted("said_earlier", n), n=n))
@@ -133,10 +145,23 @@ class TurnBasedTable(Table, Generic[A]):
         if self.stopped:
             return
         self.match.point_at(action)
-        self.status_override = None if action is None else \
-            t(self.lang, "hint_text", text=self.match.suggest_words(action, self.lang))
-        self.refresh()
         self.status_override = None
+        self.hint_said = None if action is None else (self.match.last_events, repr(self.match.selected), t(
+            self.lang, "hint_text", text=self.match.suggest_words(action, self.lang)))
+        self.refresh()
+
+    def said_instead(self) -> str | None:
+        """What the status line says instead of the turn: "Thinking…", or the hint while the table
+        still shows it (a redraw — the motion's second frame — keeps it; a tap that changes the
+        selection or is refused, or any move, ends it)."""
+        if self.status_override:
+            return self.status_override
+        hint = self.hint_said
+        if (hint is not None and hint[0] is self.match.last_events and hint[1] == repr(self.match.selected)
+                and self.match.refusal is None):
+            return hint[2]
+        self.hint_said = None
+        return None
 
     async def bot_turn(self) -> None:
         """Play every bot move until it is a person's turn or the game is over. Each decision runs

@@ -156,7 +156,8 @@ class Moving:
 def card_face(card: str, width: float = 46, height: float = 64, *, selected: bool = False, target: bool = False,
               dim: bool = False, on_click: Tap | None = None, ident: str | None = None,
               style: str | None = None, said: str | None = None,
-              shows: tuple[float, float] | None = None, moving: Moving | None = None) -> ft.Control:
+              shows: tuple[float, float] | None = None, moving: Moving | None = None,
+              suggested: bool = False) -> ft.Control:
     """A card as it is printed (the bundled vector faces; ``style``: a card style other than the
     page's, for the settings' preview). The selected card lifts, a legal target glows, a card that
     cannot be played now is greyed. A screen reader says its name in the player's language, or
@@ -167,12 +168,15 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
     the picture spilling out of it: Flutter orders the page and Tab by the boxes' geometry, and
     overlapping boxes put a right-to-left hand in the page out of order and a hand in overlapping
     rows in the Tab order of its columns. ``moving``: how the picture arrives (``Moving``); the box
-    does not move."""
+    does not move. ``suggested``: a card of mine the coach or a hint lights — drawn lit like a
+    target, said as suggested (a lit card in my hand is not somewhere a card can go)."""
     if height < SMALL or card not in FACE_NAMES:
         return _card_chip(card, width, height, selected=selected, target=target, on_click=on_click, ident=ident,
-                          style=style, said=said)
+                          style=style, said=said, suggested=suggested)
     look = theme.look()
-    name = state_said(look.lang, said or card_name(look.lang, card), selected=selected, target=target, dim=dim)
+    name = state_said(look.lang, said or card_name(look.lang, card), selected=selected, target=target, dim=dim,
+                      suggested=suggested)
+    target = target or suggested
     r = max(3.0, width * theme.CARD_RADIUS)
     face = ft.Image(src=face_src(card, style), width=width, height=height, fit=ft.BoxFit.FILL, gapless_playback=True,
                     semantics_label=None if ident else name, exclude_from_semantics=bool(ident),
@@ -198,13 +202,17 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
                                   content=body), card)
 
 
-def state_said(lang: str, what: str, *, selected: bool = False, target: bool = False, dim: bool = False) -> str:
+def state_said(lang: str, what: str, *, selected: bool = False, target: bool = False, dim: bool = False,
+               suggested: bool = False) -> str:
     """A card's or a lane's name with what a sighted player sees drawn on it: lifted (selected), lit
-    (the selected card can go there) or greyed (cannot be played now)."""
+    (the selected card can go there; or, a card of mine, suggested by the coach or a hint) or
+    greyed (cannot be played now)."""
     if selected:
         return t(lang, "said_selected", what=what)
     if target:
         return t(lang, "said_target", what=what)
+    if suggested:
+        return t(lang, "said_suggested", what=what)
     return t(lang, "said_dim", what=what) if dim else what
 
 
@@ -217,7 +225,8 @@ def copies_said(lang: str, cards: Sequence[str]) -> list[str | None]:
 
 
 def _card_chip(card: str, width: float, height: float, *, selected: bool, target: bool,
-               on_click: Tap | None, ident: str | None, style: str | None, said: str | None = None) -> ft.Control:
+               on_click: Tap | None, ident: str | None, style: str | None, said: str | None = None,
+               suggested: bool = False) -> ft.Control:
     """A small card: its rank and suit on one line, as on a face's corner."""
     if card == "JK":
         rank, glyph, color = "JK", "★", theme.JOKER
@@ -225,7 +234,8 @@ def _card_chip(card: str, width: float, height: float, *, selected: bool, target
         rank, suit = card[:-1], card[-1]
         glyph, color = SUIT_GLYPH.get(suit, "?"), suit_color(suit, style) if suit in SUIT_GLYPH else BLACK
     lang = theme.look().lang
-    name = state_said(lang, said or card_name(lang, card), selected=selected, target=target)
+    name = state_said(lang, said or card_name(lang, card), selected=selected, target=target, suggested=suggested)
+    target = target or suggested
     edge = border(3, SELECTED) if selected else border(3, HIGHLIGHT) if target else border(1, theme.CARD_EDGE)
     chip = ft.Container(
         width=width, height=height, bgcolor=theme.CARD_FACE, border=edge, border_radius=radius(4),
