@@ -394,7 +394,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         show(self.root, rows, update)
         self.motion.settle(self.app.page, self.refresh)
         if obs["over"] and not self.busy and powers.result:
-            self.show_result(obs)
+            self.after_said(lambda: self.show_result(obs))
 
     # --- events -------------------------------------------------------------------------------
 

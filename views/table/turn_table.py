@@ -92,6 +92,20 @@ class TurnBasedTable(Table, Generic[A]):
     def refresh(self, update: bool = True) -> None:
         raise NotImplementedError
 
+    def after_said(self, then: Callable[[], object]) -> None:
+        """Run ``then`` (the result dialog) after what was just announced has gone to the client:
+        announcements go out as tasks (``Feedback.say``), and a dialog opened before the game's last
+        announcement reached the page took that announcement away now and then in the browser
+        (#47: the Lanes keyboard game did not hear its result). Without a running page, at once."""
+        async def later() -> None:
+            if not self.stopped:
+                then()
+
+        try:
+            self.app.page.run_task(later)
+        except RuntimeError:
+            then()
+
     def announce(self, status: str, last: str) -> None:
         """Say what changed in the status and last-move lines (cards by their spoken names); a bot's
         burst of moves is said in one message when it ends."""
