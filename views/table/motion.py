@@ -16,13 +16,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import TypeVar, cast
 
 import flet as ft
 
 from engine.core import Event
 from views.ui import theme
-from views.ui.widgets import Moving
+from views.ui.widgets import LIFTING, Moving
 
 T = TypeVar("T")
 
@@ -103,9 +104,8 @@ def _curve(curve: ft.AnimationCurve) -> ft.Animation:
     return ft.Animation(DURATION_MS, curve)
 
 
-#: a hand card at rest: nothing moves (a selected card's lift is quicker than an arrival)
-RESTING = Moving(1.0, 1.0, 0.0, _curve(ft.AnimationCurve.EASE_OUT), _curve(ft.AnimationCurve.EASE_OUT),
-                 ft.Animation(120, ft.AnimationCurve.EASE_OUT))
+#: a hand card at rest: nothing moves (a selected card lifts at its own pace)
+RESTING = Moving(1.0, 1.0, 0.0, _curve(ft.AnimationCurve.EASE_OUT), _curve(ft.AnimationCurve.EASE_OUT), LIFTING)
 
 
 class Arrivals:
@@ -151,17 +151,15 @@ class Arrivals:
         same properties, still."""
         if theme.look().reduce_motion:
             return None
+        if not drawn and not self.dealing:
+            return RESTING
+        self.wrapped = self.wrapped or self.arriving
         if drawn:
-            self.wrapped = self.wrapped or self.arriving
-            return Moving(1.0, 0.25 if self.arriving else 1.0, -1.2 if self.arriving else 0.0,
-                          _curve(ft.AnimationCurve.EASE_OUT), _curve(ft.AnimationCurve.EASE_OUT),
-                          _curve(ft.AnimationCurve.EASE_OUT))
-        if self.dealing:
-            self.wrapped = self.wrapped or self.arriving
-            late = ft.Animation(DURATION_MS - 120 + (180 * i) // max(1, n - 1), ft.AnimationCurve.EASE_OUT)
-            return Moving(DEALT_SCALE if self.arriving else 1.0, 0.0 if self.arriving else 1.0, 0.0, late, late,
-                          RESTING.slide)
-        return RESTING
+            return replace(RESTING, opacity=0.25 if self.arriving else 1.0, rise=-1.2 if self.arriving else 0.0,
+                           slide=_curve(ft.AnimationCurve.EASE_OUT))
+        late = ft.Animation(DURATION_MS - 120 + (180 * i) // max(1, n - 1), ft.AnimationCurve.EASE_OUT)
+        return replace(RESTING, scale=DEALT_SCALE if self.arriving else 1.0, opacity=0.0 if self.arriving else 1.0,
+                       grow=late, fade=late)
 
     def remember(self, key: str, value: T) -> T | None:
         """Note what the table shows now under ``key``; returns what it showed before this batch."""

@@ -131,9 +131,13 @@ def _shadow(selected: bool, target: bool) -> list[ft.BoxShadow]:
     return [ft.BoxShadow(blur_radius=2, offset=ft.Offset(0, 1), color=theme.CARD_SHADOW)]
 
 
+#: how a selected card rises (quicker than a card's arrival)
+LIFTING = ft.Animation(120, ft.AnimationCurve.EASE_OUT)
+
+
 @cache
 def _lift(reduce_motion: bool) -> ft.Animation | None:
-    return None if reduce_motion else ft.Animation(120, ft.AnimationCurve.EASE_OUT)
+    return None if reduce_motion else LIFTING
 
 
 @dataclass(frozen=True)
