@@ -1,6 +1,7 @@
 """Entry point: ``python main.py`` (desktop window) or ``python main.py --web`` (browser, offline).
 
-The app opens the local database (``--db`` or ``CARDTABLE_DB`` override the per-user location).
+The app opens the local database (``--db`` or ``CARDTABLE_DB`` override the per-user location);
+``--seed N`` (or ``CARDTABLE_SEED``) deals the games it starts from seeds N, N+1, … instead of the clock.
 """
 
 from __future__ import annotations
@@ -18,7 +19,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--host", default="127.0.0.1", help="web mode: address to bind (default 127.0.0.1)")
     ap.add_argument("--port", type=int, default=8550, help="web mode: port (default 8550)")
     ap.add_argument("--db", default=None, help="path of the local database (default: per-user data dir)")
-    return ap.parse_args(argv)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="deal the games started while the app runs from seeds SEED, SEED+1, … "
+                         "(to deal a reported game again; default: from the clock)")
+    args = ap.parse_args(argv)
+    if args.seed is not None and args.seed < 0:
+        ap.error("--seed: a whole number of 0 or more")
+    return args
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -29,6 +36,8 @@ def main(argv: list[str] | None = None) -> None:
 
     if args.db:
         os.environ["CARDTABLE_DB"] = args.db
+    if args.seed is not None:
+        os.environ["CARDTABLE_SEED"] = str(args.seed)
 
     def app_main(page: ft.Page) -> None:
         start(page, args.db)

@@ -4,18 +4,26 @@ Every table (Lanes with a card selected, Lopti at three seats before and after t
 the Lanes result after a resignation, home and settings — on a 360×640 and a 390×844 phone and a
 desktop, light and dark, in English, Arabic and Vietnamese, and on the small phone with 1.3× text
 — from the real app in web mode, driven by Debian's headless Chromium. Files are named
-``{lang}-{theme}-{viewport}-{screen}.png``; nothing is compared (the tests check what can be
-checked: tests/views). ``--langs``, ``--themes``, ``--viewports`` pick a subset. Needs the app's
-own dependencies and ``chromium`` (tests/run.py installs both)."""
+``{lang}-{theme}-{viewport}-{screen}.png``. ``--langs``, ``--themes``, ``--viewports`` pick a subset.
+Needs the app's own dependencies and ``chromium`` (tests/run.py installs both).
+
+The games are dealt from fixed seeds (``--seed``, the app's ``CARDTABLE_SEED``), so two runs show
+the same cards, and ``--compare BEFORE AFTER`` lists the screenshots of one folder whose pixels
+differ from the other's: a change meant to leave the screens as they were (#44) is checked by a
+run before and a run after it. Spit's bot plays against the clock and the Lopti bots' answers
+take their time, so those screens may differ between runs without any change."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import re
+import struct
 import sys
 import tempfile
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +147,66 @@ def docs() -> int:
     return len(DOC_VIEWPORTS) * len(DOC_SCREENS)
 
 
+def pixels(png: bytes) -> tuple[int, int, list[bytes]]:
+    """A PNG's width, height and rows of raw pixels (8-bit, not interlaced, as Chromium writes them):
+    the tools here have no imaging library, and two encodings of the same picture need not be equal
+    byte for byte."""
+    assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, data, width, height, bpp = 8, b"", 0, 0, 4
+    while pos < len(png):
+        size, kind = struct.unpack(">I4s", png[pos:pos + 8])
+        chunk = png[pos + 8:pos + 8 + size]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", chunk[:10])
+            assert depth == 8 and chunk[12] == 0, "only 8-bit, non-interlaced PNGs"
+            bpp = {0: 1, 2: 3, 4: 2, 6: 4}[colour]
+        elif kind == b"IDAT":
+            data += chunk
+        pos += 12 + size
+    raw, stride, rows, prior = zlib.decompress(data), width * bpp, [], bytearray(width * bpp)
+    for y in range(height):
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - bpp] if x >= bpp else 0
+            up, corner = prior[x], prior[x - bpp] if x >= bpp else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 255
+            elif kind == 2:
+                line[x] = (line[x] + up) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 255
+            elif kind == 4:
+                p = left + up - corner
+                near = left if abs(p - left) <= abs(p - up) and abs(p - left) <= abs(p - corner) else (
+                    up if abs(p - up) <= abs(p - corner) else corner)
+                line[x] = (line[x] + near) & 255
+        rows.append(bytes(line))
+        prior = line
+    return width, height, rows
+
+
+def compare(before: Path, after: Path) -> int:
+    """Print each screenshot in both folders whose pixels differ (how many of its rows), and each in
+    one folder only; return how many differ."""
+    differ = 0
+    names = sorted({p.name for p in before.glob("*.png")} | {p.name for p in after.glob("*.png")})
+    for name in names:
+        a, b = before / name, after / name
+        if not (a.exists() and b.exists()):
+            print(f"{name}: only in {before if a.exists() else after}")
+            differ += 1
+            continue
+        if a.read_bytes() == b.read_bytes():
+            continue
+        (wa, ha, ra), (wb, hb, rb) = pixels(a.read_bytes()), pixels(b.read_bytes())
+        rows = sum(x != y for x, y in zip(ra, rb, strict=False)) + abs(ha - hb)
+        if (wa, ha) != (wb, hb) or rows:
+            print(f"{name}: {wa}×{ha} against {wb}×{hb}, {rows} rows differ")
+            differ += 1
+    print(f"{len(names)} screenshots, {differ} differ")
+    return differ
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(Path(tempfile.gettempdir()) / "cardtable-screenshots"))
@@ -146,7 +214,12 @@ def main() -> None:
     ap.add_argument("--themes", default="light,dark")
     ap.add_argument("--viewports", default=",".join([*VIEWPORTS, TEXT_SCALED]))
     ap.add_argument("--docs", action="store_true", help=f"write docs/app.md's screenshots to {DOCS}")
+    ap.add_argument("--seed", type=int, default=1, help="the first game's seed (default 1: every run deals the same)")
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="list the screenshots that differ")
     args = ap.parse_args()
+    if args.compare:
+        sys.exit(1 if compare(Path(args.compare[0]), Path(args.compare[1])) else 0)
+    os.environ["CARDTABLE_SEED"] = str(args.seed)  # the served app deals from it (views/app.py)
     if args.docs:
         print(f"{docs()} screenshots in {DOCS}")
         return

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import ROOT
 from tests.helpers import free_port
 
@@ -21,3 +23,20 @@ def test_web_mode_says_where_it_serves(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=15)
+
+
+def test_a_seed_deals_the_games_again_in_the_order_they_start(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`--seed N`: the games the app starts take seeds N, N+1, … (a reported deal, or a screenshot
+    set, dealt again); without it, or with a value that is not a seed, the clock picks them."""
+    import main
+    from views import app
+
+    assert main.parse_args(["--seed", "41"]).seed == 41
+    with pytest.raises(SystemExit):
+        main.parse_args(["--seed", "-1"])
+    monkeypatch.setattr(app, "_seeds", {})
+    monkeypatch.setenv("CARDTABLE_SEED", "41")
+    assert [app.App.new_seed() for _ in range(3)] == [41, 42, 43]
+    monkeypatch.setenv("CARDTABLE_SEED", "soon")
+    clock = app.App.new_seed()
+    assert clock not in (41, 42, 43, 44) and 0 <= clock <= 0xFFFFFFFF

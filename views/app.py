@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import itertools
+import os
 import pkgutil
 import time
 from collections.abc import Callable
@@ -215,8 +217,24 @@ class App:
 
     @staticmethod
     def new_seed() -> int:
-        """A new game's or session's seed: the app picks it from the clock; the engine never reads one."""
-        return int(time.time() * 1000) & 0xFFFFFFFF
+        """A new game's or session's seed: the app picks it from the clock; the engine never reads one.
+        With ``CARDTABLE_SEED=N`` (``python main.py --seed N``) the games dealt while the app runs
+        take seeds N, N+1, … in the order they start, so a reported deal or a set of screenshots
+        (tests/screenshots.py) can be dealt again."""
+        fixed = _fixed_seeds()
+        return next(fixed) if fixed is not None else int(time.time() * 1000) & 0xFFFFFFFF
+
+
+_seeds: dict[str, itertools.count[int]] = {}
+
+
+def _fixed_seeds() -> itertools.count[int] | None:
+    """The run of seeds ``CARDTABLE_SEED`` asks for (one per value, kept while the app runs); None
+    without it or with a value that is not a whole number (main.py's ``--seed`` checks it)."""
+    first = os.environ.get("CARDTABLE_SEED", "").strip()
+    if not first.isdigit():
+        return None
+    return _seeds.setdefault(first, itertools.count(int(first)))
 
 
 def _is_a_host(app: App) -> Host:
