@@ -82,7 +82,8 @@ def test_a_spectator_finds_the_match_follows_it_and_sees_who_won(tmp_path: Path,
         s.wait_for(lambda: [c.label for c in s.find(ident="said")] == ["Ann: Hello!"], what="Ann's phrase")
         ann.resign(mid)
         s.wait_text("Bob won")
-        assert s.dialog_shown()
+        # the result dialog opens once the result has been announced (TurnBasedTable.after_said)
+        s.wait_for(s.dialog_shown, what="the result dialog")
     finally:
         s.close()
 
