@@ -313,3 +313,20 @@ def test_a_theme_is_shown_at_once_never_faded_in(tmp_path: Path) -> None:
             assert s.page.theme is not None  # the app's theme is still there, only not faded
     finally:
         s.close()
+
+
+def test_a_lanes_table_s_first_drawing_stays_light(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#44: the open path waits on what the table sends (Flet diffs every new control; the client
+    parses and lays out every byte). What opening the Lanes table sends, dealt from seed 1, was 30.2 KB
+    (194 controls); one number for four equal corners, a dragged card drawn as its bare face and one
+    wrapper less per hand card made it 24.7 KB (186). This fails when it grows back by a tenth."""
+    monkeypatch.setattr(App, "new_seed", staticmethod(lambda: 1))
+    s = open_at(tmp_path, "/lanes/new")
+    try:
+        before = s.conn.bytes_sent
+        s.tap("Beginner")
+        s.wait_for(lambda: s.find(ident="hand-0"), what="the Lanes table")
+        sent = s.conn.bytes_sent - before
+        assert 10_000 < sent < 24_700 * 1.1, sent
+    finally:
+        s.close()

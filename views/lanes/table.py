@@ -38,8 +38,11 @@ from views.ui.widgets import (
     card_face,
     copies_said,
     drag_ghost,
+    dragged_card,
     handler,
     mini_card,
+    pad,
+    radius,
     seat_plate,
     state_said,
     status_box,
@@ -175,7 +178,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
                                            style=SYMBOLS)]
         if selling:
             chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), theme.TYPE_TINY, True, theme.INK),
-                                      bgcolor=theme.SELLING, border_radius=ft.BorderRadius.all(8),
+                                      bgcolor=theme.SELLING, border_radius=radius(8),
                                       padding=ft.Padding.symmetric(horizontal=theme.SPACE_TIGHT,
                                                                    vertical=theme.SPACE_NONE)))
         return ft.Row(chips, spacing=theme.SPACE_TIGHT, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
@@ -218,7 +221,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
             content=ft.Column([self._lane_name(obs, owner, lane, armed, lane_target), pile],
                               spacing=theme.SPACE_TIGHT, tight=True,
                               horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-            padding=ft.Padding.all(theme.SPACE_TIGHT), border_radius=ft.BorderRadius.all(8), expand=True,
+            padding=pad(theme.SPACE_TIGHT), border_radius=radius(8), expand=True,
             shadow=self.motion.glow() if lane in self.sold else None, animate=ft.Animation(DURATION_MS * 2),
             bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
             # only while a card is picked up: a bed that answers gestures at other times (it once
@@ -245,7 +248,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         if not self.match.my_turn:
             return face
         return ft.Draggable(group="lanes-card", data=card, content=face,
-                            content_feedback=card_face(card, 52, 74, selected=True),
+                            content_feedback=dragged_card(card),
                             content_when_dragging=drag_ghost(fan.card_width, fan.card_height))
 
     def _drop(self, target: ft.Control, owner: int, lane: int | None, stack: int | None) -> ft.Control:

@@ -17,7 +17,7 @@ from views.lopti.rule_draft import ARG_CHOICES, RuleDraft
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, tagged, tap_area, text
+from views.ui.widgets import icon_button, radius, tagged, tap_area, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -74,7 +74,7 @@ def draft_editor(app: Host, draft: RuleDraft, redraw: Callable[[], None]) -> lis
         ft.Semantics(identifier="rb-preview", content=ft.Container(
             ft.Column([text(lang, t(lang, "rb_reads"), theme.TYPE_NOTE, color=theme.PAGE_MUTED),
                        preview], spacing=theme.SPACE_TIGHT),
-            bgcolor=theme.PAGE_PANEL, padding=theme.SPACE_LOOSE, border_radius=ft.BorderRadius.all(8))),
+            bgcolor=theme.PAGE_PANEL, padding=theme.SPACE_LOOSE, border_radius=radius(8))),
         text(lang, t(lang, "rb_when"), theme.TYPE_LEAD, True), when,
         text(lang, t(lang, "rb_if"), theme.TYPE_LEAD, True), *conditions,
         text(lang, t(lang, "rb_then"), theme.TYPE_LEAD, True), *effects,
@@ -139,7 +139,7 @@ def _box(rows: list[ft.Control]) -> ft.Control:
     if args:
         body.append(ft.Row(args, wrap=True, spacing=theme.SPACE, run_spacing=theme.SPACE))
     return ft.Container(ft.Column(body, spacing=theme.SPACE), border=ft.Border.all(1, theme.PAGE_LINE),
-                        border_radius=ft.BorderRadius.all(8), padding=theme.SPACE)
+                        border_radius=radius(8), padding=theme.SPACE)
 
 
 def _condition_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, kind: str, arg: Any,
@@ -155,7 +155,7 @@ def _condition_args(lang: str, ph: dict[str, Any], draft: RuleDraft, i: int, kin
                 ft.Text(r, size=theme.TYPE_SMALL, weight=ft.FontWeight.BOLD if on else None,
                         color=theme.ON_ACCENT if on else None),
                 bgcolor=theme.PAGE_ACCENT if on else None, border=ft.Border.all(1, theme.PAGE_EDGE),
-                border_radius=ft.BorderRadius.all(6), padding=ft.Padding.symmetric(horizontal=theme.SPACE,
+                border_radius=radius(6), padding=ft.Padding.symmetric(horizontal=theme.SPACE,
                                                                                    vertical=theme.SPACE_TIGHT),
                 on_click=lambda e, r=r: change(lambda: draft.toggle_rank(i, r)), ink=True)))
         return chips  # they wrap with the other arguments

@@ -23,7 +23,7 @@ from views.table.lessons import Coach, next_lesson
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import coach_panel, icon_button, text
+from views.ui.widgets import coach_panel, icon_button, pad, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -86,7 +86,7 @@ def page(app: Host, title: str, controls: list[ft.Control], flow: SessionFlow | 
         *coach,
         *controls,
     ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
+    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)))
     return body
 
 

@@ -21,7 +21,7 @@ from views.lopti.session_page import Between, author_label, page, seat_label
 from views.lopti.vote_screens import proposal_screen
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import tagged, text
+from views.ui.widgets import radius, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -56,7 +56,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDea
     controls: list[ft.Control] = []
     if notice:
         controls.append(ft.Container(text(lang, notice, theme.TYPE_BODY, True), bgcolor=theme.PAGE_PANEL,
-                                     padding=theme.SPACE_LOOSE, border_radius=ft.BorderRadius.all(8)))
+                                     padding=theme.SPACE_LOOSE, border_radius=radius(8)))
     controls += [text(lang, t(lang, "sess_results"), theme.TYPE_STRONG, True),
                  *(results or [text(lang, t(lang, "sess_none_yet"), theme.TYPE_SMALL)]),
                  text(lang, t(lang, "sess_rules"), theme.TYPE_STRONG, True),

@@ -14,7 +14,7 @@ from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, text
+from views.ui.widgets import icon_button, pad, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -81,4 +81,4 @@ def lopti_setup(app: Host) -> None:
         ft.Semantics(identifier="first-out-ends", content=first_out),
         ft.FilledButton(t(lang, "start"), on_click=lambda e: new_table(app, list(seats), stop["first_out"])),
     ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
+    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)))

@@ -42,7 +42,9 @@ from views.ui.widgets import (
     card_face,
     card_slot,
     drag_ghost,
+    dragged_card,
     handler,
+    pad,
     radius,
     seat_plate,
     status_box,
@@ -162,8 +164,8 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             centre.append(ft.Row(badges, spacing=theme.SPACE_SNUG, wrap=True, alignment=ft.MainAxisAlignment.CENTER))
         return ft.Container(ft.Column(centre, horizontal_alignment=ft.CrossAxisAlignment.CENTER,
                                       spacing=theme.SPACE_FINE, tight=True),
-                            padding=ft.Padding.all(theme.SPACE), bgcolor=theme.SHADE_LIGHT,
-                            border_radius=ft.BorderRadius.all(10))
+                            padding=pad(theme.SPACE), bgcolor=theme.SHADE_LIGHT,
+                            border_radius=radius(10))
 
     def _deck(self, obs: LoptiObservation) -> ft.Control:
         """The draw deck (P-3.5) as a card back with its count; tapping it explains drawing."""
@@ -181,7 +183,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         if not self.match.my_turn or setup:
             return face
         return ft.Draggable(group="lopti-card", data=card, content=face,
-                            content_feedback=card_face(card, 52, 74, selected=True),
+                            content_feedback=dragged_card(card),
                             content_when_dragging=drag_ghost(fan.card_width, fan.card_height))
 
     def on_drop(self, card: str) -> None:
@@ -200,7 +202,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         chip = ft.Container(
             ft.Row([words, ft.Icon(ft.Icons.INFO_OUTLINE, size=12, color=theme.INK)], spacing=theme.SPACE_FINE,
                    tight=True),
-            bgcolor=color, border_radius=ft.BorderRadius.all(8),
+            bgcolor=color, border_radius=radius(8),
             padding=ft.Padding.symmetric(horizontal=theme.SPACE_SNUG, vertical=theme.SPACE_HAIR))
         # the chip is small; the finger's target around it is MIN_TARGET tall
         return tap_area(f"rule-{rule}", ft.Container(

@@ -17,7 +17,7 @@ from views.online.address import account_here, lobby_url
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import Tap, icon_button, text
+from views.ui.widgets import Tap, icon_button, pad, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -68,7 +68,7 @@ def page(app: Host, title: str, controls: list[ft.Control], back: Tap | None = N
         if back is not None:
             back(None)
 
-    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)), back=leave if back else None)
+    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)), back=leave if back else None)
 
 
 def problem(app: Host, exc: Exception) -> str:

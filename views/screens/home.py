@@ -15,7 +15,7 @@ from views.screens.in_progress import in_progress_section
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, tagged, text
+from views.ui.widgets import icon_button, pad, tagged, text
 
 if TYPE_CHECKING:
     from views.game_views import GameViews
@@ -82,7 +82,7 @@ def home(app: Host) -> ft.Control:
 
     if account_here(app) is not None:
         app.page.run_task(_offer_online_matches, app, online)
-    return ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE))
+    return ft.Container(body, padding=pad(theme.SPACE_WIDE))
 
 
 async def _offer_online_matches(app: Host, online: ft.Column) -> None:

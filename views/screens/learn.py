@@ -13,7 +13,7 @@ from views.lopti.session_screen import open_session_lesson
 from views.table.lessons import find, lessons
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import felt, icon_button, tagged, text
+from views.ui.widgets import felt, icon_button, pad, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -59,7 +59,7 @@ def learn(app: Host, focus: str | None = None) -> None:
                 text(lang, t(lang, "lessons"), theme.TYPE_TITLE, True)]),
         *cards,
     ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
+    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)))
 
 
 def lesson(app: Host, lesson_id: str) -> bool:

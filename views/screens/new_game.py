@@ -16,7 +16,7 @@ from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, tagged, text
+from views.ui.widgets import icon_button, pad, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -41,7 +41,7 @@ def level_screen(app: Host, game: str, choices: ft.Control, people: str,
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, game))]),
         *buttons,
     ], spacing=theme.SPACE_LOOSE, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(theme.PAD)))
+    app.show(ft.Container(body, padding=pad(theme.PAD)))
 
 
 def points_switch(app: Host) -> ft.Control:

@@ -22,7 +22,7 @@ from views.table.screen import TableScreen
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import tagged, text
+from views.ui.widgets import pad, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -75,7 +75,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
     app.show(ft.Container(ft.Column([
         text(lang, t(lang, "review_title"), theme.TYPE_TITLE, True), bar, count, cancel,
     ], spacing=theme.SPACE_WIDE, horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-        padding=ft.Padding.all(theme.SPACE_VAST), alignment=ft.Alignment.CENTER), screen=work)
+        padding=pad(theme.SPACE_VAST), alignment=ft.Alignment.CENTER), screen=work)
     seat = _seat(info)
 
     async def run() -> None:

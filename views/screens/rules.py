@@ -10,7 +10,7 @@ import flet as ft
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.rules_pages import RulesPageError, page
-from views.ui.widgets import card_face, icon_button, text
+from views.ui.widgets import card_face, icon_button, pad, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -57,7 +57,7 @@ def rules_screen(app: Host, game: str) -> None:
                 ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}"))]),
         *rules_column(app, game),
     ], spacing=theme.SPACE_SNUG, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
+    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)))
 
 
 def rules_button(app: Host, game: str) -> ft.Control:

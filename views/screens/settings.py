@@ -17,7 +17,7 @@ from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.reconcile import send
-from views.ui.widgets import card_face, icon_button, tagged, text
+from views.ui.widgets import card_face, icon_button, pad, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -81,7 +81,7 @@ def settings(app: Host) -> None:
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
     ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
+    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)))
 
 
 def online_switches(app: Host) -> tuple[list[ft.Control], Callable[[], dict[str, bool]], Callable[[], None]]:

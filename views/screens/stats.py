@@ -13,7 +13,7 @@ from storage import api
 from views.screens.in_progress import in_progress_section
 from views.ui import theme
 from views.ui.i18n import listed, t
-from views.ui.widgets import icon_button, tagged, text
+from views.ui.widgets import icon_button, pad, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -54,4 +54,4 @@ def stats(app: Host) -> None:
         text(lang, t(lang, "recent"), theme.TYPE_STRONG, True) if recent else ft.Container(),
         *recent,
     ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=ft.Padding.all(theme.SPACE_WIDE)))
+    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)))

@@ -32,7 +32,10 @@ from views.ui.widgets import (
     card_face,
     card_slot,
     drag_ghost,
+    dragged_card,
     handler,
+    pad,
+    radius,
     seat_plate,
     table_button,
     table_header,
@@ -101,7 +104,7 @@ class SpitTable(Table):
                 face = ft.Stack([ft.Container(card_back(sw, sh), left=3, top=3), face], width=sw + 3, height=sh + 3)
         else:
             face = ft.Container(width=sw, height=sh, border=ft.Border.all(2, HIGHLIGHT if target else theme.SUCCESS),
-                                border_radius=ft.BorderRadius.all(6))
+                                border_radius=radius(6))
         # how many cards the stock holds, as under the centre piles (no sign: a "+3" needed a
         # direction mark in Arabic, which the bundled font's fallback then drew without its "+")
         under = text(self.lang, str(size) if size else " ", theme.TYPE_TINY, color=theme.ON_FELT_MUTED)
@@ -112,7 +115,8 @@ class SpitTable(Table):
             on_click=(lambda e, s=slot, pl=player: self.on_stock(s, pl)) if mine else None, ink=mine)
         if mine and top:  # drag a stock onto a pile (or an empty slot) as well as tapping
             body = ft.Draggable(group="spit", data=f"{player}:{slot}", content=body,
-                                content_feedback=card_face(top, 60, 84), content_when_dragging=drag_ghost(sw, sh + 18),
+                                content_feedback=dragged_card(top, 60, 84),
+                                content_when_dragging=drag_ghost(sw, sh + 18),
                                 on_drag_start=lambda e: self._drag(True),
                                 on_drag_complete=lambda e: self._drag(False))
         elif mine:
@@ -158,10 +162,10 @@ class SpitTable(Table):
                   or (obs["phase"] == "slap" and i in obs["piles_in_use"]))
         pw, ph = self.sizes[1]
         face = card_face(top, pw, ph, target=target) if top else ft.Container(
-            width=pw, height=ph, border=ft.Border.all(2, theme.SUCCESS), border_radius=ft.BorderRadius.all(8))
+            width=pw, height=ph, border=ft.Border.all(2, theme.SUCCESS), border_radius=radius(8))
         if top and obs["pile_sizes"][i] > 1:  # the pile's thickness: the cards beneath show at its edge
             edge = ft.Container(width=pw, height=ph, bgcolor=theme.CARD_FACE, border=ft.Border.all(1, theme.CARD_EDGE),
-                                border_radius=ft.BorderRadius.all(max(3.0, pw * theme.CARD_RADIUS)))
+                                border_radius=radius(max(3.0, pw * theme.CARD_RADIUS)))
             face = ft.Stack([ft.Container(edge, left=3, top=3), face], width=pw + 3, height=ph + 3)
         if top and i in self.landed:
             face = self.motion.wrap(face)
@@ -173,8 +177,8 @@ class SpitTable(Table):
         size = text(self.lang, str(obs["pile_sizes"][i]), theme.TYPE_NOTE, color=theme.ON_FELT_MUTED)
         body = ft.Container(ft.Semantics(exclude_semantics=True, content=ft.Column(
             [face, size], spacing=theme.SPACE_FINE, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER)),
-            on_click=lambda e, i=i: self.on_pile(i), padding=ft.Padding.all(theme.SPACE_TIGHT),
-            border_radius=ft.BorderRadius.all(10), bgcolor=FELT_DARK, ink=True)
+            on_click=lambda e, i=i: self.on_pile(i), padding=pad(theme.SPACE_TIGHT),
+            border_radius=radius(10), bgcolor=FELT_DARK, ink=True)
         said = t(self.lang, "sp_pile_said", n=i + 1, what=self._said(top, obs["pile_sizes"][i]))
         return anew_when(ft.MergeSemantics(ft.Semantics(
             identifier=f"pile-{i}", container=True, label=said, button=True, content=ft.DragTarget(

@@ -60,14 +60,15 @@ def border(width: float, color: str) -> ft.Border:
     return ft.Border.all(width, color)
 
 
-@cache
-def radius(r: float) -> ft.BorderRadius:
-    return ft.BorderRadius.all(r)
+def radius(r: float) -> float:
+    """The same radius at every corner, sent as the one number Flet reads so (#44: a table's cards
+    and lanes sent the four corners each, about a tenth of the bytes of a table's first drawing)."""
+    return r
 
 
-@cache
-def pad(all_sides: float) -> ft.Padding:
-    return ft.Padding.all(all_sides)
+def pad(all_sides: float) -> float:
+    """The same padding on every side, sent as one number (as ``radius``)."""
+    return all_sides
 
 
 @cache
@@ -196,7 +197,8 @@ def card_face(card: str, width: float = 46, height: float = 64, *, selected: boo
     body: ft.Control = picture
     if shows is not None:  # the box is the uncovered part; the picture (and its lift) spills out of it
         w, h = shows
-        spill = ft.Stack([ft.Container(picture, top=0, left=0)], width=w, height=h, clip_behavior=ft.ClipBehavior.NONE)
+        picture.top, picture.left = 0, 0
+        spill = ft.Stack([picture], width=w, height=h, clip_behavior=ft.ClipBehavior.NONE)
         body = ft.Container(spill, width=w, height=h, on_click=on_click, ink=on_click is not None)
     if not ident:
         return body
@@ -257,6 +259,17 @@ def card_slot(width: float, height: float, words: str = "") -> ft.Control:
     return ft.Container(ft.Text(words, size=theme.TYPE_TINY, color=theme.ON_FELT_MUTED, text_align=ft.TextAlign.CENTER),
                         width=width, height=height, alignment=ft.Alignment.CENTER, padding=pad(2),
                         border=border(1.5, theme.SEAT_EDGE), border_radius=radius(6))
+
+
+def dragged_card(card: str, width: float = 52, height: float = 74) -> ft.Control:
+    """The card under the finger while it is dragged: its face with a lifted card's shadow. Every
+    draggable card carries one from the start (Flet sends it with the table), so it is the face
+    alone — no ring, no motion, no name (the card in the hand is the one read out)."""
+    r = max(3.0, width * theme.CARD_RADIUS)
+    return ft.Container(ft.Image(src=face_src(card), width=width, height=height, fit=ft.BoxFit.FILL,
+                                 exclude_from_semantics=True),
+                        width=width, height=height, bgcolor=theme.CARD_FACE, border_radius=r,
+                        shadow=_shadow(True, False))
 
 
 def drag_ghost(width: float, height: float) -> ft.Control:
