@@ -1,0 +1,99 @@
+"""Where the open path's time goes, the app against the bare page (a script that prints figures;
+not a test): ``.venv/bin/python tests/bench_open.py [--runs 8]``.
+
+tests/bench_ui.py gives the open path as one ratio; this splits it, app and bare page alternating
+on fresh pages in one headless Chromium (390×844), medians over ``--runs``: the home shown; the
+first tap's press (the page's main thread still busy after the home appears); the opponent screen
+shown; the second press; the table's hand shown. For the table step it also gives when the first
+card picture was asked for and when the last one had arrived, counted from the press, which tells
+the client's work before the pictures apart from the pictures' own loading.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.bench_ui import enable_semantics, forget_games, press, serve  # noqa: E402
+
+STEPS = ("home", "press 1", "opponent", "press 2", "table", "first picture asked", "last picture in", "total")
+
+
+def open_path(browser: Any, url: str) -> dict[str, float]:
+    """One fresh page taken home -> "Play against a bot" -> "Beginner" -> the hand; seconds per step."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    asked: list[float] = []
+    arrived: list[float] = []
+    page.on("request", lambda r: asked.append(time.perf_counter()) if "/cards/" in r.url else None)
+    page.on("requestfinished", lambda r: arrived.append(time.perf_counter()) if "/cards/" in r.url else None)
+    start = time.perf_counter()
+    page.goto(url)
+    enable_semantics(page)
+    play = page.locator('[flt-semantics-identifier="play-lanes"]')
+    play.wait_for(timeout=60_000)
+    home = time.perf_counter()
+    press(page, play)
+    pressed = time.perf_counter()
+    beginner = page.locator('[flt-semantics-identifier="level-beginner"]')
+    beginner.wait_for(timeout=20_000)
+    opponent = time.perf_counter()
+    asked.clear()
+    arrived.clear()
+    press(page, beginner)
+    pressed_2 = time.perf_counter()
+    page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
+    table = time.perf_counter()
+    page.wait_for_timeout(1_000)  # the pictures still on their way
+    page.close()
+    return {"home": home - start, "press 1": pressed - home, "opponent": opponent - pressed,
+            "press 2": pressed_2 - opponent, "table": table - pressed_2,
+            "first picture asked": min(asked, default=pressed_2) - pressed_2,
+            "last picture in": max(arrived, default=pressed_2) - pressed_2, "total": table - start}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--runs", type=int, default=8)
+    args = ap.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    from tests.helpers import free_port
+    from tests.views.test_browser import launch
+
+    tmp = Path(tempfile.mkdtemp())
+    env = {**os.environ, "CARDTABLE_DB": str(tmp / "bench.sqlite")}
+    ports = {name: free_port() for name in ("app", "bare")}
+    procs = {"app": serve([sys.executable, "main.py", "--web", "--port", str(ports["app"])], ports["app"], env),
+             "bare": serve([sys.executable, "tests/bench_ui.py", "--serve-page", "imperative", str(ports["bare"])],
+                           ports["bare"], env)}
+    runs: dict[str, list[dict[str, float]]] = {"app": [], "bare": []}
+    try:
+        with sync_playwright() as p:
+            browser, first = launch(p)
+            first.close()
+            for i in range(max(1, args.runs)):
+                forget_games(tmp / "bench.sqlite")
+                for name in ("app", "bare") if i % 2 == 0 else ("bare", "app"):
+                    runs[name].append(open_path(browser, f"http://127.0.0.1:{ports[name]}/"))
+            browser.close()
+    finally:
+        for proc in procs.values():
+            proc.terminate()
+            proc.wait(timeout=10)
+    print(f"open path, medians of {args.runs} runs (ms): app, bare page, difference")
+    for step in STEPS:
+        app, bare = (1000 * statistics.median(r[step] for r in runs[name]) for name in ("app", "bare"))
+        print(f"  {step:20s} {app:6.0f} {bare:6.0f} {app - bare:+6.0f}")
+
+
+if __name__ == "__main__":
+    main()
