@@ -4,9 +4,10 @@ not a test): ``.venv/bin/python tests/bench_open.py [--runs 8]``.
 tests/bench_ui.py gives the open path as one ratio; this splits it, app and bare page alternating
 on fresh pages in one headless Chromium (390×844), medians over ``--runs``: the home shown; the
 first tap's press (the page's main thread still busy after the home appears); the opponent screen
-shown; the second press; the table's hand shown. For the table step it also gives when the first
-card picture was asked for and when the last one had arrived, counted from the press, which tells
-the client's work before the pictures apart from the pictures' own loading.
+shown; the second press; the table's hand shown. For the table step it also gives, counted from the
+press, when the tap's frame left the browser and the server's first answer came in (its
+websocket), when the first card picture was asked for and when the last one had arrived: the
+server's part, the client's work before the pictures and the pictures' own loading.
 """
 
 from __future__ import annotations
@@ -23,14 +24,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench_ui import enable_semantics, forget_games, press, serve  # noqa: E402
+from tests.bench_ui import Wire, enable_semantics, forget_games, press, serve  # noqa: E402
 
-STEPS = ("home", "press 1", "opponent", "press 2", "table", "first picture asked", "last picture in", "total")
+STEPS = ("home", "press 1", "opponent", "press 2", "table", "tap sent", "answer in", "first picture asked",
+         "last picture in", "total")
 
 
 def open_path(browser: Any, url: str) -> dict[str, float]:
     """One fresh page taken home -> "Play against a bot" -> "Beginner" -> the hand; seconds per step."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
+    wire = Wire(page)
     asked: list[float] = []
     arrived: list[float] = []
     page.on("request", lambda r: asked.append(time.perf_counter()) if "/cards/" in r.url else None)
@@ -48,6 +51,7 @@ def open_path(browser: Any, url: str) -> dict[str, float]:
     opponent = time.perf_counter()
     asked.clear()
     arrived.clear()
+    wire.reset()
     press(page, beginner)
     pressed_2 = time.perf_counter()
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
@@ -56,6 +60,7 @@ def open_path(browser: Any, url: str) -> dict[str, float]:
     page.close()
     return {"home": home - start, "press 1": pressed - home, "opponent": opponent - pressed,
             "press 2": pressed_2 - opponent, "table": table - pressed_2,
+            "tap sent": (wire.sent or pressed_2) - pressed_2, "answer in": (wire.answered or pressed_2) - pressed_2,
             "first picture asked": min(asked, default=pressed_2) - pressed_2,
             "last picture in": max(arrived, default=pressed_2) - pressed_2, "total": table - start}
 
