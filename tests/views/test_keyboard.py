@@ -107,9 +107,9 @@ class Keys:
     def hand_in_page_order(self, where: str) -> int:
         """My hand's cards come in the page in the order they are laid out, as a screen reader's
         swipe reads them (in Arabic the page once held them left to right); how many there are.
-        Checked on a stored position, and under ``SOAK=1`` after every move of a whole Lopti deal:
-        there a two-card hand was once found reversed (docs/app.md, "Not yet"). The order is
-        awaited up to 3 s (a frame or two after a move)."""
+        Checked on a stored position, and after every move of a whole Lopti deal (a two-card hand
+        was found reversed there twice while a card's box still moved with its arriving picture;
+        boxes stand still since). The order is awaited up to 3 s (a frame or two after a move)."""
         def found() -> list[str]:
             return [str(i) for i in self.page.evaluate(HAND_IN_PAGE)]
 
@@ -279,8 +279,7 @@ def test_a_whole_lopti_deal_by_keyboard_alone(tmp_path: Path, lang: str) -> None
             action = simple_policy(state)
             time.sleep(0.3)  # the table's last frame (a bot's move) is drawn before the names are read
             keys.names_are_unique(f"my move {n}")
-            if os.environ.get("SOAK"):  # docs/app.md, "Not yet": not yet in the default tier
-                keys.hand_in_page_order(f"my move {n}")
+            keys.hand_in_page_order(f"my move {n}")
             if isinstance(action, Keep):
                 keys.to_name(t(lang, "keep"))
             elif isinstance(action, Take):
