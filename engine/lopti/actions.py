@@ -1,5 +1,8 @@
 """Lopti actions and their two text forms: the JSON action (``{"play": ["9C", "9H"]}``) and the
-normalised legal-action string (``"play 9x2"``, ``"take"``, ``"flip"``, ``"swap"``, ``"keep"``)."""
+normalised legal-action string (``"play 9x2"``, ``"take"``, ``"flip"``, ``"swap"``, ``"keep"``).
+
+Beside the turn's actions, a house rule's author may delete it at any moment, on anyone's turn
+(P-9.4): ``{"delete_rule": "own-1-2", "by": 2}``, normalised ``"delete own-1-2 by 2"``."""
 
 from __future__ import annotations
 
@@ -48,7 +51,16 @@ class Keep:
     pass
 
 
-LoptiAction = Play | Take | Flip | Swap | Keep
+@dataclass(frozen=True, slots=True)
+class DeleteRule:
+    """P-9.4: seat ``by`` deletes the house rule ``rule_id`` it wrote — out of turn, and from the
+    next action on (not from the next deal)."""
+
+    rule_id: str
+    by: int
+
+
+LoptiAction = Play | Take | Flip | Swap | Keep | DeleteRule
 
 
 def _card(x: Any) -> Card:
@@ -71,11 +83,25 @@ def parse_action(obj: Any) -> LoptiAction:
         return parse_normalised(obj)
     if not isinstance(obj, dict):
         raise BadRequest(f"an action must be an object, got {obj!r}")
+    if "delete_rule" in obj:
+        return _delete(obj)
     for kind, parse in _PARSERS.items():
         if kind in obj:
             _only(obj, kind)
             return parse(obj[kind])
-    raise BadRequest("unknown action: expected play, take, flip, swap or keep")
+    raise BadRequest("unknown action: expected play, take, flip, swap, keep or delete_rule")
+
+
+def _delete(obj: dict[str, Any]) -> LoptiAction:
+    extra = set(obj) - {"delete_rule", "by"}
+    if extra:
+        raise BadRequest(f"unknown key(s) in action: {', '.join(sorted(extra))}")
+    rule_id = obj["delete_rule"]
+    if not isinstance(rule_id, str) or not rule_id:
+        raise BadRequest("delete_rule takes a rule's id, e.g. {\"delete_rule\": \"own-1-2\", \"by\": 2}")
+    if "by" not in obj:
+        raise BadRequest("delete_rule needs \"by\": the seat of the rule's author")
+    return DeleteRule(rule_id, want_int(obj["by"], "by", 0, 4))
 
 
 def _play(raw: Any) -> LoptiAction:
@@ -121,6 +147,10 @@ def parse_normalised(text: str) -> LoptiAction:
         return Flip(0)
     if text == "keep":
         return Keep()
+    if text.startswith("delete "):
+        rule_id, _, by = text[7:].rpartition(" by ")
+        if rule_id and by.isdigit():
+            return _delete({"delete_rule": rule_id, "by": int(by)})
     if text.startswith("play ") and "x" in text:
         label, _, n = text[5:].partition("x")
         if label in _RANK_FROM_LABEL and n.isdigit() and 1 <= int(n) <= 4:
@@ -141,6 +171,8 @@ def normalised(action: LoptiAction) -> str:
             return "swap"
         case Keep():
             return "keep"
+        case DeleteRule(rule_id=rule_id, by=by):
+            return f"delete {rule_id} by {by}"
     raise AssertionError(action)
 
 
@@ -158,4 +190,6 @@ def action_to_json(action: LoptiAction) -> Any:
             return {"swap": [str(h), str(u)]}
         case Keep():
             return {"keep": True}
+        case DeleteRule(rule_id=rule_id, by=by):
+            return {"delete_rule": rule_id, "by": by}
     raise AssertionError(action)

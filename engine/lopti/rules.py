@@ -8,11 +8,12 @@ allows and ``apply`` refuses what it forbids, with its reason (:func:`play_probl
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from engine.cards import Card, Rng, derive_seed, standard_deck
 from engine.core import BadRequest, Event, IllegalAction, Result, Why, ev
-from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
+from engine.lopti.actions import DeleteRule, Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.interpreter import fire
 from engine.lopti.options import LoptiOptions
 from engine.lopti.record import public_move
@@ -131,13 +132,19 @@ def on_face_down(seat: Seat) -> bool:
 
 
 def legal_actions(state: LoptiState, player: int | None = None) -> list[LoptiAction]:
-    """Normalised actions for the seat to move (see actions.py for their text form)."""
-    if state.over or (player is not None and player != state.to_move):
+    """Normalised actions for the seat to move (see actions.py for their text form). Asked for a
+    ``player`` by name, also what that player may do on anyone's turn: delete a house rule they
+    wrote (P-9.4) — the turn's list (``player`` None: the conformance interface, the bots) never
+    holds it."""
+    if state.over:
         return []
+    deletions: list[LoptiAction] = [] if player is None else deletable(state, player)
+    if player is not None and player != state.to_move:
+        return deletions
     seat = state.seats[state.to_move]
     if state.phase == SETUP:
         swaps: list[LoptiAction] = [Swap(h, u) for h in dict.fromkeys(seat.hand) for u in dict.fromkeys(seat.up)]
-        return swaps + [Keep()]
+        return swaps + [Keep()] + deletions
     out: list[LoptiAction] = []
     if on_face_down(seat):
         out.append(Flip(0))
@@ -149,7 +156,12 @@ def legal_actions(state: LoptiState, player: int | None = None) -> list[LoptiAct
                     out.append(Play(rank=rank, count=n))
     if state.pile:
         out.append(Take())
-    return out
+    return out + deletions
+
+
+def deletable(state: LoptiState, player: int) -> list[LoptiAction]:
+    """P-9.4: the house rules in this deal that ``player`` wrote, each theirs to delete now."""
+    return [DeleteRule(r.id, player) for r in state.options.house_rules if r.author == player]
 
 
 def can_play(state: LoptiState) -> bool:
@@ -362,7 +374,7 @@ def _take(s: LoptiState, p: int, events: list[Event], forced: bool) -> None:
 
 def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
     after, events = _apply(state, action)
-    if state.record:
+    if state.record and not isinstance(action, DeleteRule):  # the record holds the turns' moves
         after.moves = (*state.moves, public_move(state, action, after))
     return after, events
 
@@ -370,6 +382,8 @@ def apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Even
 def _apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Event]]:
     if state.over:
         raise IllegalAction(Why("deal_over", "the deal is over"), reason="over")
+    if isinstance(action, DeleteRule):
+        return _apply_delete(state, action)
     if state.phase == SETUP:
         return _apply_setup(state, action)
     if isinstance(action, (Swap, Keep)):
@@ -380,6 +394,22 @@ def _apply(state: LoptiState, action: LoptiAction) -> tuple[LoptiState, list[Eve
         return _apply_flip(state, action)
     assert isinstance(action, Play)
     return _apply_play(state, action)
+
+
+def _apply_delete(state: LoptiState, action: DeleteRule) -> tuple[LoptiState, list[Event]]:
+    """P-9.4: the author deletes their rule; it no longer fires from the next action on. What it
+    already did stays done, and what it left pending (a skip still to come) still happens: the
+    rule is deleted after its resolution, never in the middle of it (P-9.6)."""
+    rule = next((r for r in state.options.house_rules if r.id == action.rule_id), None)
+    if rule is None:
+        raise IllegalAction(Why("no_such_rule", f"no house rule {action.rule_id!r} is in force in this deal",
+                                rule=action.rule_id), reason="no_such_rule")
+    if rule.author != action.by:
+        raise IllegalAction(Why("not_the_author", "only a rule's author may delete it without a vote (P-9.4)",
+                                rule=action.rule_id), reason="not_the_author")
+    s = state.clone()
+    s.options = replace(state.options, house_rules=tuple(r for r in state.options.house_rules if r is not rule))
+    return s, [ev("rule_deleted", player=action.by, rule=action.rule_id)]
 
 
 def _apply_take(state: LoptiState) -> tuple[LoptiState, list[Event]]:

@@ -11,7 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Rng
+from engine.core import IllegalAction, ev
 from engine.lopti import RULES, LoptiOptions
+from engine.lopti.actions import normalised
 from engine.lopti.describe import LANGS, describe
 from engine.lopti.dryrun import dry_run, reference_policy, simple_policy
 from engine.lopti.house_rules import (
@@ -338,6 +340,32 @@ def test_P_9_4_the_engine_lists_what_a_seat_may_delete_and_propose() -> None:
     for name, _, others in s.param_choices():
         for v in others:
             s.check_proposal(Proposal("param", 0, param=name, value=v))
+
+
+def test_P_9_4_a_deal_lists_the_deletion_to_its_author_at_any_moment_never_in_the_turn() -> None:
+    """#36 item 3: during a deal, the author's deletion is listed to the author on anyone's turn
+    (``legal_actions(state, author)``) and applies at once; the turn's list (the conformance
+    interface, the bots) never holds it. Golden cases: tests/golden/lopti.jsonl, g-lopti-delete-*."""
+    from engine.lopti.actions import DeleteRule
+
+    opts = RULES.parse_options({"house_rules": [{**rule(rid=rid), "author": seat}
+                                                for rid, seat in (("ours", 0), ("mine", 1), ("theirs", 2))]})
+    s = RULES.new_game(opts, 5, 3)
+    turn = RULES.legal_actions(s)
+    assert s.to_move == 0 and turn and all(not isinstance(a, DeleteRule) for a in turn)
+    assert RULES.legal_actions(s, 0) == [*RULES.legal_actions(s), DeleteRule("ours", 0)]  # on my turn, after the turn's
+    assert RULES.legal_actions(s, 1) == [DeleteRule("mine", 1)]  # on another's turn, only that
+    after, events = RULES.apply(s, DeleteRule("mine", 1))
+    assert [r.id for r in after.options.house_rules] == ["ours", "theirs"] and after.to_move == s.to_move
+    assert events == [ev("rule_deleted", player=1, rule="mine")] and after.moves == s.moves
+    assert RULES.legal_actions(after, 1) == []
+    for bad in (DeleteRule("mine", 1), DeleteRule("theirs", 1)):  # gone, or not theirs
+        with pytest.raises(IllegalAction):
+            RULES.apply(after, bad)
+    for text in ("delete mine by 1", "delete a rule with spaces by 4"):
+        action = RULES.parse_action(text)
+        assert RULES.parse_action(RULES.action_to_json(action)) == action
+        assert normalised(action) == text
 
 
 @pytest.mark.parametrize("event", EVENTS)
