@@ -161,7 +161,13 @@ def legal_actions(state: LoptiState, player: int | None = None) -> list[LoptiAct
 
 def deletable(state: LoptiState, player: int) -> list[LoptiAction]:
     """P-9.4: the house rules in this deal that ``player`` wrote, each theirs to delete now."""
-    return [DeleteRule(r.id, player) for r in state.options.house_rules if r.author == player]
+    return list(deletions(state.options, player))
+
+
+def deletions(options: LoptiOptions, player: int) -> list[DeleteRule]:
+    """The deletions ``player`` may make in a deal played under ``options`` (P-9.4), as a screen
+    that holds only the deal's observation (its options) asks for them."""
+    return [DeleteRule(r.id, player) for r in options.house_rules if r.author == player]
 
 
 def can_play(state: LoptiState) -> bool:

@@ -558,9 +558,13 @@ def test_the_spit_points_game_is_chosen_on_its_screen_and_its_scores_are_shown(s
         t("en", "sp_points", n=0) in x for x in screen.texts()), what="the scores")
 
 
-def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_path: Path, lang: str) -> None:
     """#18, P-8: the deal's house rules (as the engine applies them) behind a button on the table;
-    a tap lists each in the player's language with its author, and the base-rule changes."""
+    a tap lists each in the player's language with its author, and the base-rule changes. #36 item
+    3, P-9.4: the author deletes theirs there, mid-deal, and it is gone from the next move — in the
+    deal's state, in its stored record (a resumed deal has it deleted too) and in the session."""
+    from engine.lopti.actions import DeleteRule
     from engine.lopti.describe import describe
     from engine.lopti.templates import TEMPLATES
     from engine.lopti.votes import Proposal
@@ -569,6 +573,7 @@ def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_pat
     from views.lopti.table import LoptiTable
 
     st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, language=lang)
     flow = session_won_by_the_person(st)
     flow.add_rule(TEMPLATES[0])
     flow.vote(Proposal("param", 0, param="draw_threshold", value=4, when="now"), {0: True})
@@ -578,18 +583,27 @@ def test_a_lopti_table_shows_the_house_rules_in_force_with_their_authors(tmp_pat
     s = open_at(tmp_path, f"/lopti/session/{sid}")
     try:
         s.wait_for(lambda: isinstance(s.app.screen, LoptiTable), what="the deal's table")
+        assert s.shows(t(lang, "house_rules_n", n=1))
         s.tap(ident="house-rules")
         s.wait_for(s.dialog_shown, what="the rules in force")
-        assert s.shows(describe(TEMPLATES[0], "en")) and s.shows(t("en", "sess_rule_by", who=t("en", "you")))
-        assert s.shows(t("en", "param_draw_threshold", v=4)) and s.shows(t("en", "base_changes"))
-        # P-9.4: the author deletes it at once, during the deal; the deal keeps the rules it began with
+        assert s.shows(describe(TEMPLATES[0], lang)) and s.shows(t(lang, "sess_rule_by", who=t(lang, "you")))
+        assert s.shows(t(lang, "param_draw_threshold", v=4)) and s.shows(t(lang, "base_changes"))
         table = s.app.screen
         rule_id = local(table.match).state.options.house_rules[0].id
+        moves = s.call(lambda: len(local(table.match).state.moves))
         s.tap(ident=f"delete-{rule_id}")
-        s.wait_for(lambda: s.shows(t("en", "deleted_next_deal")), what="the deletion said")
-        assert [r.id for r in local(table.match).state.options.house_rules] == [rule_id]
+        s.wait_for(lambda: s.shows(t(lang, "deleted_now")), what="the deletion said")
+        assert local(table.match).state.options.house_rules == () and s.shows(t(lang, "house_rules_n", n=0))
+        assert len(local(table.match).state.moves) == moves  # no move of the deal's was made
+        assert any(t(lang, "lp_rule_deleted_you") in w for w in s.texts())  # the last move, in words
         assert table.session is not None and not table.session.session.rules[0].in_force
         assert table.session.session.deal_options().house_rules == ()
+        game_id = local(table.match).game_id
+        stored = api.load_game(s.app.storage, game_id).actions
+        assert stored[-1] == {"delete_rule": rule_id, "by": 0}
+        _, resumed = api.resume_game(s.app.storage, game_id)
+        assert resumed.options.house_rules == ()
+        assert DeleteRule(rule_id, 0) not in table.match.deletions()
     finally:
         s.close()
 

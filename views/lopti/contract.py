@@ -8,7 +8,7 @@ from typing import Protocol
 
 from engine.cards import Card
 from engine.core import Event, Why
-from engine.lopti.actions import LoptiAction
+from engine.lopti.actions import DeleteRule, LoptiAction
 from engine.lopti.notation import LoptiObservation
 from views.table.contract import Status
 from views.table.modes import TurnMode
@@ -62,6 +62,8 @@ class LoptiControls(Protocol):
 
     def can_undo(self) -> bool: ...
 
+    def deletions(self) -> list[DeleteRule]: ...
+
     def coach_cards(self) -> set[str]: ...
 
     def who(self, seat: int | None, lang: str) -> str: ...
@@ -92,6 +94,8 @@ class LoptiControls(Protocol):
     def keep(self) -> list[Event]: ...
 
     def undo(self) -> bool: ...
+
+    def delete_rule(self, deletion: DeleteRule) -> list[Event]: ...
 
     def bot_choice(self, should_stop: Callable[[], bool] | None = None) -> LoptiAction | None: ...
 

@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING
 from engine.cards import Card, parse_card
 from engine.core import Event, Why
 from engine.lopti import RULES, LoptiOptions
-from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Swap, Take
+from engine.lopti.actions import DeleteRule, Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.describe import describe
 from engine.lopti.notation import LoptiObservation
+from engine.lopti.rules import deletions
 from engine.lopti.state import order
 from storage.seats import PERSON
 from views.table.contract import Refused, Status
@@ -202,6 +203,21 @@ class LoptiMatch:
     def keep(self) -> list[Event]:
         return self._apply(Keep())
 
+    def deletions(self) -> list[DeleteRule]:
+        """The house rules a person at this device wrote and may delete now, on anyone's turn
+        (P-9.4): the engine's list for each person's seat, from the deal's options."""
+        options = LoptiOptions.from_json(self.observation["options"])
+        return [d for seat in self.people for d in deletions(options, seat)]
+
+    def delete_rule(self, deletion: DeleteRule) -> list[Event]:
+        """The author deletes their rule in this deal, at once (stored with the deal's actions)."""
+        try:
+            events = self.mode.submit(deletion)
+        except Refused as exc:
+            self.refusal = exc.why
+            return []
+        return events
+
     def can_undo(self) -> bool:
         return self.mode.can_undo()
 
@@ -253,6 +269,8 @@ class LoptiMatch:
                 parts.append(said(lang, "lp_keep", mine, who=w))
             elif e.type == "skipped":
                 parts.append(t(lang, "lp_skipped", who=w))
+            elif e.type == "rule_deleted":
+                parts.append(said(lang, "lp_rule_deleted", mine, who=w))
         return parts
 
     def _rule_lines(self, events: list[Event], lang: str) -> list[str]:
@@ -261,7 +279,8 @@ class LoptiMatch:
         for e in events:
             if e.type == "rule":
                 lines.append((self._rule_name(str(e["rule"]), lang), []))
-            elif e.type.startswith("rule_") or e.type == "announce" or (e.type == "clear" and e.get("rule")):
+            elif (e.type.startswith("rule_") and e.type != "rule_deleted") or e.type == "announce" or (
+                    e.type == "clear" and e.get("rule")):
                 if not lines:
                     lines.append(("", []))
                 lines[-1][1].append(self._effect(e, lang))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from engine.cards import parse_card
-from engine.lopti.actions import LoptiAction
+from engine.lopti.actions import DeleteRule, LoptiAction
 from engine.lopti.describe import describe
 from engine.lopti.options import LoptiOptions
 from engine.lopti.votes import VoteError
@@ -360,7 +360,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         title = coach.lesson.title[self.lang] if coach else \
             f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=len(m.levels))}"
         rules = rules_button(self.app, "lopti")
-        in_force = house_rules_button(self.app, self.match, self.session)
+        in_force = house_rules_button(self.app, self.match, self.session, self._rule_deleted)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),
                             rules if in_force is None else ft.Row([in_force, rules], spacing=theme.SPACE_NONE))
 
@@ -392,6 +392,12 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         if not self.busy and self.match.my_turn:
             self.match.tap_up(card)
             self.refresh()
+
+    def _rule_deleted(self, events: list[Event]) -> None:
+        """A rule deleted on anyone's turn: said and drawn; whoever was to move still is (a bot
+        already thinking plays on, so no second bot turn starts here)."""
+        self.feedback(events)
+        self.refresh()
 
     def _after(self, events: list[Event]) -> None:
         self.feedback(events)
@@ -435,30 +441,41 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             self._after(events)
 
 
-def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | None = None) -> ft.Control | None:
+def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | None = None,
+                       deleted: Callable[[list[Event]], None] | None = None) -> ft.Control | None:
     """P-8: the house rules in force in this deal and the session's base-rule changes, as the
     engine applies them (the deal's options in the observation); a tap lists each rule in the
-    player's language with its author, who — a person at this device — may delete it at once,
-    without a vote (P-9.4). The deal plays on under the rules it started with (its record says
-    so); the deletion applies from the next deal. None when the deal plays the base rules."""
+    player's language with its author, who — a person at this device, in a session — may delete
+    it there and then, on anyone's turn, without a vote (P-9.4): the engine's deletion, stored with
+    the deal's actions, so the rule no longer fires from the next move; the session keeps it
+    deleted for the deals after. ``deleted`` redraws the table. None when the deal plays the base
+    rules."""
     options = LoptiOptions.from_json(match.observation["options"])
     changes = options.params.to_json()
     if not options.house_rules and not changes:
         return None
     lang = app.lang
 
-    def delete(rule_id: str, author: int) -> None:
+    def delete(deletion: DeleteRule) -> None:
         assert session is not None
         try:
-            session.delete_rule(rule_id, author)
+            session.session.delete_own_rule(deletion.rule_id, deletion.by)  # the session agrees first
         except VoteError as exc:
             app.tell(str(exc))
             return
+        events = match.delete_rule(deletion)
+        if not events:  # the engine refused it (the deal ended meanwhile)
+            if match.refusal is not None:
+                app.tell(t(lang, "not_possible", why=why_text(lang, match.refusal)))
+            return
+        session.delete_rule(deletion.rule_id, deletion.by)
         app.page.pop_dialog()
-        app.tell(t(lang, "deleted_next_deal"))
+        if deleted is not None:
+            deleted(events)
+        app.tell(t(lang, "deleted_now"))
 
     def show(e: object) -> None:
-        deletable = {rid for seat in range(len(match.levels)) for rid in session.deletable(seat)} if session else set()
+        deletable = {d.rule_id: d for d in match.deletions()} if session else {}
         lines: list[ft.Control] = []
         for rule in options.house_rules:
             parts: list[ft.Control] = [
@@ -468,7 +485,7 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
             if rule.id in deletable and rule.author is not None:
                 parts.append(tagged(f"delete-{rule.id}", ft.TextButton(
                     t(lang, "sess_delete", who=match.who(rule.author, lang)), icon=ft.Icons.DELETE_OUTLINE,
-                    on_click=lambda e, rid=rule.id, a=rule.author: delete(rid, a))))
+                    on_click=lambda e, d=deletable[rule.id]: delete(d))))
             lines.append(ft.Semantics(identifier=f"in-force-{rule.id}",
                                       content=ft.Column(parts, spacing=theme.SPACE_FINE)))
         if changes:

@@ -22,7 +22,7 @@ from engine.tutorial import Lesson
 from storage.seats import PERSON, seat_levels, stored_seats
 from views.table.contract import Powers, Refused, Status
 from views.table.lessons import LessonCoach
-from views.table.undo import UNDO_LEVELS, undo_point
+from views.table.undo import UNDO_LEVELS, out_of_turn, undo_point
 
 if TYPE_CHECKING:
     from engine.core import Result
@@ -188,7 +188,7 @@ class Local(Generic[S, A, O]):
         start = rules.new_game(rules.parse_options(info.options), info.seed, info.players)
         people = [i for i, lv in enumerate(levels) if lv == PERSON] or [0]
         mode = cls(rules, info.game, storage, game_id, state, levels, len(info.actions),
-                   undo_point(rules, start, info.actions, people[0]))
+                   undo_point(rules, start, info.actions, people[0], len(levels)))
         mode.viewer()
         return mode
 
@@ -216,11 +216,14 @@ class Local(Generic[S, A, O]):
 
     def submit(self, action: A) -> list[Event]:
         mine = self._mover() in self.people
+        table = out_of_turn(self.rules, self.state, action, len(self.levels))
         try:
             self.state, events = self.rules.apply(self.state, action)
         except (IllegalAction, BadRequest) as exc:
             raise Refused(exc.why) from None
-        if mine:
+        if table:  # a rule deleted on anyone's turn is never taken back, nor anything before it
+            self.own_last = None
+        elif mine:
             self.own_last = self.seq
         self.api.append_action(self.storage, self.game_id, self.seq, self.rules.action_to_json(action))
         self.seq += 1
@@ -256,7 +259,7 @@ class Local(Generic[S, A, O]):
             return False
         info = self.api.load_game(self.storage, self.game_id)
         start = self.rules.new_game(self.rules.parse_options(info.options), info.seed, info.players)
-        keep = undo_point(self.rules, start, info.actions, self.people[0])
+        keep = undo_point(self.rules, start, info.actions, self.people[0], len(self.levels))
         if keep is None:
             return False
         self.api.truncate_actions(self.storage, self.game_id, keep)
@@ -264,7 +267,7 @@ class Local(Generic[S, A, O]):
         for raw in info.actions[:keep]:
             state, _ = self.rules.apply(state, self.rules.parse_action(raw, state))
         self.state, self.seq = state, keep
-        self.own_last = undo_point(self.rules, start, info.actions[:keep], self.people[0])
+        self.own_last = undo_point(self.rules, start, info.actions[:keep], self.people[0], len(self.levels))
         self.last_events = []
         return True
 
