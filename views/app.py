@@ -78,6 +78,11 @@ class App:
         fam, _ = family(self.lang)
         prefs = self.prefs
         self.page.rtl = self.lang in RTL
+        # the app's locale, not only the views' direction: dialogs open above the views (Flet's
+        # View sets the direction around its own scaffold), so without it an Arabic dialog was
+        # laid out left to right
+        self.page.locale_configuration = ft.LocaleConfiguration(
+            supported_locales=[ft.Locale(code) for code in LANGS], current_locale=ft.Locale(self.lang))
         self.page.theme = page_theme(fam)
         self.page.dark_theme = page_theme(fam)
         self.page.theme_mode = {"light": ft.ThemeMode.LIGHT, "dark": ft.ThemeMode.DARK}.get(

@@ -175,6 +175,11 @@ def test_settings_save_the_language_and_the_app_comes_back_in_arabic(screen: Scr
     screen.tap(t("en", "save"))
     screen.wait_for(lambda: screen.page.route == "/" and screen.shows(t("ar", "app_title")), what="Arabic home")
     assert screen.page.rtl is True and api.get_profile(screen.app.storage)[1]["language"] == "ar"
+    # the app's locale too: dialogs open above the views, whose own direction does not reach them
+    # (an Arabic dialog was laid out left to right)
+    locale = screen.page.locale_configuration
+    assert locale is not None and locale.current_locale is not None and locale.current_locale.language_code == "ar"
+    assert [x.language_code for x in locale.supported_locales] == ["en", "ar", "vi"]
 
 
 def finished_lanes_game(db: Path) -> int:

@@ -458,21 +458,7 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
 
     def delete(deletion: DeleteRule) -> None:
         assert session is not None
-        try:
-            session.session.delete_own_rule(deletion.rule_id, deletion.by)  # the session agrees first
-        except VoteError as exc:
-            app.tell(str(exc))
-            return
-        events = match.delete_rule(deletion)
-        if not events:  # the engine refused it (the deal ended meanwhile)
-            if match.refusal is not None:
-                app.tell(t(lang, "not_possible", why=why_text(lang, match.refusal)))
-            return
-        session.delete_rule(deletion.rule_id, deletion.by)
-        app.page.pop_dialog()
-        if deleted is not None:
-            deleted(events)
-        app.tell(t(lang, "deleted_now"))
+        delete_in_deal(app, match, session, deletion, deleted)
 
     def show(e: object) -> None:
         deletable = {d.rule_id: d for d in match.deletions()} if session else {}
@@ -494,9 +480,33 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
                       value in changes.items()]
         app.page.show_dialog(ft.AlertDialog(
             title=text(lang, t(lang, "house_rules_title"), theme.TYPE_STRONG, True),
-            content=ft.Column(lines, spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO, tight=True),
+            # the dialog scrolls a long list itself; a scrolling column took the whole screen's
+            # height for one rule
+            content=ft.Column(lines, spacing=theme.SPACE_LOOSE, tight=True), scrollable=True,
             actions=[ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]))
 
     return tagged("house-rules", ft.TextButton(
         t(lang, "house_rules_n", n=len(options.house_rules)), icon=ft.Icons.GAVEL, on_click=show,
         style=ft.ButtonStyle(color=theme.ON_FELT)))
+
+
+def delete_in_deal(app: Host, match: LoptiControls, session: SessionFlow, deletion: DeleteRule,
+                   deleted: Callable[[list[Event]], None] | None) -> None:
+    """P-9.4: the author's deletion, in the running deal (the engine's action, stored with it) and
+    in the session (for the deals after); the session is asked first, so a refusal changes nothing."""
+    lang = app.lang
+    try:
+        session.session.delete_own_rule(deletion.rule_id, deletion.by)
+    except VoteError as exc:
+        app.tell(str(exc))
+        return
+    events = match.delete_rule(deletion)
+    if not events:  # the engine refused it (the deal ended meanwhile)
+        if match.refusal is not None:
+            app.tell(t(lang, "not_possible", why=why_text(lang, match.refusal)))
+        return
+    session.delete_rule(deletion.rule_id, deletion.by)
+    app.page.pop_dialog()
+    if deleted is not None:
+        deleted(events)
+    app.tell(t(lang, "deleted_now"))
