@@ -131,10 +131,12 @@ def review_game(record: GameRecord[Any], seat: int, budget_ms: int = 300,
 
 
 def _is_move(action: Any) -> bool:
-    """A resignation, a lost clock or an absence ends a game but is not a move to judge."""
+    """A resignation, a lost clock or an absence ends a game but is not a move to judge; nor is a
+    Lopti rule deleted by its author (P-9.4: a table decision, made on anyone's turn)."""
     from engine.lanes.actions import EXTERNAL, Resign
+    from engine.lopti.actions import DeleteRule
 
-    return not isinstance(action, (Resign, *EXTERNAL))
+    return not isinstance(action, (Resign, *EXTERNAL, DeleteRule))
 
 
 def review_move(game: str, state: Any, seat: int, played: Any, seed: int, budget_ms: int = 300,

@@ -67,6 +67,30 @@ def test_P_7_4_going_out_is_not_marked() -> None:
     assert r.after_played == 1.0 and not r.marked
 
 
+def test_a_rule_its_author_deleted_is_not_a_move_to_judge() -> None:
+    """#36 item 3: deleting my house rule on my own turn (P-9.4) is a table decision, not a play:
+    the review judges the moves around it and never the deletion."""
+    rule = {"version": 1, "id": "mine", "author": 0, "when": {"event": "play", "timing": "after"},
+            "do": [{"effect": "draw", "role": "next", "n": 1}]}
+    options = {"house_rules": [rule]}
+    s = LOPTI.new_game(LOPTI.parse_options(options), 9, 2)
+    actions: list[Any] = []
+    deleted = False
+    while not s.over and len(actions) < 12:
+        if s.to_move == 0 and s.phase == "play" and not deleted:
+            a: Any = LOPTI.parse_action({"delete_rule": "mine", "by": 0}, s)
+            deleted = True
+        else:
+            a = LOPTI.legal_actions(s)[0]
+        actions.append(LOPTI.action_to_json(a))
+        s, _ = LOPTI.apply(s, a)
+    assert deleted and {"delete_rule": "mine", "by": 0} in actions
+    review = review_game(GameRecord("lopti", options, 9, 2, tuple(actions)), 0, budget_ms=20)
+    assert review is not None and review.moves
+    judged = {m.ply for m in review.moves}
+    assert actions.index({"delete_rule": "mine", "by": 0}) not in judged
+
+
 def test_the_review_sees_only_what_the_player_saw() -> None:
     """Two positions that differ only in cards player 0 cannot see (the opponent's hand and deck
     order) get the very same review."""
