@@ -87,7 +87,9 @@ def tables(page: Any, lang: str, out: Path, prefix: str) -> None:
         play.first.click(timeout=10_000)
     shoot(page, out, f"{prefix}-lopti-play", 4.0)
     back(page, lang)
-    button(page, t(lang, "play_vs_bot"), 1).click(timeout=20_000)
+    # the Spit tile by its identifier: the home may list more "Play against a bot" buttons above it
+    # by then (the last opponent offered again), and the second one was once the Lanes tile's
+    page.locator('[flt-semantics-identifier="play-spit"]').click(timeout=20_000)
     button(page, t(lang, "beginner")).click(timeout=20_000)
     with contextlib.suppress(Exception):
         button(page, t(lang, "start_new")).click(timeout=2_500)

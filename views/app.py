@@ -250,11 +250,18 @@ def page_theme(fam: str | None) -> ft.Theme:
     """The Material theme of every screen: the language's font, and the bundled font behind every
     text style, so words in another script (the language menu's "العربية" in an English app, a
     player's name) draw from the app's own font. Without it Flutter's web engine asked a CDN for a
-    Noto font (a 404 offline) and drew empty boxes (#42)."""
-    style = ft.TextStyle(font_family=fam, font_family_fallback=[FONT])
-    texts = ft.TextTheme(**{role: style for role in TEXT_ROLES})
+    Noto font (a 404 offline) and drew empty boxes (#42).
+
+    Each style names its colour role as Material's own type scale does (on the surface; on the
+    primary colour for the primary text theme): Flet replaces a role's whole style, so a style
+    without a colour left a text field's or a menu's value, or a switch's label, near black on
+    the dark theme's near-black page."""
+    def roles(color: str) -> ft.TextTheme:
+        style = ft.TextStyle(font_family=fam, font_family_fallback=[FONT], color=color)
+        return ft.TextTheme(**{role: style for role in TEXT_ROLES})
+
     return ft.Theme(font_family=fam, color_scheme_seed=theme.FELT, page_transitions=theme.TRANSITIONS,
-                    text_theme=texts, primary_text_theme=texts)
+                    text_theme=roles(theme.PAGE_TEXT), primary_text_theme=roles(theme.ON_ACCENT))
 
 
 #: every role of Material's type scale (a text with no style of its own takes one of them)

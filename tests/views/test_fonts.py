@@ -85,3 +85,21 @@ def test_the_page_loads_one_small_font() -> None:
                          [("ar", FONT, ()), ("en", None, (FONT,)), ("vi", None, (FONT,))])
 def test_each_language_draws_in_its_font(lang: str, primary: str | None, fallback: tuple[str, ...]) -> None:
     assert family(lang) == (primary, fallback)
+
+
+def test_every_text_style_of_the_theme_keeps_its_colour_role() -> None:
+    """The theme gives every role of the type scale the bundled font behind it (#42); Flet puts a
+    role's style in place of Material's whole, so each names its colour role as Material's does:
+    without one, a text field's value, a menu's choice, a switch's label and the home's titles
+    were near black on the dark theme's near-black page."""
+    import flet as ft
+
+    from views.app import TEXT_ROLES, page_theme
+
+    for fam in (None, FONT):
+        made = page_theme(fam)
+        assert made.text_theme is not None and made.primary_text_theme is not None
+        for role in TEXT_ROLES:
+            style, primary = getattr(made.text_theme, role), getattr(made.primary_text_theme, role)
+            assert style.color == ft.Colors.ON_SURFACE and style.font_family_fallback == [FONT]
+            assert primary.color == ft.Colors.ON_PRIMARY  # on the primary colour (theme.ON_ACCENT)

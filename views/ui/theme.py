@@ -58,6 +58,7 @@ HINT = "#0D47A1"
 PAGE_ERROR = ft.Colors.ERROR
 PAGE_GOOD = ft.Colors.PRIMARY
 PAGE_FRIENDLY = ft.Colors.TERTIARY
+PAGE_TEXT = ft.Colors.ON_SURFACE  # the words of a page: every role of the theme's type scale
 PAGE_MUTED = ft.Colors.ON_SURFACE_VARIANT
 PAGE_ACCENT = ft.Colors.PRIMARY  # a heading in the app's colour (a rules section, a lesson not yet done)
 ON_ACCENT = ft.Colors.ON_PRIMARY  # words on the accent (a chosen chip)
