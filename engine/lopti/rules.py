@@ -138,7 +138,7 @@ def legal_actions(state: LoptiState, player: int | None = None) -> list[LoptiAct
     holds it."""
     if state.over:
         return []
-    deletions: list[LoptiAction] = [] if player is None else deletable(state, player)
+    deletions: list[LoptiAction] = [] if player is None else list(deletable(state.options, player))
     if player is not None and player != state.to_move:
         return deletions
     seat = state.seats[state.to_move]
@@ -159,14 +159,9 @@ def legal_actions(state: LoptiState, player: int | None = None) -> list[LoptiAct
     return out + deletions
 
 
-def deletable(state: LoptiState, player: int) -> list[LoptiAction]:
-    """P-9.4: the house rules in this deal that ``player`` wrote, each theirs to delete now."""
-    return list(deletions(state.options, player))
-
-
-def deletions(options: LoptiOptions, player: int) -> list[DeleteRule]:
-    """The deletions ``player`` may make in a deal played under ``options`` (P-9.4), as a screen
-    that holds only the deal's observation (its options) asks for them."""
+def deletable(options: LoptiOptions, player: int) -> list[DeleteRule]:
+    """P-9.4: the house rules of a deal played under ``options`` that ``player`` wrote, each theirs
+    to delete now (read from the options, so a screen holding only the observation asks the same)."""
     return [DeleteRule(r.id, player) for r in options.house_rules if r.author == player]
 
 

@@ -13,7 +13,7 @@ from engine.lopti import RULES, LoptiOptions
 from engine.lopti.actions import DeleteRule, Flip, Keep, LoptiAction, Play, Swap, Take
 from engine.lopti.describe import describe
 from engine.lopti.notation import LoptiObservation
-from engine.lopti.rules import deletions
+from engine.lopti.rules import deletable
 from engine.lopti.state import order
 from storage.seats import PERSON
 from views.table.contract import Refused, Status
@@ -207,7 +207,7 @@ class LoptiMatch:
         """The house rules a person at this device wrote and may delete now, on anyone's turn
         (P-9.4): the engine's list for each person's seat, from the deal's options."""
         options = LoptiOptions.from_json(self.observation["options"])
-        return [d for seat in self.people for d in deletions(options, seat)]
+        return [d for seat in self.people for d in deletable(options, seat)]
 
     def delete_rule(self, deletion: DeleteRule) -> list[Event]:
         """The author deletes their rule in this deal, at once (stored with the deal's actions)."""
