@@ -276,15 +276,24 @@ class LoptiSession:
         in seat order from the proposer."""
         if p.kind == "param":
             return p.proposer, first_objector if first_objector is not None else self.objector_choices(p, votes)[0]
-        r = self._rule(p.rule_id or "")
-        if r.author is not None and r.author not in self.absent and r.author != p.proposer:
-            return p.proposer, r.author
-        volunteers = [i for i in (defenders if defenders is not None else
-                                  [i for i in range(self.players) if not votes[i]])
-                      if i != p.proposer and i not in self.absent]
+        author = self._defending_author(p)
+        if author is not None:
+            return p.proposer, author
+        volunteers = self._volunteers(p, votes, defenders)
         if not volunteers:
             return p.proposer, None
         return p.proposer, volunteers[0] if len(volunteers) == 1 else bracket(volunteers, self._thrower(throwers))
+
+    def _defending_author(self, p: Proposal) -> int | None:
+        """The author of the rule a proposal changes, when they can defend it: present, not the proposer."""
+        r = self._rule(p.rule_id or "")
+        return r.author if r.author is not None and r.author not in self.absent and r.author != p.proposer else None
+
+    def _volunteers(self, p: Proposal, votes: dict[int, bool], defenders: list[int] | None) -> list[int]:
+        """Who stepped forward to defend a rule its author cannot (P-10.2): ``defenders`` as the
+        table said, else every supporter; never the proposer nor a seat that left."""
+        return [i for i in (defenders if defenders is not None else [i for i in range(self.players) if not votes[i]])
+                if i != p.proposer and i not in self.absent]
 
     def leave(self, seat: int) -> LoptiSession:
         """A person leaves the session. Their rules stay in force, so a tie on one of them is now
@@ -306,8 +315,7 @@ class LoptiSession:
         proposer). Several volunteers play the knockout of P-10.4."""
         if p.kind == "param" or tally(votes, self.players) != "tie":
             return []
-        r = self._rule(p.rule_id or "")
-        if r.author is not None and r.author not in self.absent and r.author != p.proposer:
+        if self._defending_author(p) is not None:
             return []
         return [i for i in range(self.players) if not votes.get(i, True) and i != p.proposer and i not in self.absent]
 
@@ -349,8 +357,12 @@ class LoptiSession:
         if defender is None:
             return True, {"defender": None, "note": "nobody defended the rule: the change passes"}
         result = series(zip(throw(proposer), throw(defender), strict=False))
-        return result.winner == 0, {"proposer": proposer, "defender": defender, "score": list(result.score),
-                                    "throws": len(result.throws)}
+        out = {"proposer": proposer, "defender": defender, "score": list(result.score), "throws": len(result.throws)}
+        volunteers = [] if p.kind == "param" or self._defending_author(p) is not None else \
+            self._volunteers(p, votes, defenders)
+        if len(volunteers) > 1:  # the defender won the knockout between these (P-10.4)
+            out["knockout"] = volunteers
+        return result.winner == 0, out
 
     def _enact(self, p: Proposal) -> LoptiSession:
         start = self.deal_number if p.when == "now" else self.deal_number + 1

@@ -343,13 +343,26 @@ class SessionFlow:
     def next_session(self, seed: int, people: dict[str, dict[int, bool]]) -> SessionFlow:
         """A new session at the same table: base rules only, except the old rules that a majority
         votes to keep at setup (P-11.1, P-11.2; those votes do not use the first deal's vote).
-        This session ends; the new one is stored and returned."""
+        This session ends; the new one is stored and returned (a lesson's practice table: the new
+        one is practice too, coached on)."""
+        if self.coach is not None:
+            return self._next_practice(seed, people)
         if self.session_id is None:
             self.save()
         votes = self.carry_ballots(people)
         flow = SessionFlow(self.storage, self.levels[1:], seed)
         flow._step(["carry", self.session_id, {rid: {str(k): v for k, v in vs.items()} for rid, vs in votes.items()}])
         self.end()
+        return flow
+
+    def _next_practice(self, seed: int, people: dict[str, dict[int, bool]]) -> SessionFlow:
+        """A lesson's next session at this table: never stored; the coach remembers this one."""
+        assert self.coach is not None
+        flow = SessionFlow(self.storage, self.levels[1:], seed)
+        flow.session = self.session.new_session(seed, self.carry_ballots(people))
+        flow.coach = self.coach
+        self.coach.earlier.append(self.session)
+        flow.save()
         return flow
 
     # --- what the session screen shows ------------------------------------------------------------
@@ -366,10 +379,12 @@ class SessionCoach:
         self.lesson = lesson
         self.storage = storage
         self.hint_shown = False
+        #: the sessions the learner left for a new one at the same table (what they taught stays done)
+        self.earlier: list[LoptiSession] = []
 
     def step(self, session: LoptiSession) -> int:
         """The 0-based current step (``len(steps)`` when the lesson is done)."""
-        return self.lesson.done_steps(session)
+        return self.lesson.done_steps(*self.earlier, session)
 
     def finished(self, session: LoptiSession) -> bool:
         return self.step(session) == len(self.lesson.steps)
@@ -379,7 +394,7 @@ class SessionCoach:
         if n == len(self.lesson.steps):
             return self.lesson.done[lang]
         step = self.lesson.steps[n]
-        if self.lesson.missed(session) and step.missed is not None:
+        if self.lesson.missed(*self.earlier, session) and step.missed is not None:
             return step.missed[lang]
         return step.text[lang]
 

@@ -59,6 +59,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDea
                                      padding=theme.SPACE_LOOSE, border_radius=radius(8)))
     controls += [text(lang, t(lang, "sess_results"), theme.TYPE_STRONG, True),
                  *(results or [text(lang, t(lang, "sess_none_yet"), theme.TYPE_SMALL)]),
+                 tagged("sess-dealer", text(lang, dealer_line(flow, lang), theme.TYPE_SMALL)),
                  text(lang, t(lang, "sess_rules"), theme.TYPE_STRONG, True),
                  *(rules or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)])]
     if flow.session.options.first_out_ends:  # the table's setting, chosen when it sat down
@@ -69,10 +70,7 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDea
             on_click=lambda e: proposal_screen(app, back, flow))))
     elif flow.session.results and flow.session.vote_used():
         controls.append(text(lang, t(lang, "sess_vote_used"), theme.TYPE_NOTE, color=theme.PAGE_MUTED))
-    if flow.coach is not None:  # a lesson's practice table deals no further deal
-        page(app, t(lang, "sess_title", n=flow.deal_number), controls, flow)
-        return
-    if deal is not None:
+    if deal is not None and flow.coach is None:  # a lesson's practice table deals no further deal
         controls.append(tagged("sess-next", ft.FilledButton(
             t(lang, "sess_next_deal", n=flow.deal_number + 1), icon=ft.Icons.PLAY_ARROW,
             on_click=lambda e: deal(app, flow.start_deal(), flow))))
@@ -85,11 +83,21 @@ def session_screen(app: Host, flow: SessionFlow, notice: str = "", deal: OpenDea
     if flow.session.results:
         controls.append(tagged("sess-again", ft.OutlinedButton(
             t(lang, "sess_again"), icon=ft.Icons.REPLAY, on_click=lambda e: carry_screen(app, flow, back))))
-
-    controls.append(tagged("sess-end", ft.TextButton(
-        t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
+    if flow.coach is None:  # a practice table is never stored, so there is no session to end
+        controls.append(tagged("sess-end", ft.TextButton(
+            t(lang, "sess_end"), icon=ft.Icons.STOP_CIRCLE_OUTLINED, on_click=end)))
     page(app, t(lang, "sess_title", n=flow.deal_number) if flow.deal_number else t(lang, "sess_title_new"), controls,
           flow)
+
+
+def dealer_line(flow: SessionFlow, lang: str) -> str:
+    """Who deals the next deal and who plays first (P-2.3): the deal passes clockwise; the first
+    deal's dealer leads, a later deal's winner of the deal before."""
+    s = flow.session
+    if not s.results:
+        return t(lang, "sess_dealer_first", n=1, dealer=seat_label(flow, s.dealer, lang))
+    return t(lang, "sess_dealer_next", n=s.deal_number + 1, dealer=seat_label(flow, s.dealer, lang),
+             leader=seat_label(flow, s.leader, lang))
 
 
 def leave_buttons(app: Host, flow: SessionFlow, back: Between) -> list[ft.Control]:
