@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.lopti.house_rules import HouseRule, parse_rule
+from engine.lopti.table_rules import is_table_rule
 
 LANGS = ("en", "ar", "vi")
 
@@ -133,6 +134,8 @@ def describe(rule: HouseRule | dict[str, Any], lang: str = "en") -> str:
     """One sentence describing the rule in ``lang`` (en, ar, vi)."""
     if lang not in PHRASES:
         raise ValueError(f"language must be one of {', '.join(LANGS)}")
+    if is_table_rule(rule):  # the table's own words, as written (the engine cannot say them otherwise)
+        return str(rule["table"])
     r = rule if isinstance(rule, HouseRule) else parse_rule(rule)
     ph = PHRASES[lang]
     text = str(ph["when"][r.timing]).format(e=ph["events"][r.event])

@@ -23,6 +23,7 @@ from engine.lopti.options import LoptiOptions
 from engine.lopti.rps import bracket, seeded_thrower, series
 from engine.lopti.rules import deal
 from engine.lopti.state import LoptiState
+from engine.lopti.table_rules import is_table_rule, table_rule
 from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
 
 ACTIVE, MODIFIED, REMOVED = "active", "modified", "removed"
@@ -108,7 +109,8 @@ class LoptiSession:
     def deal_options(self) -> LoptiOptions:
         """Options for the current deal: rules in force from this deal on, in creation order."""
         versions = [r.version_for(self.deal_number) for r in self.rules]
-        active = tuple(parse_rule(v, self.players) for v in versions if v is not None)
+        active = tuple(parse_rule(v, self.players) for v in versions  # a table rule is kept by the table
+                       if v is not None and not is_table_rule(v))
         return replace(self.options, house_rules=active, params=self.params_for(self.deal_number),
                        leader=self.leader, deal_number=self.deal_number)
 
@@ -157,12 +159,13 @@ class LoptiSession:
         if any(r.author == author and r.active_from_deal == self.deal_number for r in self.rules):
             raise VoteError("the winner adds one rule per won deal")
         try:
-            parsed = parse_rule({**rule, "author": author, "created_deal": self.deal_number - 1}, self.players)
+            written = (table_rule(rule.get("id", ""), rule["table"], author) if is_table_rule(rule) else parse_rule(
+                {**rule, "author": author, "created_deal": self.deal_number - 1}, self.players).to_json())
         except RuleError as exc:
             raise VoteError("; ".join(exc.problems)) from None
-        if any(r.id == parsed.id for r in self.rules):
-            raise VoteError(f"a rule with id {parsed.id!r} already exists in this session")
-        entry = SessionRule(parsed.to_json(), author, ACTIVE, self.deal_number,
+        if any(r.id == written["id"] for r in self.rules):
+            raise VoteError(f"a rule with id {written['id']!r} already exists in this session")
+        entry = SessionRule(written, author, ACTIVE, self.deal_number,
                             (f"created after deal {self.deal_number}",))
         return replace(self, rules=(*self.rules, entry))
 
@@ -224,15 +227,24 @@ class LoptiSession:
             if p.kind == "modify":
                 if p.new_rule is None:
                     raise VoteError("a modification needs the changed rule")
-                try:
-                    parse_rule({**p.new_rule, "id": r.id, "author": r.author}, self.players)
-                except RuleError as exc:
-                    raise VoteError("; ".join(exc.problems)) from None
+                self._changed_rule(r, p.new_rule)
         elif p.kind == "param":
             try:
                 BaseParams.from_json({p.param: p.value})
             except RuleError as exc:
                 raise VoteError("; ".join(exc.problems)) from None
+
+    def _changed_rule(self, r: SessionRule, new_rule: dict[str, Any]) -> dict[str, Any]:
+        """A rule as a vote would change it, checked: a table rule is reworded, an engine rule
+        rebuilt (each stays its kind: the builder cannot say a table rule, words cannot be enforced)."""
+        if is_table_rule(r.rule) != is_table_rule(new_rule):
+            raise VoteError("a table rule is changed into other words, an engine rule in the rule builder")
+        try:
+            if is_table_rule(new_rule):
+                return table_rule(r.id, new_rule["table"], r.author)
+            return parse_rule({**new_rule, "id": r.id, "author": r.author}, self.players).to_json()
+        except RuleError as exc:
+            raise VoteError("; ".join(exc.problems)) from None
 
     def hold_vote(self, proposal: Proposal, votes: dict[int, bool], throwers: Thrower | None = None,
                   defenders: list[int] | None = None, bracket_throwers: Thrower | None = None,
@@ -378,7 +390,7 @@ class LoptiSession:
                           history=(*r.history, f"restored by {note}"))
         else:
             assert p.new_rule is not None
-            rule = parse_rule({**p.new_rule, "id": r.id, "author": r.author}, self.players).to_json()
+            rule = self._changed_rule(r, p.new_rule)
             new = replace(r, rule=rule, status=MODIFIED, active_from_deal=start,
                           previous=r.version_for(self.deal_number), history=(*r.history, f"modified by {note}"))
         return replace(self, rules=self._replace_rule(new))
