@@ -42,6 +42,10 @@ class SessionRule:
     previous: dict[str, Any] | None = None
     #: a removal takes effect from this deal on (a removal voted for the next deal)
     removed_from: int | None = None
+    #: the number of deals played when its author, that deal's winner, wrote it (None: carried
+    #: from an earlier session) — a vote that changes the rule from the next deal moves
+    #: ``active_from_deal``, never this
+    written_after: int | None = None
 
     @property
     def id(self) -> str:
@@ -62,7 +66,7 @@ class SessionRule:
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "author": self.author, "status": self.status,
                 "active_from_deal": self.active_from_deal, "history": list(self.history),
-                "previous": self.previous, "removed_from": self.removed_from}
+                "previous": self.previous, "removed_from": self.removed_from, "written_after": self.written_after}
 
 
 Thrower = Callable[[int], Iterator[str]]
@@ -156,7 +160,7 @@ class LoptiSession:
         """P-8.1: the last deal's winner adds a rule; it applies from the next deal and uses no vote."""
         if not self.results or self.results[-1][0] != author:
             raise VoteError("only the winner of the last deal adds a rule (P-8.1)")
-        if any(r.author == author and r.active_from_deal == self.deal_number for r in self.rules):
+        if self.rule_written(author):
             raise VoteError("the winner adds one rule per won deal")
         try:
             written = (table_rule(rule.get("id", ""), rule["table"], author) if is_table_rule(rule) else parse_rule(
@@ -166,8 +170,12 @@ class LoptiSession:
         if any(r.id == written["id"] for r in self.rules):
             raise VoteError(f"a rule with id {written['id']!r} already exists in this session")
         entry = SessionRule(written, author, ACTIVE, self.deal_number,
-                            (f"created after deal {self.deal_number}",))
+                            (f"created after deal {self.deal_number}",), written_after=self.deal_number)
         return replace(self, rules=(*self.rules, entry))
+
+    def rule_written(self, author: int) -> bool:
+        """``author`` has written their rule for the last deal's win (P-8.1: one rule per won deal)."""
+        return any(r.author == author and r.written_after == self.deal_number for r in self.rules)
 
     def delete_own_rule(self, rule_id: str, by: int) -> LoptiSession:
         """P-9.4: an author deletes their own rule without a vote (and gets no replacement)."""

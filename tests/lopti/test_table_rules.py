@@ -6,6 +6,8 @@ carried into a new session by a majority (P-11.2)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.bots.lopti_bots import decide
@@ -104,3 +106,19 @@ def test_bots_vote_on_a_table_rule_as_on_any_rule_that_punishes_nobody() -> None
     s = won_by(1).add_winner_rule({"id": "table-1-1", "table": WORDS}, 1)
     assert bot_vote(s, Proposal("remove", 0, rule_id="table-1-1"), 2) is False  # the bot never reads it
     assert bot_vote(s, Proposal("remove", 0, rule_id="table-1-1"), 1) is False  # its author keeps it
+
+
+@pytest.mark.parametrize("new_rule", [{"table": "Queens: everyone sings."}, None])
+def test_P_8_1_a_vote_that_changes_the_winner_s_rule_from_the_next_deal_gives_no_second_rule(
+        new_rule: dict[str, str] | None) -> None:
+    """One rule per won deal: a change voted for the next deal moves when the rule applies, not
+    when it was written (the winner was once offered a second rule after such a vote)."""
+    first = {"id": "table-1-1", "table": WORDS} if new_rule else {**TEMPLATES[2], "id": "queens-reverse-1"}
+    s = won_by(1).add_winner_rule(first, 1)
+    announce = [{"effect": "reverse"}, {"effect": "announce", "text": "Q!"}]
+    changed: dict[str, Any] = new_rule or {**TEMPLATES[2], "do": announce}
+    voted = s.hold_vote(Proposal("modify", 0, rule_id=first["id"], new_rule=changed, when="next_deal"),
+                        {0: True, 1: True, 2: True})
+    assert voted.rules[0].active_from_deal == 2 and voted.rule_written(1)
+    with pytest.raises(VoteError, match="one rule per won deal"):
+        voted.add_winner_rule({"id": "table-1-1b", "table": "Another"}, 1)

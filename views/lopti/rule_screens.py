@@ -14,7 +14,7 @@ from engine.lopti.dryrun import dry_run
 from engine.lopti.votes import VoteError
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
-from views.lopti.session_page import Between, builder_page, page, seat_label
+from views.lopti.session_page import Between, builder_page, page, seat_label, words_field
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
@@ -60,10 +60,12 @@ def rule_builder(app: Host, back: Between, flow: SessionFlow) -> None:
     winner = seat_label(flow, flow.winner, lang)
     own = tagged("rb-own", ft.OutlinedButton(
         t(lang, "rb_own"), icon=ft.Icons.EDIT_NOTE, on_click=lambda e: own_rule_screen(app, back, flow)))
+    words = tagged("rb-words", ft.OutlinedButton(
+        t(lang, "rb_words"), icon=ft.Icons.SHORT_TEXT, on_click=lambda e: table_rule_screen(app, back, flow)))
     page(app, t(lang, "sess_title", n=flow.deal_number), [
         text(lang, t(lang, "sess_pick_rule", who=winner, n=flow.deal_number), theme.TYPE_LEAD, True),
         text(lang, t(lang, "sess_pick_hint"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),
-        own,
+        own, words,
         text(lang, t(lang, "rb_or_pick"), theme.TYPE_SMALL, True),
         tagged("sess-add-rule", add),  # above the long list
         group], flow)
@@ -91,6 +93,31 @@ def own_rule_screen(app: Host, back: Between, flow: SessionFlow) -> None:
             t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
         ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, back, flow))], wrap=True),
         dry_run_row(app, draft)], spacing=theme.SPACE_TIGHT))
+
+
+def table_rule_screen(app: Host, back: Between, flow: SessionFlow) -> None:
+    """The winner writes a rule in their own words: the table keeps it, the engine never enforces
+    it, and the screen says so before it is added (#36 item 1)."""
+    lang = app.lang
+    field = words_field(lang)
+
+    def done(e: object) -> None:
+        if not (field.value or "").strip():
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, t(lang, "tr_empty"), theme.TYPE_BODY)))
+            return
+        try:
+            rule = flow.add_table_rule(field.value or "")
+        except VoteError as exc:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
+            return
+        back(app, flow, t(lang, "sess_rule_added", rule=describe(rule, lang)))
+
+    page(app, t(lang, "tr_title"), [
+        text(lang, t(lang, "tr_means"), theme.TYPE_SMALL),
+        ft.Semantics(identifier="tr-words", content=field),
+        ft.Row([tagged("tr-done", ft.FilledButton(t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
+                ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, back, flow))],
+               wrap=True)], flow)
 
 
 def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:

@@ -18,6 +18,7 @@ from engine.lopti.describe import describe
 from engine.lopti.options import LoptiOptions
 from engine.lopti.session import LoptiSession, bot_rule, bot_vote
 from engine.lopti.session_lesson import SessionLesson
+from engine.lopti.table_rules import is_table_rule
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError, VoteRecord, tally
 from storage.seats import PERSON, stored_seats
@@ -203,7 +204,7 @@ class SessionFlow:
         """The last deal's winner is a person who has not chosen a rule yet (P-8.1)."""
         w = self.winner
         return (w is not None and self.levels[w] == PERSON
-                and not any(r.author == w and r.active_from_deal == self.deal_number for r in self.session.rules))
+                and not self.session.rule_written(w))
 
     # --- the winner's rule --------------------------------------------------------------------------
     def rule_choices(self, lang: str) -> list[tuple[dict[str, Any], str]]:
@@ -225,6 +226,19 @@ class SessionFlow:
         rule = draft.to_rule(f"own-{self.deal_number}-{w}")
         self._step(["rule", rule, w])
         return rule
+
+    def add_table_rule(self, words: str) -> dict[str, Any]:
+        """The winner's rule in their own words (a table rule: kept by the table, never enforced)."""
+        w = self.winner
+        if w is None:
+            raise VoteError("no deal has been won yet")
+        rule = {"id": f"table-{self.deal_number}-{w}", "table": words}
+        self._step(["rule", rule, w])
+        return self.session.rules[-1].rule
+
+    def table_rules(self) -> set[str]:
+        """The ids of the session's table rules (the words the table keeps; the engine enforces the rest)."""
+        return {r.id for r in self.session.rules if is_table_rule(r.rule)}
 
     def deletable(self, seat: int) -> list[str]:
         """The rules ``seat`` may delete now (the engine's P-9.4 list); bots never delete by tap."""

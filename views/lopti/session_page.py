@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from engine.lopti.describe import describe
+from engine.lopti.table_rules import MAX_CHARS
 from engine.lopti.votes import Proposal, VoteRecord
 from storage.seats import PERSON
 from views.lopti.rule_builder import draft_editor
@@ -137,3 +138,9 @@ def builder_page(app: Host, title: str, draft: RuleDraft, actions: ft.Control, f
 
     body = page(app, title, controls(), flow)
     first = 1 if flow.coach is None else 2  # after the header (and a lesson's coach)
+
+
+def words_field(lang: str, value: str = "") -> ft.TextField:
+    """Where a table rule's words are written: a few lines, as long as the engine keeps (P-13)."""
+    return ft.TextField(label=t(lang, "tr_label"), value=value, multiline=True, min_lines=2, max_lines=5,
+                        max_length=MAX_CHARS)

@@ -140,12 +140,13 @@ def rule_cards(app: Host, flow: SessionFlow, back: Between) -> list[ft.Control]:
         back(app, flow, t(lang, "sess_deleted", rule=words))
 
     rules: list[ft.Control] = []
+    table = flow.table_rules()
     for rid, words, author, in_force in flow.rules_in_force(lang):
+        notes = [t(lang, "sess_rule_by", who=author_label(flow, author, lang)),
+                 *([t(lang, "tr_kept")] if rid in table else []), *([] if in_force else [t(lang, "sess_removed")])]
         lines: list[ft.Control] = [
             text(lang, words, theme.TYPE_BODY, color=None if in_force else theme.PAGE_MUTED),
-            text(lang, t(lang, "sess_rule_by", who=author_label(flow, author, lang)) +
-                 ("" if in_force else " · " + t(lang, "sess_removed")), theme.TYPE_NOTE,
-                 color=theme.PAGE_MUTED)]
+            text(lang, " · ".join(notes), theme.TYPE_NOTE, color=theme.PAGE_MUTED)]
         if author is not None and rid in flow.deletable(author):  # P-9.4: no vote needed
             lines.append(tagged(f"sess-delete-{rid}", ft.TextButton(
                 t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,

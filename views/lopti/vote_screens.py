@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from engine.lopti.table_rules import is_table_rule
 from engine.lopti.votes import Proposal, VoteError
 from storage.seats import PERSON
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
-from views.lopti.session_page import Between, builder_page, outcome, page, proposal_words, seat_label
+from views.lopti.session_page import Between, builder_page, outcome, page, proposal_words, seat_label, words_field
 from views.lopti.tie_screens import defender_screen, objector_screen, rps_screen
 from views.ui import theme
 from views.ui.i18n import t
@@ -70,8 +71,12 @@ def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int =
 
 
 def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal) -> None:
-    """A change to a rule in force, written in the builder from the rule as it stands."""
+    """A change to a rule in force, written in the builder from the rule as it stands (a table
+    rule: in other words)."""
     lang = app.lang
+    if is_table_rule(proposal.new_rule):
+        reword_screen(app, back, flow, proposal)
+        return
     draft = RuleDraft.from_rule(proposal.new_rule or {})
 
     def done(e: object) -> None:
@@ -88,6 +93,28 @@ def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposa
         tagged("rb-done", ft.FilledButton(
             t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, back, flow))], wrap=True))
+
+
+def reword_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal) -> None:
+    """A change to a table rule: its words rewritten, then put to the vote like any change."""
+    lang = app.lang
+    field = words_field(lang, str((proposal.new_rule or {}).get("table", "")))
+
+    def done(e: object) -> None:
+        changed = Proposal("modify", proposal.proposer, rule_id=proposal.rule_id, new_rule={"table": field.value or ""})
+        try:
+            flow.check(changed)
+        except VoteError as exc:
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
+            return
+        vote_screen(app, back, flow, changed)
+
+    page(app, t(lang, "sess_propose"), [
+        text(lang, t(lang, "tr_means"), theme.TYPE_SMALL),
+        ft.Semantics(identifier="tr-words", content=field),
+        ft.Row([tagged("rb-done", ft.FilledButton(t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
+                ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, back, flow))], wrap=True)],
+         flow)
 
 
 def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal) -> None:
