@@ -81,3 +81,40 @@ def test_a_table_rule_is_written_reworded_by_a_vote_and_deleted_by_its_author(tm
     again = SessionFlow.resume(st, sid).session  # the steps replay to the same session
     assert again.rules[0].rule["table"] == "Queens: everyone sings." and not again.rules[0].in_force
     st.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_a_table_rule_is_read_at_each_handover_and_listed_and_deleted_on_the_table(tmp_path: Path, lang: str) -> None:
+    """Pass-and-play: the next deal's handover reads the table rule out (the players keep it), the
+    table's House rules list shows it as kept by the table, and its author deletes it there."""
+    sid, winner = session_with_a_winner(tmp_path, lang)
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    rid = f"table-1-{winner}"
+    try:
+        s.wait_for(lambda: s.find(ident="rb-words"), what="the winner's rule screen")
+        s.tap(ident="rb-words")
+        write(s, WORDS[lang])
+        s.tap(ident="tr-done")
+        s.wait_for(lambda: s.find(ident="sess-next"), what="between deals")
+        s.tap(ident="sess-next")
+        s.wait_for(lambda: s.find(ident="privacy-ready") or s.find(ident="hand-0"), what="the deal")
+        if not s.find(ident="privacy-ready"):  # I lead: I keep my cards, and the device goes to Player 2
+            s.tap(t(lang, "keep"))
+            s.wait_for(lambda: s.find(ident="privacy-ready"), what="the handover")
+        assert s.find(ident="handover-rules") and s.shows(WORDS[lang]) and s.shows(t(lang, "tr_handover"))
+        s.tap(ident="privacy-ready")
+        s.wait_for(lambda: s.find(ident="hand-0"), what="the table")
+        assert s.shows(t(lang, "house_rules_n", n=1))
+        s.tap(ident="house-rules")
+        s.wait_for(lambda: s.find(ident=f"in-force-{rid}"), what="the house rules list")
+        assert s.shows(WORDS[lang]) and any(t(lang, "tr_kept") in w for w in s.texts())
+        s.tap(ident=f"delete-{rid}")
+        s.wait_for(lambda: not s.find(ident=f"in-force-{rid}"), what="the list closed")
+        s.wait_for(lambda: not s.find(ident="house-rules"), what="no house rule left on the table")
+        assert s.shows(t(lang, "sess_deleted", rule=WORDS[lang]))
+        assert not s.conn.crashes
+    finally:
+        s.close()
+    st = open_storage(tmp_path / "app.sqlite")
+    assert not SessionFlow.resume(st, sid).session.rules[0].in_force
+    st.close()

@@ -236,6 +236,16 @@ class SessionFlow:
         self._step(["rule", rule, w])
         return self.session.rules[-1].rule
 
+    def table_rules_now(self) -> list[tuple[str, str, int | None]]:
+        """(id, words, author) of each table rule in force in the current deal: what the table
+        keeps by hand while it plays (shown on the table and at each handover)."""
+        out = []
+        for r in self.session.rules:
+            version = r.version_for(self.deal_number)
+            if is_table_rule(version):
+                out.append((r.id, str(version["table"]), r.author))
+        return out
+
     def table_rules(self) -> set[str]:
         """The ids of the session's table rules (the words the table keeps; the engine enforces the rest)."""
         return {r.id for r in self.session.rules if is_table_rule(r.rule)}

@@ -354,6 +354,18 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         return [table_button(t(self.lang, "review"), lambda e: self.app.go(f"/review/{gid}"), kind="text",
                              icon=ft.Icons.INSIGHTS, ident="deal-review")]
 
+    def handover_notes(self) -> list[ft.Control]:
+        """#36 item 1: the table rules, which only the players keep, read out at each handover."""
+        kept = self.session.table_rules_now() if self.session is not None else []
+        if not kept:
+            return []
+        lang = self.lang
+        return [tagged("handover-rules", ft.Column([
+            text(lang, t(lang, "tr_handover"), theme.TYPE_BODY, True, theme.ON_FELT, align=ft.TextAlign.CENTER),
+            *(text(lang, words, theme.TYPE_SMALL, color=theme.ON_FELT, align=ft.TextAlign.CENTER)
+              for _, words, _ in kept)], horizontal_alignment=ft.CrossAxisAlignment.CENTER,
+            spacing=theme.SPACE_TIGHT))]
+
     def _header(self) -> ft.Control:
         m = self.match
         coach = m.mode.coach
@@ -395,8 +407,10 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
 
     def _rule_deleted(self, events: list[Event]) -> None:
         """A rule deleted on anyone's turn: said and drawn; whoever was to move still is (a bot
-        already thinking plays on, so no second bot turn starts here)."""
-        self.feedback(events)
+        already thinking plays on, so no second bot turn starts here). A table rule's deletion
+        changes nothing in the deal (no events): only the header is drawn again."""
+        if events:
+            self.feedback(events)
         self.refresh()
 
     def _after(self, events: list[Event]) -> None:
@@ -452,7 +466,8 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
     rules."""
     options = LoptiOptions.from_json(match.observation["options"])
     changes = options.params.to_json()
-    if not options.house_rules and not changes:
+    kept = session.table_rules_now() if session is not None else []
+    if not options.house_rules and not changes and not kept:
         return None
     lang = app.lang
 
@@ -474,6 +489,8 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
                     on_click=lambda e, d=deletable[rule.id]: delete(d))))
             lines.append(ft.Semantics(identifier=f"in-force-{rule.id}",
                                       content=ft.Column(parts, spacing=theme.SPACE_FINE)))
+        if session is not None:
+            lines += table_rule_lines(app, match, session, lambda: deleted([]) if deleted else None)
         if changes:
             lines.append(text(lang, t(lang, "base_changes"), theme.TYPE_BODY, True))
             lines += [text(lang, t(lang, f"param_{name}", v=value), theme.TYPE_SMALL) for name,
@@ -486,8 +503,40 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
             actions=[ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]))
 
     return tagged("house-rules", ft.TextButton(
-        t(lang, "house_rules_n", n=len(options.house_rules)), icon=ft.Icons.GAVEL, on_click=show,
+        t(lang, "house_rules_n", n=len(options.house_rules) + len(kept)), icon=ft.Icons.GAVEL, on_click=show,
         style=ft.ButtonStyle(color=theme.ON_FELT)))
+
+
+def table_rule_lines(app: Host, match: LoptiControls, session: SessionFlow,
+                     redraw: Callable[[], object]) -> list[ft.Control]:
+    """The session's table rules in force in this deal (#36 item 1): words the table keeps by hand,
+    each with its author, who (a person here) may delete it without a vote (P-9.4). Never in the
+    deal's options: the engine plays on as it did."""
+    lang = app.lang
+
+    def delete(rule_id: str, author: int, words: str) -> None:
+        try:
+            session.delete_rule(rule_id, author)
+        except VoteError as exc:
+            app.tell(str(exc))
+            return
+        app.page.pop_dialog()
+        redraw()
+        app.tell(t(lang, "sess_deleted", rule=words))
+
+    lines: list[ft.Control] = []
+    for rid, words, author in session.table_rules_now():
+        who = match.who(author, lang) if author is not None else "—"
+        parts: list[ft.Control] = [
+            text(lang, words, theme.TYPE_BODY),
+            text(lang, t(lang, "sess_rule_by", who=who) + " · " + t(lang, "tr_kept"), theme.TYPE_NOTE,
+                 color=theme.PAGE_MUTED)]
+        if author is not None and rid in session.deletable(author):
+            parts.append(tagged(f"delete-{rid}", ft.TextButton(
+                t(lang, "sess_delete", who=who), icon=ft.Icons.DELETE_OUTLINE,
+                on_click=lambda e, r=rid, a=author, w=words: delete(r, a, w))))
+        lines.append(ft.Semantics(identifier=f"in-force-{rid}", content=ft.Column(parts, spacing=theme.SPACE_FINE)))
+    return lines
 
 
 def delete_in_deal(app: Host, match: LoptiControls, session: SessionFlow, deletion: DeleteRule,

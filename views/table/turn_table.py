@@ -111,6 +111,10 @@ class TurnBasedTable(Table, Generic[A]):
         burst of moves is said in one message when it ends."""
         self.announcements.shown(status, spoken_cards(self.lang, last), hold=self.busy)
 
+    def handover_notes(self) -> list[ft.Control]:
+        """What the table reminds the next player of at each handover (a Lopti session's table rules)."""
+        return []
+
     def show_privacy(self, n: int, ready: Callable[[], object], update: bool = True) -> None:
         """Pass-and-play: nobody's cards are on screen until player ``n`` says they hold the device."""
         lang = self.lang
@@ -119,6 +123,7 @@ class TurnBasedTable(Table, Generic[A]):
             text(lang, t(lang, "pass_to", n=n), theme.TYPE_TILE, True, theme.ON_FELT, align=ft.TextAlign.CENTER),
             text(lang, t(lang, "pass_hint", n=n), theme.TYPE_BODY, color=theme.ON_FELT_MUTED,
                  align=ft.TextAlign.CENTER),
+            *self.handover_notes(),
             tagged("privacy-ready", ft.FilledButton(
                 t(lang, "ready", n=n), on_click=lambda e: ready())),
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=theme.SPACE_WIDE),
