@@ -35,7 +35,9 @@ from storage.sessions import (
 from storage.settings import (
     DEFAULT_SETTINGS,
     accounts,
+    check_preset,
     clear_account,
+    delete_preset,
     done,
     enqueue,
     get_account,
@@ -99,6 +101,8 @@ __all__ = [
     "local_games_in_progress",
     "new_game",
     "pending",
+    "check_preset",
+    "delete_preset",
     "presets",
     "resume_game",
     "save_preset",

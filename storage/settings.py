@@ -55,23 +55,44 @@ def update_profile(st: Storage, display_name: str | None = None, **settings: Any
 
 # --- presets, tutorial progress, account, outbox ----------------------------------------------------
 
-def save_preset(st: Storage, kind: str, name: str, data: Any) -> int:
+def check_preset(kind: str, name: Any, data: Any) -> None:
+    """A preset the library can keep, or ValueError saying why: a Lanes variant set, or a Lopti
+    rule — an engine rule the validator accepts, or a table rule's words (#36 item 6)."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 400:
+        raise ValueError("a preset's name has 1 to 400 characters")
     if kind == "lanes_variants":
         rules_for("lanes").parse_options({"variants": data})
     elif kind == "lopti_rule":
         from engine.lopti.house_rules import RuleError, parse_rule
+        from engine.lopti.table_rules import is_table_rule, table_rule
         try:
-            parse_rule(data)
+            table_rule(str(data.get("id") or "t"), data["table"]) if is_table_rule(data) else parse_rule(data)
         except RuleError as exc:
             raise ValueError("; ".join(exc.problems)) from None
     else:
         raise ValueError("a preset is a lanes_variants set or a lopti_rule")
+
+
+def save_preset(st: Storage, kind: str, name: str, data: Any) -> int:
+    """Keep a preset in the library; the same data saved again is kept once (its first id)."""
+    check_preset(kind, name, data)
+    stored = json.dumps(data, sort_keys=True)
     with st.session() as s:
-        row = Preset(kind=kind, name=name, data=json.dumps(data, sort_keys=True), created_at=now())
+        same = s.exec(select(Preset).where(Preset.kind == kind, Preset.data == stored)).first()
+        if same is not None and same.id is not None:
+            return same.id
+        row = Preset(kind=kind, name=name, data=stored, created_at=now())
         s.add(row)
         s.flush()
         assert row.id is not None
         return row.id
+
+
+def delete_preset(st: Storage, preset_id: int) -> None:
+    with st.session() as s:
+        row = s.get(Preset, preset_id)
+        if row is not None:
+            s.delete(row)
 
 
 def presets(st: Storage, kind: str) -> list[tuple[int, str, Any]]:

@@ -18,6 +18,7 @@ from storage.games import append_action, finish_game, history, load_game, new_ga
 from storage.models import GameAction, SavedGame
 from storage.seats import ONLINE, PERSON
 from storage.sessions import load_session, save_session, sessions
+from storage.settings import check_preset, presets, save_preset
 
 EXPORT_FORMAT = "cardtable-game"
 SESSION_FORMAT = "cardtable-lopti-session"
@@ -179,8 +180,10 @@ def export_all(st: Storage) -> str:
         ids = s.exec(select(SavedGame.id).where(col(SavedGame.session_id).is_(None)).order_by(col(SavedGame.id))).all()
     games = [json.loads(export_game(st, i)) for i in ids if i is not None]
     sessions_ = [json.loads(export_session(st, int(x["id"]))) for x in sessions(st)]
+    library = [{"kind": kind, "name": name, "data": data}
+               for kind in PRESET_KINDS for _, name, data in presets(st, kind)]
     return json.dumps({"format": ARCHIVE_FORMAT, "version": ARCHIVE_VERSION, "exported_at": now(),
-                       "games": games, "sessions": sessions_}, indent=1, sort_keys=True)
+                       "games": games, "sessions": sessions_, "library": library}, indent=1, sort_keys=True)
 
 
 def import_all(st: Storage, text: str) -> tuple[int, int]:
@@ -202,7 +205,10 @@ def import_all(st: Storage, text: str) -> tuple[int, int]:
         _validate_game(g)
     for sess in sessions_:
         _check_session_file(sess, set())
+    library = _library(obj.get("library", []))  # an archive from before the library has none
     with st.transaction():  # all of the archive, or (a disk full half-way) none of it
+        for kind, name, data in library:
+            save_preset(st, kind, name, data)  # one already in the library is kept once
         for g in games:
             _finish_imported(st, import_game(st, json.dumps(g)))
         imported: dict[int, int] = {}
@@ -210,6 +216,26 @@ def import_all(st: Storage, text: str) -> tuple[int, int]:
             if sess.get("id") not in imported:  # one carried by a later session may be in already
                 import_session(st, json.dumps(sess), imported)
     return len(games), len(sessions_)
+
+
+#: what the library keeps (storage/settings.py ``check_preset``)
+PRESET_KINDS = ("lanes_variants", "lopti_rule")
+
+
+def _library(items: Any) -> list[tuple[str, str, Any]]:
+    """An archive's library (saved Lanes variant sets and Lopti rules), every item checked first."""
+    if not isinstance(items, list):
+        raise ImportError_("the export file's library is not a list")
+    out = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise ImportError_(f"library item {i + 1} is not an object")
+        try:
+            check_preset(item.get("kind", ""), item.get("name"), item.get("data"))
+        except (EngineError, ValueError, TypeError, AttributeError, KeyError) as exc:
+            raise ImportError_(f"library item {i + 1}: {exc}") from None
+        out.append((item["kind"], item["name"], item["data"]))
+    return out
 
 
 def _finish_imported(st: Storage, game_id: int) -> None:

@@ -80,6 +80,11 @@ def effects_for(event: str, timing: str) -> tuple[str, ...]:
                  and (k != "clear" or (event, timing) == ("play", "after")))
 
 
+#: a house rule as its JSON document: the format in docs/house_rules.md, or a table rule's words
+#: (engine/lopti/table_rules.py)
+RuleDoc = dict[str, Any]
+
+
 class RuleError(ValueError):
     """A rule that breaks the format or a guarantee; ``problems`` lists every reason in words."""
 

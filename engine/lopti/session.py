@@ -11,7 +11,7 @@ one vote, which a failed or tied vote still uses (P-9.5).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Any
@@ -70,6 +70,8 @@ class SessionRule:
 
 
 Thrower = Callable[[int], Iterator[str]]
+#: an old rule offered at a new session's setup: (the rule, its author or None, every seat's vote)
+Brought = tuple[dict[str, Any], "int | None", dict[int, bool]]
 
 
 class _ThrowNeeded(Exception):
@@ -405,9 +407,14 @@ class LoptiSession:
 
     # --- sessions -------------------------------------------------------------------------------
 
-    def new_session(self, seed: int, keep: dict[str, dict[int, bool]] | None = None) -> LoptiSession:
+    def new_session(self, seed: int, keep: dict[str, dict[int, bool]] | None = None,
+                    brought: Sequence[Brought] = ()) -> LoptiSession:
         """P-11: a new session starts with base rules only; an old rule comes back only with a
-        majority at setup (these votes do not use the first deal's vote, P-11.2)."""
+        majority at setup (these votes do not use the first deal's vote, P-11.2). ``keep``: the
+        votes on this session's rules; ``brought``: any other old rule (#36 item 6: from an
+        earlier session at this table, or the device's library), each with its author (None: from
+        the library) and votes. A brought rule is checked as a winner's is; one whose id is taken
+        gets a new one."""
         kept = []
         keep = keep or {}
         for rule_id in keep:
@@ -416,7 +423,28 @@ class LoptiSession:
             votes = keep.get(r.id)
             if votes is not None and tally(votes, self.players) == "majority":
                 kept.append(SessionRule(r.rule, r.author, ACTIVE, 0, ("kept from an earlier session",)))
+        for rule, author, votes in brought:
+            checked = self._brought_rule(rule, author, {r.id for r in kept})
+            if tally(votes, self.players) == "majority":
+                kept.append(SessionRule(checked, author, ACTIVE, 0, ("brought back at setup",)))
         return LoptiSession(self.players, seed, self.first_dealer, self.options, rules=tuple(kept))
+
+    def _brought_rule(self, rule: Any, author: int | None, taken: set[str]) -> dict[str, Any]:
+        """An old rule brought back at setup, checked (VoteError), under an id not yet taken."""
+        if author is not None and not 0 <= author < self.players:
+            raise VoteError(f"there is no seat {author + 1} at this table")
+        if not isinstance(rule, dict):
+            raise VoteError("a rule brought back is a rule")
+        rule_id, n = str(rule.get("id") or "old"), 2
+        fresh = rule_id
+        while fresh in taken:
+            fresh, n = f"{rule_id}-{n}", n + 1
+        try:
+            if is_table_rule(rule):
+                return table_rule(fresh, rule["table"], author)
+            return parse_rule({**rule, "id": fresh, "author": author}, self.players).to_json()
+        except RuleError as exc:
+            raise VoteError("; ".join(exc.problems)) from None
 
     def to_json(self) -> dict[str, Any]:
         return {"players": self.players, "seed": self.seed, "first_dealer": self.first_dealer,

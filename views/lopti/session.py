@@ -9,14 +9,16 @@ exact). Bots write their rule (``bot_rule``) and vote (``bot_vote``) through the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from itertools import chain
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from engine.lopti.describe import describe
+from engine.lopti.house_rules import RuleDoc
 from engine.lopti.options import LoptiOptions
-from engine.lopti.session import LoptiSession, bot_rule, bot_vote
+from engine.lopti.session import Brought, LoptiSession, bot_rule, bot_vote
 from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.table_rules import is_table_rule
 from engine.lopti.templates import TEMPLATES
@@ -137,7 +139,7 @@ class SessionFlow:
                 raise ValueError("rules are carried over only when a session starts")
             earlier = SessionFlow.resume(self.storage, int(step[1])).session
             keep = {rid: {int(k): bool(v) for k, v in votes.items()} for rid, votes in step[2].items()}
-            self.session = earlier.new_session(self.seed, keep)
+            self.session = earlier.new_session(self.seed, keep, _brought(step[3] if len(step) > 3 else []))
         elif kind == "delete":
             self.session = self.session.delete_own_rule(str(step[1]), int(step[2]))
         elif kind == "leave":
@@ -235,6 +237,12 @@ class SessionFlow:
         rule = {"id": f"table-{self.deal_number}-{w}", "table": words}
         self._step(["rule", rule, w])
         return self.session.rules[-1].rule
+
+    def save_to_library(self, rule_id: str, words: str) -> None:
+        """#36 item 6: keep a rule of this session in the device's library (once), for a later
+        session's setup to bring back."""
+        rule = next(r.rule for r in self.session.rules if r.id == rule_id)
+        self.api.save_preset(self.storage, "lopti_rule", words, rule)
 
     def table_rules_now(self) -> list[tuple[str, str, int | None]]:
         """(id, words, author) of each table rule in force in the current deal: what the table
@@ -364,6 +372,55 @@ class SessionFlow:
                 out[r.id] = self.ballots(Proposal("restore", 0, rule_id=r.id), people.get(r.id, {}))
         return out
 
+    def old_rules(self) -> list[OldRule]:
+        """#36 item 6: the old rules a new session's setup may bring back besides this session's:
+        those of the earlier sessions at this table (by their authors), then the device's library
+        (nobody's here), each once and none already in this session. Keyed ``old-<n>``."""
+        seen = {_content(r.rule) for r in self.session.rules}
+        found: list[tuple[RuleDoc, int | None, int | None]] = []
+        for earlier in self._earlier_sessions():
+            found += [(r.rule, r.author, None) for r in earlier.rules]
+        found += [(data, None, pid) for pid, _, data in self.api.presets(self.storage, "lopti_rule")
+                  if isinstance(data, dict)]
+        out: list[OldRule] = []
+        for rule, author, pid in found:
+            if _content(rule) not in seen:
+                seen.add(_content(rule))
+                out.append(OldRule(f"old-{len(out)}", rule, author, pid))
+        return out
+
+    def forget(self, old: OldRule) -> None:
+        """Take a rule out of the device's library (the sessions that used it keep it)."""
+        if old.preset is not None:
+            self.api.delete_preset(self.storage, old.preset)
+
+    def _earlier_sessions(self) -> list[LoptiSession]:
+        """The sessions this one was carried from, the latest first (the ``carry`` steps' chain)."""
+        out: list[LoptiSession] = []
+        steps, seen = self.steps, set[int]()
+        while True:
+            carry = next((st for st in steps if st[0] == "carry"), None)
+            if carry is None or int(carry[1]) in seen:
+                return out
+            seen.add(int(carry[1]))
+            try:
+                earlier = SessionFlow.resume(self.storage, int(carry[1]))
+            except (LookupError, ValueError, VoteError):  # a session that was deleted or cannot be read
+                return out
+            out.append(earlier.session)
+            steps = earlier.steps
+
+    def brought_ballots(self, old: list[OldRule], people: dict[str, dict[int, bool]]) -> list[OldVote]:
+        """The old rules voted on at setup, as the ``carry`` step stores them: every person's vote as
+        given (default no); a bot votes to bring back only a rule it wrote."""
+        out: list[OldVote] = []
+        for o in old:
+            votes = {seat: people.get(o.key, {}).get(seat, False) if lv == PERSON else seat == o.author
+                     for seat, lv in enumerate(self.levels)}
+            if any(votes.values()):
+                out.append(OldVote(rule=o.rule, author=o.author, votes={str(k): v for k, v in votes.items()}))
+        return out
+
     def next_session(self, seed: int, people: dict[str, dict[int, bool]]) -> SessionFlow:
         """A new session at the same table: base rules only, except the old rules that a majority
         votes to keep at setup (P-11.1, P-11.2; those votes do not use the first deal's vote).
@@ -374,8 +431,10 @@ class SessionFlow:
         if self.session_id is None:
             self.save()
         votes = self.carry_ballots(people)
+        brought = self.brought_ballots(self.old_rules(), people)
         flow = SessionFlow(self.storage, self.levels[1:], seed)
-        flow._step(["carry", self.session_id, {rid: {str(k): v for k, v in vs.items()} for rid, vs in votes.items()}])
+        flow._step(["carry", self.session_id, {rid: {str(k): v for k, v in vs.items()} for rid, vs in votes.items()},
+                    *([brought] if brought else [])])
         self.end()
         return flow
 
@@ -383,7 +442,8 @@ class SessionFlow:
         """A lesson's next session at this table: never stored; the coach remembers this one."""
         assert self.coach is not None
         flow = SessionFlow(self.storage, self.levels[1:], seed)
-        flow.session = self.session.new_session(seed, self.carry_ballots(people))
+        brought = _brought(self.brought_ballots(self.old_rules(), people))
+        flow.session = self.session.new_session(seed, self.carry_ballots(people), brought)
         flow.coach = self.coach
         self.coach.earlier.append(self.session)
         flow.save()
@@ -393,6 +453,38 @@ class SessionFlow:
     def rules_in_force(self, lang: str) -> list[tuple[str, str, int | None, bool]]:
         """(id, description, author, in force) for every rule of the session."""
         return [(r.id, describe(r.rule, lang), r.author, r.in_force) for r in self.session.rules]
+
+
+class OldVote(TypedDict):
+    """An old rule voted on at a new session's setup, as its ``carry`` step stores it."""
+
+    rule: RuleDoc
+    author: int | None
+    votes: dict[str, bool]
+
+
+@dataclass(frozen=True)
+class OldRule:
+    """An old rule offered at a new session's setup (#36 item 6): its key on the screen, the rule,
+    and its author at this table (None: from the library)."""
+
+    key: str
+    rule: RuleDoc
+    author: int | None
+    #: its id in the library (None: an earlier session's rule)
+    preset: int | None = None
+
+
+def _content(rule: RuleDoc) -> str:
+    """What a rule says, whatever its id and author: one old rule is offered once."""
+    return json.dumps({k: v for k, v in rule.items() if k not in ("id", "author", "created_deal", "title")},
+                      sort_keys=True)
+
+
+def _brought(items: list[OldVote]) -> list[Brought]:
+    """The ``carry`` step's old rules as the engine takes them."""
+    return [(dict(x["rule"]), None if x["author"] is None else int(x["author"]),
+             {int(k): bool(v) for k, v in x["votes"].items()}) for x in items]
 
 
 class SessionCoach:

@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from engine.lopti.describe import describe
 from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.votes import VoteError
 from storage.seats import PERSON
 from views.lopti.rule_screens import rule_builder
-from views.lopti.session import SessionFlow
+from views.lopti.session import OldRule, SessionFlow
 from views.lopti.session_page import Between, author_label, page, seat_label
 from views.lopti.vote_screens import proposal_screen
 from views.ui import theme
@@ -139,6 +140,10 @@ def rule_cards(app: Host, flow: SessionFlow, back: Between) -> list[ft.Control]:
             return
         back(app, flow, t(lang, "sess_deleted", rule=words))
 
+    def save(rule_id: str, words: str) -> None:
+        flow.save_to_library(rule_id, words)
+        app.tell(t(lang, "lib_saved", rule=words))
+
     rules: list[ft.Control] = []
     table = flow.table_rules()
     for rid, words, author, in_force in flow.rules_in_force(lang):
@@ -151,40 +156,61 @@ def rule_cards(app: Host, flow: SessionFlow, back: Between) -> list[ft.Control]:
             lines.append(tagged(f"sess-delete-{rid}", ft.TextButton(
                 t(lang, "sess_delete", who=seat_label(flow, author, lang)), icon=ft.Icons.DELETE_OUTLINE,
                 on_click=lambda e, rid=rid, a=author, w=words: delete(rid, a, w))))
+        if author is not None and flow.levels[author] == PERSON:  # a rule written here: keep it for later
+            lines.append(tagged(f"sess-save-{rid}", ft.TextButton(
+                t(lang, "lib_save"), icon=ft.Icons.BOOKMARK_ADD_OUTLINED,
+                on_click=lambda e, rid=rid, w=words: save(rid, w))))
         rules.append(ft.Semantics(identifier=f"sess-rule-{rid}", content=ft.Card(content=ft.Container(
             padding=theme.SPACE_LOOSE, content=ft.Column(lines, spacing=theme.SPACE_FINE)))))
     return rules
 
 
 def carry_screen(app: Host, flow: SessionFlow, back: Between) -> None:
-    """P-11: the next session at this table starts with base rules; each old rule in force comes
-    back only if more than half of the table votes to keep it (the bots keep only their own)."""
+    """P-11: the next session at this table starts with base rules; an old rule comes back only if
+    more than half of the table votes to keep it (the bots keep only their own) — one of this
+    session's, of an earlier session at this table, or of the device's library (#36 item 6)."""
     lang = app.lang
-    people = [s for s, lv in enumerate(flow.levels) if lv == PERSON]
     keep: dict[str, dict[int, bool]] = {}
 
     def start(e: object) -> None:
         new = flow.next_session(app.new_seed(), keep)
         back(app, new, t(lang, "carry_kept", n=len(new.session.rules)))
 
-    rows: list[ft.Control] = []
-    for rid, words, author, in_force in flow.rules_in_force(lang):
-        if not in_force:
-            continue
-        keep[rid] = {}
-        switches: list[ft.Control] = []
-        for seat in people:
-            def flip(e: ft.Event[ft.Switch], rid: str = rid, seat: int = seat) -> None:
-                keep[rid][seat] = bool(e.control.value)
-            switches.append(ft.Semantics(identifier=f"keep-{rid}-{seat}", content=ft.Switch(
-                label=t(lang, "carry_keep", who=seat_label(flow, seat, lang)), value=False, on_change=flip)))
-        rows.append(ft.Card(content=ft.Container(padding=theme.SPACE_LOOSE, content=ft.Column([
-            text(lang, words, theme.TYPE_BODY),
-            text(lang, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)), theme.TYPE_NOTE,
-                 color=theme.PAGE_MUTED), *switches], spacing=theme.SPACE_TIGHT))))
+    rows = [carry_row(app, flow, keep, rid, words, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)))
+            for rid, words, author, in_force in flow.rules_in_force(lang) if in_force]
+    def forgetting(o: OldRule) -> Callable[[object], None] | None:
+        def forget(e: object) -> None:
+            flow.forget(o)
+            carry_screen(app, flow, back)
+        return None if o.preset is None else forget
+
+    old = [carry_row(app, flow, keep, o.key, describe(o.rule, lang),
+                     t(lang, "lib_from") if o.author is None else t(lang, "sess_rule_by", who=seat_label(
+                         flow, o.author, lang)), forgetting(o)) for o in flow.old_rules()]
     page(app, t(lang, "sess_again"), [
         text(lang, t(lang, "carry_hint", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL),
         *(rows or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)]),
+        *([text(lang, t(lang, "lib_older"), theme.TYPE_STRONG, True), *old] if old else []),
         tagged("carry-start", ft.FilledButton(
             t(lang, "carry_start"), icon=ft.Icons.PLAY_ARROW, on_click=start)),
         ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))], flow)
+
+
+def carry_row(app: Host, flow: SessionFlow, keep: dict[str, dict[int, bool]], key: str, words: str,
+              whose: str, forget: Callable[[object], None] | None = None) -> ft.Control:
+    """One old rule at a new session's setup: its words, whose it is, each person's switch, and
+    for a library rule the way to take it out of the library."""
+    lang = app.lang
+    keep[key] = {}
+    switches: list[ft.Control] = []
+    for seat in (s for s, lv in enumerate(flow.levels) if lv == PERSON):
+        def flip(e: ft.Event[ft.Switch], seat: int = seat) -> None:
+            keep[key][seat] = bool(e.control.value)
+        switches.append(ft.Semantics(identifier=f"keep-{key}-{seat}", content=ft.Switch(
+            label=t(lang, "carry_keep", who=seat_label(flow, seat, lang)), value=False, on_change=flip)))
+    if forget is not None:
+        switches.append(tagged(f"forget-{key}", ft.TextButton(
+            t(lang, "lib_forget"), icon=ft.Icons.BOOKMARK_REMOVE_OUTLINED, on_click=forget)))
+    return ft.Card(content=ft.Container(padding=theme.SPACE_LOOSE, content=ft.Column([
+        text(lang, words, theme.TYPE_BODY), text(lang, whose, theme.TYPE_NOTE, color=theme.PAGE_MUTED), *switches],
+        spacing=theme.SPACE_TIGHT)))
