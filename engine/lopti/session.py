@@ -429,6 +429,15 @@ class LoptiSession:
                 kept.append(SessionRule(checked, author, ACTIVE, 0, ("brought back at setup",)))
         return LoptiSession(self.players, seed, self.first_dealer, self.options, rules=tuple(kept))
 
+    def fits(self, rule: Any, author: int | None) -> bool:
+        """Whether an old rule could be brought back at this table (a library rule may have been
+        written for more seats, or be damaged)."""
+        try:
+            self._brought_rule(rule, author, set())
+        except VoteError:
+            return False
+        return True
+
     def _brought_rule(self, rule: Any, author: int | None, taken: set[str]) -> dict[str, Any]:
         """An old rule brought back at setup, checked (VoteError), under an id not yet taken."""
         if author is not None and not 0 <= author < self.players:

@@ -32,7 +32,8 @@ def test_P_11_2_a_majority_brings_back_library_and_earlier_rules_after_the_kept_
 
 def test_a_brought_rule_whose_id_is_taken_gets_a_new_one() -> None:
     same_id = {**TEMPLATES[0], "id": "queens-reverse-1"}  # another rule under a kept rule's id
-    new = ended().new_session(9, {"queens-reverse-1": YES3}, brought=[(same_id, None, YES3), (same_id, None, YES3)])
+    new = ended().new_session(9, {"queens-reverse-1": YES3},
+                              brought=[(same_id, None, YES3), (same_id, None, YES3)])
     assert [r.id for r in new.rules] == ["queens-reverse-1", "queens-reverse-1-2", "queens-reverse-1-3"]
 
 
@@ -41,3 +42,9 @@ def test_a_brought_rule_whose_id_is_taken_gets_a_new_one() -> None:
 def test_a_broken_old_rule_is_refused_whatever_the_votes(rule: object, author: int | None) -> None:
     with pytest.raises(VoteError):
         ended().new_session(9, brought=[(rule, author, NO)])  # type: ignore[list-item]
+
+
+def test_fits_says_which_old_rules_the_table_can_bring_back() -> None:
+    s = ended()
+    assert s.fits(TEMPLATES[0], None) and s.fits(WORDS, 2)
+    assert not s.fits({**TEMPLATES[0], "do": []}, None) and not s.fits(TEMPLATES[0], 5) and not s.fits("x", None)

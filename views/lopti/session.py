@@ -384,10 +384,12 @@ class SessionFlow:
                   if isinstance(data, dict)]
         out: list[OldRule] = []
         for rule, author, pid in found:
-            if _content(rule) not in seen:
+            if _content(rule) not in seen and self.session.fits(rule, author):
                 seen.add(_content(rule))
                 out.append(OldRule(f"old-{len(out)}", rule, author, pid))
         return out
+
+
 
     def forget(self, old: OldRule) -> None:
         """Take a rule out of the device's library (the sessions that used it keep it)."""

@@ -173,7 +173,11 @@ def carry_screen(app: Host, flow: SessionFlow, back: Between) -> None:
     keep: dict[str, dict[int, bool]] = {}
 
     def start(e: object) -> None:
-        new = flow.next_session(app.new_seed(), keep)
+        try:
+            new = flow.next_session(app.new_seed(), keep)
+        except VoteError as exc:  # the engine refused an old rule: nothing was stored
+            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
+            return
         back(app, new, t(lang, "carry_kept", n=len(new.session.rules)))
 
     rows = [carry_row(app, flow, keep, rid, words, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)))
