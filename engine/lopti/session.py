@@ -483,6 +483,12 @@ def bot_rule(session: LoptiSession, seat: int, seed: int) -> dict[str, Any]:
 PENALTIES = {"draw", "give", "skip"}
 
 
+def bot_brings_back(author: int | None, seat: int) -> bool:
+    """A bot's vote on an old rule at a new session's setup (P-11.2), as ``bot_vote`` restores a
+    rule: yes only to a rule it wrote (a library rule has no author here, so no bot brings it)."""
+    return author == seat
+
+
 def bot_vote(session: LoptiSession, proposal: Proposal, seat: int) -> bool:
     """The bots' voting heuristic (documented in docs/house_rules.md):
 

@@ -969,6 +969,16 @@ def test_the_hint_asks_the_level_chosen_in_the_settings_and_thinks_visibly(tmp_p
         s.close()
 
 
+def throw_the_knockout(s: Screen) -> None:
+    """The P-10.4 knockout thrown by hand, one throw at a time, until the defender is chosen."""
+    s.wait_for(lambda: s.find(ident="ko-rock"), what="the knockout")
+    throws = ["rock", "paper", "scissors", "rock", "rock", "paper"]
+    for k in range(30):
+        if not s.find(ident="ko-rock"):
+            break
+        s.tap(ident=f"ko-{throws[k % len(throws)]}")
+
+
 def switch_in(s: Screen, ident: str) -> ft.Switch:
     """The switch inside the control with semantics identifier ``ident``."""
     from tests.views.screen import walk
@@ -1052,12 +1062,7 @@ def test_two_people_play_the_defenders_knockout_by_hand_on_screen(tmp_path: Path
         for seat in (2, 3):
             s.toggle(switch_in(s, f"defend-{seat}"), True)
         s.tap(ident="defend-go")
-        s.wait_for(lambda: s.find(ident="ko-rock"), what="the knockout")
-        throws = ["rock", "paper", "scissors", "rock", "rock", "paper"]
-        for k in range(30):
-            if not s.find(ident="ko-rock"):
-                break
-            s.tap(ident=f"ko-{throws[k % len(throws)]}")
+        throw_the_knockout(s)
         s.wait_for(lambda: s.find(ident="rps-auto"), what="the series between the proposer and the defender")
         s.tap(ident="rps-auto")
         s.wait_for(lambda: s.find(ident="sess-next"), what="back between deals")

@@ -11,7 +11,7 @@ import pytest
 
 from storage import api
 from storage.db import open_storage
-from tests.views.test_screens import open_at, switch_in
+from tests.views.test_screens import open_at, switch_in, throw_the_knockout
 from views.table.lessons import find
 from views.ui.i18n import t
 
@@ -50,12 +50,7 @@ def test_the_sessions_lesson_is_played_to_its_end(tmp_path: Path, lang: str) -> 
         for seat in (0, 3):
             s.toggle(switch_in(s, f"defend-{seat}"), True)
         s.tap(ident="defend-go")
-        s.wait_for(lambda: s.find(ident="ko-rock"), what="the knockout")
-        throws = ["rock", "paper", "scissors", "rock", "rock", "paper"]
-        for k in range(30):
-            if not s.find(ident="ko-rock"):
-                break
-            s.tap(ident=f"ko-{throws[k % len(throws)]}")
+        throw_the_knockout(s)
         s.wait_for(lambda: s.find(ident="rps-auto"), what="the series against the proposer")
         s.tap(ident="rps-auto")
         s.wait_for(lambda: s.shows(lesson.steps[1].text[lang]), what="the knockout step done")

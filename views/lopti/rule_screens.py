@@ -14,7 +14,7 @@ from engine.lopti.dryrun import dry_run
 from engine.lopti.votes import VoteError
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
-from views.lopti.session_page import Between, builder_page, page, seat_label, words_field
+from views.lopti.session_page import Between, builder_page, page, seat_label, words_field, words_page
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
@@ -112,12 +112,9 @@ def table_rule_screen(app: Host, back: Between, flow: SessionFlow) -> None:
             return
         back(app, flow, t(lang, "sess_rule_added", rule=describe(rule, lang)))
 
-    page(app, t(lang, "tr_title"), [
-        text(lang, t(lang, "tr_means"), theme.TYPE_SMALL),
-        ft.Semantics(identifier="tr-words", content=field),
-        ft.Row([tagged("tr-done", ft.FilledButton(t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
-                ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, back, flow))],
-               wrap=True)], flow)
+    words_page(app, t(lang, "tr_title"), field, flow, [
+        tagged("tr-done", ft.FilledButton(t(lang, "sess_add_rule"), icon=ft.Icons.CHECK, on_click=done)),
+        ft.TextButton(t(lang, "rb_back_to_list"), on_click=lambda e: rule_builder(app, back, flow))])
 
 
 def dry_run_row(app: Host, draft: RuleDraft) -> ft.Control:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypedDict
 from engine.lopti.describe import describe
 from engine.lopti.house_rules import RuleDoc
 from engine.lopti.options import LoptiOptions
-from engine.lopti.session import Brought, LoptiSession, bot_rule, bot_vote
+from engine.lopti.session import Brought, LoptiSession, bot_brings_back, bot_rule, bot_vote
 from engine.lopti.session_lesson import SessionLesson
 from engine.lopti.table_rules import is_table_rule
 from engine.lopti.templates import TEMPLATES
@@ -417,7 +417,7 @@ class SessionFlow:
         given (default no); a bot votes to bring back only a rule it wrote."""
         out: list[OldVote] = []
         for o in old:
-            votes = {seat: people.get(o.key, {}).get(seat, False) if lv == PERSON else seat == o.author
+            votes = {seat: people.get(o.key, {}).get(seat, False) if lv == PERSON else bot_brings_back(o.author, seat)
                      for seat, lv in enumerate(self.levels)}
             if any(votes.values()):
                 out.append(OldVote(rule=o.rule, author=o.author, votes={str(k): v for k, v in votes.items()}))

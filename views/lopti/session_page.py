@@ -144,3 +144,11 @@ def words_field(lang: str, value: str = "") -> ft.TextField:
     """Where a table rule's words are written: a few lines, as long as the engine keeps (P-13)."""
     return ft.TextField(label=t(lang, "tr_label"), value=value, multiline=True, min_lines=2, max_lines=5,
                         max_length=MAX_CHARS)
+
+
+def words_page(app: Host, title: str, field: ft.TextField, flow: SessionFlow, actions: list[ft.Control]) -> None:
+    """A table rule's words being written (a winner's rule, or a change put to the vote): what
+    such a rule is, the words, the actions."""
+    lang = app.lang
+    page(app, title, [text(lang, t(lang, "tr_means"), theme.TYPE_SMALL),
+                      ft.Semantics(identifier="tr-words", content=field), ft.Row(actions, wrap=True)], flow)

@@ -14,7 +14,16 @@ from engine.lopti.votes import Proposal, VoteError
 from storage.seats import PERSON
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
-from views.lopti.session_page import Between, builder_page, outcome, page, proposal_words, seat_label, words_field
+from views.lopti.session_page import (
+    Between,
+    builder_page,
+    outcome,
+    page,
+    proposal_words,
+    seat_label,
+    words_field,
+    words_page,
+)
 from views.lopti.tie_screens import defender_screen, objector_screen, rps_screen
 from views.ui import theme
 from views.ui.i18n import t
@@ -80,14 +89,8 @@ def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposa
     draft = RuleDraft.from_rule(proposal.new_rule or {})
 
     def done(e: object) -> None:
-        changed = Proposal("modify", proposal.proposer, rule_id=proposal.rule_id,
-                           new_rule=draft.to_rule(proposal.rule_id or "draft"))
-        try:
-            flow.check(changed)
-        except VoteError as exc:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
-            return
-        vote_screen(app, back, flow, changed)
+        propose_change(app, back, flow, Proposal("modify", proposal.proposer, rule_id=proposal.rule_id,
+                                                 new_rule=draft.to_rule(proposal.rule_id or "draft")))
 
     builder_page(app, t(lang, "sess_propose"), draft, flow=flow, actions=ft.Row([
         tagged("rb-done", ft.FilledButton(
@@ -101,20 +104,22 @@ def reword_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposa
     field = words_field(lang, str((proposal.new_rule or {}).get("table", "")))
 
     def done(e: object) -> None:
-        changed = Proposal("modify", proposal.proposer, rule_id=proposal.rule_id, new_rule={"table": field.value or ""})
-        try:
-            flow.check(changed)
-        except VoteError as exc:
-            app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
-            return
-        vote_screen(app, back, flow, changed)
+        propose_change(app, back, flow, Proposal("modify", proposal.proposer, rule_id=proposal.rule_id,
+                                                 new_rule={"table": field.value or ""}))
 
-    page(app, t(lang, "sess_propose"), [
-        text(lang, t(lang, "tr_means"), theme.TYPE_SMALL),
-        ft.Semantics(identifier="tr-words", content=field),
-        ft.Row([tagged("rb-done", ft.FilledButton(t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
-                ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, back, flow))], wrap=True)],
-         flow)
+    words_page(app, t(lang, "sess_propose"), field, flow, [
+        tagged("rb-done", ft.FilledButton(t(lang, "rb_propose"), icon=ft.Icons.HOW_TO_VOTE, on_click=done)),
+        ft.TextButton(t(lang, "cancel"), on_click=lambda e: proposal_screen(app, back, flow))])
+
+
+def propose_change(app: Host, back: Between, flow: SessionFlow, changed: Proposal) -> None:
+    """A changed rule goes to the vote once the engine accepts it; a refusal is said, nothing moves."""
+    try:
+        flow.check(changed)
+    except VoteError as exc:
+        app.page.show_dialog(ft.AlertDialog(title=text(app.lang, str(exc), theme.TYPE_BODY)))
+        return
+    vote_screen(app, back, flow, changed)
 
 
 def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal) -> None:
