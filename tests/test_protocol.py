@@ -39,6 +39,7 @@ from engine.lopti import LoptiOptions
 from engine.lopti.house_rules import parse_rule
 from engine.lopti.templates import TEMPLATES
 from engine.spit import NextRound, SpitOptions
+from tests.lopti.base_params import base_params
 
 EXAMPLES = int(os.environ.get("PROTOCOL_EXAMPLES", 400 if os.environ.get("SOAK") else 25))
 #: what the suite checked in this run, printed by tests/conftest.py
@@ -107,10 +108,10 @@ def _spit_hidden(o: dict[str, Any]) -> int:
 _lanes_options = st.builds(lambda flags: LanesOptions(**dict(zip(VARIANTS, flags, strict=True))),
                            st.lists(st.booleans(), min_size=len(VARIANTS), max_size=len(VARIANTS)))
 _lopti_options = st.builds(
-    lambda picks, first_out_ends: LoptiOptions(
+    lambda picks, first_out_ends, params: LoptiOptions(
         house_rules=tuple(parse_rule({**TEMPLATES[i], "id": f"t{i}"}) for i in sorted(picks)),
-        first_out_ends=first_out_ends),
-    st.sets(st.integers(0, len(TEMPLATES) - 1), max_size=3), st.booleans())
+        first_out_ends=first_out_ends, params=params),
+    st.sets(st.integers(0, len(TEMPLATES) - 1), max_size=3), st.booleans(), base_params)  # P-9.1 choices too
 _spit_options = st.builds(lambda scoring, cap: SpitOptions(scoring=scoring, round_cap=cap),
                           st.sampled_from(["standard", "points"]), st.integers(5, 40))
 

@@ -44,12 +44,12 @@ SKILLED_SHARE = 32  # the skilled level searches with budget_ms / 32
 
 
 def _swap_choice(s: LoptiState, legal: list[LoptiAction]) -> LoptiAction:
-    low = s.options.params.low_rank
+    params = s.options.params
     best: LoptiAction = Keep()
     gain = 0
     for a in legal:
         if isinstance(a, Swap) and a.hand_card and a.up_card:
-            g = swap_strength(a.hand_card.rank, low) - swap_strength(a.up_card.rank, low)
+            g = swap_strength(a.hand_card.rank, params) - swap_strength(a.up_card.rank, params)
             if g > gain:
                 best, gain = a, g
     return best

@@ -25,6 +25,7 @@ from math import comb
 
 from engine.cards import Card, Rng, parse_card
 from engine.lopti.dryrun import preference, swap_strength
+from engine.lopti.house_rules import BaseParams
 from engine.lopti.notation import LoptiObservation, dealer
 from engine.lopti.options import LoptiOptions
 from engine.lopti.record import LoptiMove
@@ -44,8 +45,8 @@ def limits(obs: LoptiObservation) -> Limits:
 def read_moves(obs: LoptiObservation) -> tuple[Limits, set[int]]:
     """(the limits, the seats not read: the observer and any whose moves broke their limits)."""
     options = LoptiOptions.from_json(obs["options"])
-    low = options.params.low_rank
-    plays = sorted(((r, n) for r in range(1, 14) for n in range(1, 5)), key=preference(low))
+    params = options.params
+    plays = sorted(((r, n) for r in range(1, 14) for n in range(1, 5)), key=preference(params))
     out: Limits = {}
     dropped = {obs["player"]}
     for move in obs["moves"]:
@@ -56,7 +57,7 @@ def read_moves(obs: LoptiObservation) -> tuple[Limits, set[int]]:
                 dropped.add(q)
                 del out[q]
             else:
-                found = _setup_limits(move, low) if move["setup"] else _play_limits(move, options, plays)
+                found = _setup_limits(move, params) if move["setup"] else _play_limits(move, options, plays)
                 for rank, most in found.items():
                     mine[rank] = min(mine.get(rank, NO_LIMIT), most)
                 _spend(move, mine)
@@ -85,16 +86,16 @@ def _spend(move: LoptiMove, mine: dict[int, int]) -> None:
         mine[move["rank"]] = max(0, mine[move["rank"]] - _unseen_played(move))
 
 
-def _setup_limits(move: LoptiMove, low: int) -> dict[int, int]:
+def _setup_limits(move: LoptiMove, params: BaseParams) -> dict[int, int]:
     """P-2.2: the plain player swaps the pair that gains most, or keeps when none gains."""
-    up = [swap_strength(parse_card(c).rank, low) for c in move["up"]]
+    up = [swap_strength(parse_card(c).rank, params) for c in move["up"]]
     if not up or move["action"] not in ("keep", "swap"):
         return {}
     bound = min(up)
     if move["action"] == "swap":
         hand_card, up_card = (parse_card(c).rank for c in move["swap"])
-        bound += swap_strength(hand_card, low) - swap_strength(up_card, low)
-    return {r: 0 for r in range(1, 14) if swap_strength(r, low) > bound}
+        bound += swap_strength(hand_card, params) - swap_strength(up_card, params)
+    return {r: 0 for r in range(1, 14) if swap_strength(r, params) > bound}
 
 
 def _play_limits(move: LoptiMove, options: LoptiOptions, plays: list[tuple[int, int]]) -> dict[int, int]:

@@ -13,7 +13,7 @@ from typing import Any
 from engine.cards import Card, derive_seed
 from engine.core import EngineError
 from engine.lopti.actions import Flip, Keep, LoptiAction, Play, Take
-from engine.lopti.house_rules import HouseRule, parse_rule
+from engine.lopti.house_rules import BaseParams, HouseRule, parse_rule
 from engine.lopti.options import LoptiOptions
 from engine.lopti.rules import apply, deal, legal_actions, on_face_down, play_refusal
 from engine.lopti.state import SETUP, LoptiState, order
@@ -47,24 +47,24 @@ def simple_policy(state: LoptiState) -> LoptiAction:
 
 
 @lru_cache(maxsize=16)
-def _rank_keys(low: int) -> dict[int, int]:
-    """Each rank's place in the plain player's order: ordinary ranks before specials (2, 3, 10, the
-    low card), lower before higher."""
-    return {r: (100 if r in (2, 3, 10) or r == low else 0) + order(r) for r in range(1, 14)}
+def _rank_keys(params: BaseParams) -> dict[int, int]:
+    """Each rank's place in the plain player's order: ordinary ranks before the special cards (2, 3,
+    10 and the low card, or the session's, P-9.1), lower before higher."""
+    return {r: (100 if r in params.specials else 0) + order(r) for r in range(1, 14)}
 
 
-def preference(low: int) -> Callable[[tuple[int, int]], tuple[int, int]]:
+def preference(params: BaseParams) -> Callable[[tuple[int, int]], tuple[int, int]]:
     """The plain player's order of plays (rank, count), favourite first (:func:`_rank_keys`; of a
     rank, more cards before fewer). Also what a bot infers an opponent's hand from
     (engine/bots/lopti_infer.py)."""
-    keys = _rank_keys(low)
+    keys = _rank_keys(params)
     return lambda play: (keys[play[0]], -play[1])
 
 
 def _preferred(state: LoptiState, hand: list[Card]) -> Iterator[tuple[int, int]]:
     """Every play of ``hand`` (rank, count), in the plain player's order (:func:`preference`),
     lazily: the rollouts' inner loop usually stops at the first or second."""
-    keys = _rank_keys(state.options.params.low_rank)
+    keys = _rank_keys(state.options.params)
     counts: dict[int, int] = {}
     for c in hand:
         counts[c.rank] = counts.get(c.rank, 0) + 1
@@ -73,18 +73,11 @@ def _preferred(state: LoptiState, hand: list[Card]) -> Iterator[tuple[int, int]]
             yield rank, n
 
 
-def swap_strength(rank: int, low: int) -> int:
+def swap_strength(rank: int, params: BaseParams) -> int:
     """How valuable a card of ``rank`` is to keep for later, for the plain player's setup swap
     (P-2.2): its face-up cards are played last, so the strongest go there."""
-    if rank == 10:
-        return 16
-    if rank == 2:
-        return 15
-    if rank == 3:
-        return 14
-    if rank == low:
-        return 9
-    return order(rank)
+    special = {params.clear_rank: 16, params.reset_rank: 15, params.pass_rank: 14, params.low_rank: 9}
+    return special.get(rank, order(rank))
 
 
 def reference_policy(state: LoptiState) -> LoptiAction:
@@ -94,7 +87,7 @@ def reference_policy(state: LoptiState) -> LoptiAction:
     if plays:
         def cost(a: Play) -> tuple[int, int]:
             rank, count = a.key
-            special = rank in (2, 3, 10) or rank == state.options.params.low_rank
+            special = rank in state.options.params.specials
             return (1 if special else 0, order(rank) * 10 - count)
         return min(plays, key=cost)
     for a in legal:

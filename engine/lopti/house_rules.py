@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from engine.core import Why
+
 FORMAT_VERSION = 1
 
 #: base events a rule may hook. Going out, winning, the vote and RPS are deliberately absent (P-8.3).
@@ -93,21 +95,72 @@ class RuleError(ValueError):
         self.problems = problems
 
 
+#: the base parameters that name a card's rank (1 = ace … 13 = king, as engine.cards counts them)
+RANK_PARAMS = ("reset_rank", "pass_rank", "low_rank", "clear_rank")
+#: what each special card does, for the combination check's words (P-4)
+_SPECIAL_JOB = {"reset_rank": "reset (P-4.1)", "pass_rank": "pass (P-4.2)", "low_rank": "play-low (P-4.4)",
+                "clear_rank": "clear (P-4.5)"}
+DECK_SIZE = 52
+
+
 @dataclass(frozen=True)
 class BaseParams:
-    """Session-only changes to base rules, made only by a rule vote (P-9.1)."""
+    """Session-only changes to base rules, made only by a rule vote (P-9.1). Each is a number or a
+    rank the Lopti rules name; :meth:`problems` refuses a combination no deal could be played with."""
 
+    hand_size: int = 3  # P-2.1: cards dealt to the hand
+    face_up: int = 3  # P-2.1: face-up cards
+    face_down: int = 3  # P-2.1: face-down cards
     draw_threshold: int = 3  # P-3.5: draw while holding fewer than this
     clear_run: int = 4  # P-3.4: a run of this many equal ranks clears
+    reset_rank: int = 2  # P-4.1: the "reset" card
+    pass_rank: int = 3  # P-4.2: the "pass" card
     low_rank: int = 7  # P-4.4: the "play low" card
+    clear_rank: int = 10  # P-4.5: the "clear" card
 
-    RANGES = {"draw_threshold": (2, 5), "clear_run": (3, 4), "low_rank": (5, 9)}
+    RANGES = {"draw_threshold": (2, 5), "clear_run": (3, 4), "low_rank": (1, 13), "reset_rank": (1, 13),
+              "pass_rank": (1, 13), "clear_rank": (1, 13), "hand_size": (1, 5), "face_up": (0, 4),
+              "face_down": (1, 4)}
 
     def to_json(self) -> dict[str, int]:
         return {k: getattr(self, k) for k in self.RANGES if getattr(self, k) != getattr(BaseParams, k)}
 
+    @property
+    def specials(self) -> frozenset[int]:
+        """The four ranks with a special job (P-4): the rest follow the rank order alone."""
+        return frozenset((self.reset_rank, self.pass_rank, self.low_rank, self.clear_rank))
+
+    @property
+    def per_seat(self) -> int:
+        return self.hand_size + self.face_up + self.face_down
+
+    def problems(self, players: int | None = None) -> list[Why]:
+        """Why no deal could be played with these parameters together (each is in its range): one
+        rank with two special jobs; more cards dealt than the deck holds (for ``players``, when known;
+        else for the fewest, two). Every deal that can be dealt ends: the turn cap (P-8.3)."""
+        out = []
+        seen: dict[int, str] = {}
+        for name in RANK_PARAMS:
+            rank = getattr(self, name)
+            label = BaseParams.label(name, rank)
+            if rank in seen:
+                out.append(Why("special_twice", f"the {seen[rank]} card and the {_SPECIAL_JOB[name]} card cannot "
+                               f"both be {label}: each special card is a different rank", rank=label))
+            seen.setdefault(rank, _SPECIAL_JOB[name])
+        n = players or 2
+        if n * self.per_seat > DECK_SIZE:
+            out.append(Why("deck_short", f"{n} players with {self.per_seat} cards each need {n * self.per_seat} "
+                           f"cards; the deck has {DECK_SIZE} (P-2.1)", players=n, per_seat=self.per_seat,
+                           need=n * self.per_seat))
+        return out
+
     @staticmethod
-    def from_json(obj: Any) -> BaseParams:
+    def label(name: str, value: int) -> str:
+        """A value as a player reads it: a rank by its face (J, Q, K, A), a number as itself."""
+        return RANK_LABELS[(value - 2) % 13] if name in RANK_PARAMS else str(value)
+
+    @staticmethod
+    def from_json(obj: Any, players: int | None = None) -> BaseParams:
         problems = []
         if not isinstance(obj, dict):
             raise RuleError(["base parameters must be an object"])
@@ -118,12 +171,15 @@ class BaseParams:
                 continue
             lo, hi = BaseParams.RANGES[k]
             if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
-                problems.append(f"{k} must be a whole number from {lo} to {hi}")
+                problems.append(f"{k} must be a whole number from {lo} to {hi}"
+                                + (" (1 is the ace, 11–13 the jack, queen and king)" if k in RANK_PARAMS else ""))
                 continue
             values[k] = v
+        params = BaseParams(**values)
+        problems += [] if problems else params.problems(players)
         if problems:
             raise RuleError(problems)
-        return BaseParams(**values)
+        return params
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,10 @@ from typing import Any, TypedDict
 
 from engine.cards import Card, Rng, parse_card, standard_deck
 from engine.core import BadPosition, ensure_keys, position_cards, want_bool, want_dict, want_int, want_list
+from engine.lopti.house_rules import BaseParams
 from engine.lopti.options import LoptiOptions
 from engine.lopti.record import LoptiMove
-from engine.lopti.state import OVER, PLAY, SETUP, TEN, THREE, LoptiState, Seat, is_low
+from engine.lopti.state import OVER, PLAY, SETUP, LoptiState, Seat, is_low, rank_label
 
 TOP_KEYS = ("players", "draw", "pile", "threes", "obligation", "to_move", "extra_play", "phase", "places",
             "decided", "low", "over", "winner")
@@ -26,7 +27,7 @@ def position_from_json(options: LoptiOptions, obj: Any, seed: int = 0) -> LoptiS
     ensure_keys(pos, TOP_KEYS, "position", BadPosition)
     seats = _seats(pos)
     draw = _cards(pos.get("draw", []), "draw")
-    pile = _pile(pos)
+    pile = _pile(pos, options.params)
     all_cards = draw + [c for play in pile for c in play]
     for s in seats:
         all_cards += s.hand + s.up + s.down
@@ -75,7 +76,7 @@ def _seats(pos: dict[str, Any]) -> list[Seat]:
     return seats
 
 
-def _pile(pos: dict[str, Any]) -> list[list[Card]]:
+def _pile(pos: dict[str, Any], params: BaseParams) -> list[list[Card]]:
     pile = []
     for k, play in enumerate(want_list(pos.get("pile", []), "pile")):
         cards = _cards(play, f"pile[{k}]")
@@ -83,8 +84,9 @@ def _pile(pos: dict[str, Any]) -> list[list[Card]]:
             raise BadPosition(f"pile[{k}] is an empty play")
         if len({c.rank for c in cards}) != 1:
             raise BadPosition(f"pile[{k}] mixes ranks; a play is one rank")
-        if cards[0].rank in (THREE, TEN):
-            raise BadPosition("3s and 10s never stay in the pile (P-4.2, P-4.5)")
+        if cards[0].rank in (params.pass_rank, params.clear_rank):
+            raise BadPosition(f"{rank_label(params.pass_rank)}s and {rank_label(params.clear_rank)}s never stay "
+                              "in the pile (P-4.2, P-4.5)")
         pile.append(cards)
     return pile
 

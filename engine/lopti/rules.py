@@ -22,9 +22,6 @@ from engine.lopti.state import (
     OVER,
     PLAY,
     SETUP,
-    TEN,
-    THREE,
-    TWO,
     LoptiState,
     Seat,
     active_seats,
@@ -38,19 +35,24 @@ from engine.lopti.state import (
 
 
 def deal(options: LoptiOptions, seed: int, players: int, leader: int = 0) -> LoptiState:
-    """P-2.1: 3 face-down, 3 face-up on them, 3 in hand; the rest is the draw pile. The deal starts
-    in the setup phase (P-2.2) with ``leader`` deciding first."""
+    """P-2.1: 3 face-down, 3 face-up on them, 3 in hand (or the session's counts, P-9.1); the rest
+    is the draw pile. The deal starts in the setup phase (P-2.2) with ``leader`` deciding first."""
     if not 2 <= players <= 5:
         raise BadRequest("Lopti is for 2 to 5 players")
     if not 0 <= leader < players:
         raise BadRequest("the leader must be one of the players")
+    params = options.params
+    problems = params.problems(players)
+    if problems:
+        raise BadRequest("; ".join(problems))
     deck = standard_deck()
     Rng(derive_seed(seed, "lopti-deal")).shuffle(deck)
     seats = []
+    down, up, n = params.face_down, params.face_up, params.per_seat
     for i in range(players):
-        chunk = deck[i * 9:(i + 1) * 9]
-        seats.append(Seat(hand=chunk[6:9], up=chunk[3:6], down=chunk[0:3]))
-    rest = deck[players * 9:]
+        chunk = deck[i * n:(i + 1) * n]
+        seats.append(Seat(hand=chunk[down + up:], up=chunk[down:down + up], down=chunk[:down]))
+    rest = deck[players * n:]
     return LoptiState(options, seats, rest, [], 0, False, leader, False, SETUP, [], [False] * players,
                       leader=leader, skips=[0] * players)
 
@@ -60,9 +62,9 @@ def deal(options: LoptiOptions, seed: int, players: int, leader: int = 0) -> Lop
 
 #: what each refusal of a play says (P-3.3, P-3.4, P-4), filled from its params
 REFUSALS = {
-    "obligation": "a 3 was passed to you: play a 3 or take the pile (P-4.6)",
-    "ten_after_low": "a 10 can never be played right after a {low} (P-4.4)",
-    "more_twos": "on {n} 2(s) play more 2s, or complete {run} (P-4.1)",
+    "obligation": "a {pass} was passed to you: play a {pass} or take the pile (P-4.6)",
+    "ten_after_low": "a {clear} can never be played right after a {low} (P-4.4)",
+    "more_twos": "on {n} {reset}(s) play more {reset}s, or complete {run} (P-4.1)",
     "tie_more": "on a tie, play more: {n} {rank}(s) are on top, so play at least {need} (P-3.3)",
     "lower": "{rank} is lower than the {top} on top: play higher, a special card, or take (P-3.3)",
     "more_low": "on {n} {rank}(s) play more {rank}s, or complete {run} (P-4.4)",
@@ -87,23 +89,23 @@ def play_refusal(state: LoptiState, rank: int, count: int) -> tuple[str, dict[st
     The low card (7) and the run that clears (4) are the session's base parameters (P-9.1)."""
     params = state.options.params
     low, run_len = params.low_rank, params.clear_run
-    if state.obligation and rank != THREE:
-        return "obligation", {}
-    if rank == THREE or not state.pile:
+    if state.obligation and rank != params.pass_rank:
+        return "obligation", {"pass": rank_label(params.pass_rank)}
+    if rank == params.pass_rank or not state.pile:
         return None  # P-4.2 a 3 goes on anything; P-3.1 lead anything on an empty table
     top = state.pile[-1]
     trank, tcount = top[0].rank, len(top)
     run_rank, run = top_run(state)
     completes = rank == run_rank and run + count == run_len  # P-3.4
-    if rank == TEN:
-        return ("ten_after_low", {"low": rank_label(low)}) if trank == low else None
-    if rank == TWO:
-        if trank == TWO and not (count > tcount or completes):
-            return "more_twos", {"n": tcount, "run": run_len}
+    if rank == params.clear_rank:
+        return ("ten_after_low", {"low": rank_label(low), "clear": rank_label(rank)}) if trank == low else None
+    if rank == params.reset_rank:
+        if trank == rank and not (count > tcount or completes):
+            return "more_twos", {"n": tcount, "run": run_len, "reset": rank_label(rank)}
         return None
     if trank == low:
         return _after_low(rank, count, tcount, completes, low, run_len)
-    if rank == low or trank == TWO:
+    if rank == low or trank == params.reset_rank:
         return None  # P-4.4 the low card goes on anything; P-4.1 anything goes on a 2
     if rank == trank:
         if count > tcount or completes:
@@ -327,21 +329,21 @@ def _resolve_play(s: LoptiState, p: int, cards: list[Card], events: list[Event],
 def _pile_effect(s: LoptiState, p: int, cards: list[Card], events: list[Event],
                  shield: int | None) -> tuple[bool, bool]:
     """What the played cards do to the pile (P-3.4, P-4): (cleared, passes the obligation)."""
-    rank = cards[0].rank
-    if rank == THREE:  # P-4.2, P-4.3
+    rank, params = cards[0].rank, s.options.params
+    if rank == params.pass_rank:  # P-4.2, P-4.3
         s.gone.extend(cards)
         s.threes += len(cards)
         if s.threes >= FOUR:
             _clear(s, p, "threes", [], events, shield)
             return True, False
         return False, bool(s.pile)
-    if rank == TEN:  # P-4.5
+    if rank == params.clear_rank:  # P-4.5
         _clear(s, p, "ten", cards, events, shield)
         return True, False
     s.threes = 0
     s.obligation = False
     s.pile.append(list(cards))
-    if top_run(s)[1] >= s.options.params.clear_run:  # P-3.4, P-4.4 four 7s
+    if top_run(s)[1] >= params.clear_run:  # P-3.4, P-4.4 four 7s
         _clear(s, p, "four", [], events, shield)
         return True, False
     return False, False

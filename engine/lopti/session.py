@@ -17,7 +17,7 @@ from itertools import chain
 from typing import Any
 
 from engine.cards import Rng, derive_seed
-from engine.core import BadRequest
+from engine.core import BadRequest, Why
 from engine.lopti.house_rules import BaseParams, RuleError, parse_rule
 from engine.lopti.options import LoptiOptions
 from engine.lopti.rps import bracket, seeded_thrower, series
@@ -211,11 +211,17 @@ class LoptiSession:
                 out.append(Proposal("restore", seat, rule_id=r.id))
         return out
 
-    def param_choices(self) -> list[tuple[str, int, list[int]]]:
-        """The base rules a vote may change for the session (P-9.1): (name, value now, other values)."""
+    def param_choices(self) -> list[tuple[str, int, list[tuple[int, Why | None]]]]:
+        """The base rules a vote may change for the session (P-9.1): (name, value now, every other
+        value of its range with why it cannot be played beside the others in force, or None)."""
         now = self.params_for(self.deal_number)
-        return [(name, getattr(now, name), [v for v in range(lo, hi + 1) if v != getattr(now, name)])
+        return [(name, getattr(now, name), [(v, self._param_refusal(now, name, v)) for v in range(lo, hi + 1)
+                                            if v != getattr(now, name)])
                 for name, (lo, hi) in BaseParams.RANGES.items()]
+
+    def _param_refusal(self, now: BaseParams, name: str, value: int) -> Why | None:
+        problems = replace(now, **{name: value}).problems(self.players)
+        return problems[0] if problems else None
 
     def vote_open(self) -> bool:
         """The coming deal's one vote can still be held (P-9.1: at the start of every deal, the
@@ -240,7 +246,8 @@ class LoptiSession:
                 self._changed_rule(r, p.new_rule)
         elif p.kind == "param":
             try:
-                BaseParams.from_json({p.param: p.value})
+                now = self.params_for(self.deal_number).to_json()
+                BaseParams.from_json({**now, p.param: p.value}, self.players)
             except RuleError as exc:
                 raise VoteError("; ".join(exc.problems)) from None
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Any
 
@@ -11,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.cards import Rng
-from engine.core import IllegalAction, ev
-from engine.lopti import RULES, LoptiOptions
+from engine.core import BadRequest, IllegalAction, ev
+from engine.lopti import RULES, Keep, LoptiOptions
 from engine.lopti.actions import normalised
 from engine.lopti.describe import LANGS, describe
 from engine.lopti.dryrun import dry_run, reference_policy, simple_policy
@@ -34,6 +35,7 @@ from engine.lopti.state import LoptiState
 from engine.lopti.templates import TEMPLATES
 from engine.lopti.votes import Proposal, VoteError, tally
 from tests.helpers import ok, run
+from tests.lopti.base_params import base_params
 from tests.lopti.test_rules import OPP, pos, seat
 
 
@@ -212,6 +214,35 @@ def test_base_parameters_change_play() -> None:
         BaseParams.from_json({"draw_threshold": 9})
 
 
+def test_P_2_1_a_session_may_deal_other_counts_and_refuses_more_cards_than_the_deck() -> None:
+    """#36 item 2: hand, face-up and face-down counts are base rules a vote may change (P-9.1); the
+    deal follows them (P-2.1), and a combination the deck cannot deal is refused with why."""
+    opts = LoptiOptions(params=BaseParams.from_json({"hand_size": 5, "face_up": 2, "face_down": 4}))
+    s = RULES.new_game(opts, 7, 4)
+    assert [(len(t.hand), len(t.up), len(t.down)) for t in s.seats] == [(5, 2, 4)] * 4
+    assert len(s.draw) == 52 - 4 * 11
+    with pytest.raises(BadRequest, match=r"5 players with 11 cards each need 55 cards; the deck has 52 \(P-2\.1\)"):
+        RULES.new_game(opts, 7, 5)
+    s0 = RULES.new_game(LoptiOptions(params=BaseParams(face_up=0)), 7, 2)
+    assert RULES.legal_actions(s0) == [Keep()]  # nothing face up to swap with (P-2.2)
+
+
+def test_P_9_1_one_rank_cannot_do_two_special_jobs_and_the_engine_says_why() -> None:
+    with pytest.raises(RuleError, match="the reset .P-4.1. card and the clear .P-4.5. card cannot both be K"):
+        BaseParams.from_json({"reset_rank": 13, "clear_rank": 13})
+    with pytest.raises(RuleError, match="1 is the ace"):
+        BaseParams.from_json({"low_rank": 14})
+    assert [w.key for w in BaseParams(pass_rank=2).problems()] == ["special_twice"]
+    assert BaseParams.label("clear_rank", 1) == "A" and BaseParams.label("hand_size", 4) == "4"
+    s = LoptiSession(players=5, seed=1)
+    choices = {name: dict(others) for name, _, others in s.param_choices()}
+    assert getattr(choices["hand_size"][5], "key", None) == "deck_short"  # 5 × 11 > 52
+    assert choices["hand_size"][4] is None  # 5 × 10 = 50
+    assert getattr(choices["low_rank"][2], "key", None) == "special_twice" and choices["low_rank"][1] is None
+    with pytest.raises(VoteError, match="need 55 cards"):
+        s.check_proposal(Proposal("param", 0, param="hand_size", value=5))
+
+
 # --- templates: at least 25, all effects, all valid, described, dry-run --------------------------------
 
 def test_templates_cover_every_effect_and_event() -> None:
@@ -335,11 +366,15 @@ def test_P_9_4_the_engine_lists_what_a_seat_may_delete_and_propose() -> None:
     assert gone.deletable_by(1) == [] and [p.kind for p in gone.proposals_for(0)] == ["restore"]
     voted = s.hold_vote(Proposal("remove", 0, rule_id="kings-skip"), {i: True for i in range(4)})
     assert voted.vote_used() and voted.proposals_for(0) == [] and not voted.vote_open()
-    name, now, others = s.param_choices()[0]
-    assert name == "draw_threshold" and now == 3 and 3 not in others
-    for name, _, others in s.param_choices():
-        for v in others:
-            s.check_proposal(Proposal("param", 0, param=name, value=v))
+    choices = {name: (now, dict(others)) for name, now, others in s.param_choices()}
+    assert choices["draw_threshold"][0] == 3 and 3 not in choices["draw_threshold"][1]
+    for name, (_, others) in choices.items():
+        for v, why in others.items():  # what the engine refuses, it says why; the rest it accepts
+            if why is None:
+                s.check_proposal(Proposal("param", 0, param=name, value=v))
+            else:
+                with pytest.raises(VoteError, match=re.escape(str(why))):
+                    s.check_proposal(Proposal("param", 0, param=name, value=v))
 
 
 def test_P_9_4_a_deal_lists_the_deletion_to_its_author_at_any_moment_never_in_the_turn() -> None:
@@ -565,9 +600,9 @@ def test_throws_by_hand_play_the_series_and_never_the_bracket() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32), st.integers(2, 5), st.booleans(), st.integers(5, 9), st.integers(3, 4))
+@given(st.integers(0, 2**32), st.integers(2, 5), st.booleans(), base_params)
 def test_the_plain_player_chooses_as_written_over_the_legal_actions(seed: int, players: int, rules_on: bool,
-                                                                   low: int, run: int) -> None:
+                                                                   params: BaseParams) -> None:
     """The plain player (the casual bot; every rollout of the searching bots) asks the legality
     function about its favourite plays first and stops at the first allowed: at every position
     of random deals — house rules or not, any base parameters (P-9.1) — it picks exactly what
@@ -575,7 +610,7 @@ def test_the_plain_player_chooses_as_written_over_the_legal_actions(seed: int, p
     ``legal_actions`` alone; ``simple_policy`` no longer falls back on it, so no branch compares
     the oracle with itself.)"""
     house = tuple(parse_rule({**t, "id": f"t{i}"}) for i, t in enumerate(TEMPLATES)) if rules_on else ()
-    opts = LoptiOptions(house_rules=house, params=BaseParams(low_rank=low, clear_run=run), turn_cap=600)
+    opts = LoptiOptions(house_rules=house, params=params, turn_cap=600)
     s = RULES.new_game(opts, seed, players)
     rng = Rng(seed)
     positions = 0
@@ -584,4 +619,4 @@ def test_the_plain_player_chooses_as_written_over_the_legal_actions(seed: int, p
         positions += s.phase == "play"
         legal = RULES.legal_actions(s)
         s, _ = RULES.apply(s, legal[rng.below(len(legal))] if rng.below(3) else simple_policy(s))
-    assert positions > 10
+    assert positions > params.face_down  # at least the winner's flips and a play from the hand (P-6.2, P-7.1)

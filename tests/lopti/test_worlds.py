@@ -10,12 +10,19 @@ fields has been seen away from its start value."""
 
 from __future__ import annotations
 
-from engine.bots.lopti_infer import sampler
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.bots.lopti_infer import read_moves, sampler
 from engine.cards import Rng, derive_seed
 from engine.lopti import RULES, LoptiOptions
-from engine.lopti.house_rules import parse_rule
+from engine.lopti.house_rules import BaseParams, parse_rule
 from engine.lopti.state import LoptiState
 from engine.lopti.templates import TEMPLATES
+from tests.lopti.base_params import base_params
+from tests.lopti_bounds import casual
 from tests.test_protocol import SUITE, key, shared, where
 
 #: P-9 rules that fire at every play, and on playing from the face-up cards (the ``zone`` condition)
@@ -60,3 +67,24 @@ def test_worlds_keep_the_faceup_origin_the_rule_firings_and_the_turn_cap() -> No
         if all(seen.values()):
             break
     assert all(seen.values()), seen
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32), st.integers(2, 5), base_params)
+def test_worlds_and_the_limits_read_from_the_moves_hold_under_any_base_rules(seed: int, players: int,
+                                                                              params: BaseParams) -> None:
+    """#36 item 2 (P-9.1): under any playable base-rule choices — other special cards, other counts
+    dealt, another clearing run — every seat's worlds are the true deal but for the resampled cards,
+    and a casual seat's unseen cards keep within the limits its moves are read to put on them
+    (the reading knows the session's special cards: P-2.2 swap strength, P-3/P-4 preferences)."""
+    s = RULES.new_game(LoptiOptions(house_rules=RULES_THAT_FIRE, params=params, turn_cap=80), seed, players)
+    rng = Rng(seed)
+    assert [len(seat.hand + seat.up + seat.down) for seat in s.seats] == [params.per_seat] * players  # P-2.1
+    while not s.over:
+        check_worlds(s, rng)
+        for j in range(players):
+            found, _ = read_moves(RULES.observe(s, j))
+            for i, most in found.items():
+                unseen = Counter(c.rank for c in s.seats[i].hand) - Counter(c.rank for c in s.seats[i].known)
+                assert all(unseen[r] <= m for r, m in most.items()), (i, most, unseen)
+        s, _ = RULES.apply(s, casual(s))

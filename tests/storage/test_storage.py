@@ -278,7 +278,7 @@ def test_session_export_import(st, tmp_path: Path) -> None:  # type: ignore[no-u
 
     flow = _session_after_a_bot_win(st)  # deals played, a rule written by the bot's win
     name, _now, choices = flow.params()[0]
-    flow.vote(Proposal("param", 0, when="next_deal", param=name, value=choices[0]), {0: True})
+    flow.vote(Proposal("param", 0, when="next_deal", param=name, value=choices[0][0]), {0: True})
     before = flow.session.to_json()
     assert before["results"] and before["rules"] and before["votes"]  # something to lose
     text = api.export_session(st, flow.session_id)  # type: ignore[arg-type]

@@ -151,8 +151,8 @@ def test_a_base_rule_change_and_a_rule_change_through_the_vote(st: Any, person_w
     throw of the series by hand, winning or losing each, so both outcomes are checked."""
     flow = _session_after_a_bot_win(st)
     name, now, choices = flow.params()[0]
-    assert name == "draw_threshold" and now == 3 and now not in choices
-    p = Proposal("param", 0, when="now", param=name, value=choices[-1])
+    assert name == "draw_threshold" and now == 3 and now not in dict(choices)
+    p = Proposal("param", 0, when="now", param=name, value=choices[-1][0])
     votes = flow.ballots(p, {0: True})
     assert votes == {0: True, 1: False} and flow.throwers_by_hand(p, {0: True}) == (0, 1)
     bot = flow.bot_throws(1)
@@ -163,7 +163,7 @@ def test_a_base_rule_change_and_a_rule_change_through_the_vote(st: Any, person_w
     record = flow.vote(p, {0: True}, hands={0: hands})
     assert record.votes == votes and record.tally == "tie"
     assert record.outcome == ("passed" if person_wins else "failed")
-    assert flow.session.params_for(flow.deal_number).draw_threshold == (choices[-1] if person_wins else now)
+    assert flow.session.params_for(flow.deal_number).draw_threshold == (choices[-1][0] if person_wins else now)
     with pytest.raises(VoteError):
         flow.vote(p, {0: True})  # P-9.5: one vote per deal
     bad = Proposal("modify", 0, rule_id=flow.session.rules[-1].id, new_rule={"when": {"event": "win"}})

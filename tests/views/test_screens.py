@@ -1098,7 +1098,7 @@ def test_a_tied_base_rule_change_faces_whoever_objected_first_on_screen(tmp_path
         s.wait_for(lambda: s.find(ident="sess-vote"), what="the session")
         flow = SessionFlow.resume(s.app.storage, sid)  # type: ignore[arg-type]  # the app's storage
         name, value, choices = flow.params()[0]
-        proposal = Proposal("param", 0, param=name, value=next(c for c in choices if c != value))
+        proposal = Proposal("param", 0, param=name, value=next(v for v, why in choices if why is None))
 
         def between(app: Host, flow: SessionFlow, notice: str = "") -> None:  # as the session screen gives it
             session_screen(app, flow, notice, open_deal)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import TYPE_CHECKING, Any, TypedDict
 
+from engine.core import Why
 from engine.lopti.describe import describe
 from engine.lopti.house_rules import RuleDoc
 from engine.lopti.options import LoptiOptions
@@ -275,8 +276,9 @@ class SessionFlow:
         """The engine's rule proposals for ``proposer`` (a change to a base rule: :meth:`params`)."""
         return self.session.proposals_for(proposer)
 
-    def params(self) -> list[tuple[str, int, list[int]]]:
-        """The base rules a vote may change, as the engine lists them: (name, value now, choices)."""
+    def params(self) -> list[tuple[str, int, list[tuple[int, Why | None]]]]:
+        """The base rules a vote may change, as the engine lists them: (name, value now, each other
+        value with why the engine refuses it, or None)."""
         return self.session.param_choices()
 
     def check(self, proposal: Proposal) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import flet as ft
 
 from engine.lopti.describe import describe
+from engine.lopti.house_rules import BaseParams
 from engine.lopti.table_rules import MAX_CHARS
 from engine.lopti.votes import Proposal, VoteRecord
 from storage.seats import PERSON
@@ -56,7 +57,8 @@ def proposal_words(flow: SessionFlow, proposal: Proposal, lang: str) -> str:
     """The proposal as one line: what changes, in the player's language."""
     words = {rid: w for rid, w, _, _ in flow.rules_in_force(lang)}
     if proposal.kind == "param":
-        return t(lang, "prop_param", change=t(lang, f"param_{proposal.param}", v=proposal.value))
+        name, value = proposal.param or "", proposal.value or 0
+        return t(lang, "prop_param", change=t(lang, f"param_{name}", v=BaseParams.label(name, value)))
     if proposal.kind == "modify" and proposal.new_rule is not None:
         return t(lang, "prop_modify_to", rule=words.get(proposal.rule_id or "", ""),
                  new=describe({**proposal.new_rule, "id": proposal.rule_id or "draft"}, lang))

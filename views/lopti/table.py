@@ -13,7 +13,9 @@ import flet as ft
 from engine.cards import parse_card
 from engine.lopti.actions import DeleteRule, LoptiAction
 from engine.lopti.describe import describe
+from engine.lopti.house_rules import BaseParams
 from engine.lopti.options import LoptiOptions
+from engine.lopti.state import rank_label
 from engine.lopti.votes import VoteError
 from storage.seats import PERSON
 from views.lopti.contract import LoptiControls
@@ -150,13 +152,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             [row_of_cards, text(self.lang, t(self.lang, "lp_pile_n", n=held), theme.TYPE_NOTE,
                                 color=theme.ON_FELT_MUTED)],
             spacing=theme.SPACE_TIGHT, tight=True, horizontal_alignment=ft.CrossAxisAlignment.CENTER))
-        badges: list[ft.Control] = []
-        if obs["threes"]:
-            badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"]), theme.THREES, "P-4.2"))
-        if obs["low"]:
-            badges.append(self._badge(t(self.lang, "lp_low"), theme.LOW, "P-4.4"))
-        if obs["obligation"]:
-            badges.append(self._badge(t(self.lang, "lp_obligation"), theme.OBLIGATION, "P-4.6"))
+        badges = self._badges(obs)
         centre: list[ft.Control] = [ft.Row([self._deck(obs), pile], spacing=theme.SPACE_WIDE,
                                            alignment=ft.MainAxisAlignment.CENTER,
                                            vertical_alignment=ft.CrossAxisAlignment.END)]
@@ -166,6 +162,20 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
                                       spacing=theme.SPACE_FINE, tight=True),
                             padding=pad(theme.SPACE), bgcolor=theme.SHADE_LIGHT,
                             border_radius=radius(10))
+
+    def _badges(self, obs: LoptiObservation) -> list[ft.Control]:
+        """The pile's markers: the pass card's chain, play low, the obligation (P-4), each naming
+        the session's card (P-9.1: a vote may make another rank special)."""
+        params = BaseParams.from_json(obs["options"].get("params", {}))
+        passing, low = rank_label(params.pass_rank), rank_label(params.low_rank)
+        badges: list[ft.Control] = []
+        if obs["threes"]:
+            badges.append(self._badge(t(self.lang, "lp_threes", n=obs["threes"], rank=passing), theme.THREES, "P-4.2"))
+        if obs["low"]:
+            badges.append(self._badge(t(self.lang, "lp_low", rank=low), theme.LOW, "P-4.4"))
+        if obs["obligation"]:
+            badges.append(self._badge(t(self.lang, "lp_obligation", rank=passing), theme.OBLIGATION, "P-4.6"))
+        return badges
 
     def _deck(self, obs: LoptiObservation) -> ft.Control:
         """The draw deck (P-3.5) as a card back with its count; tapping it explains drawing."""
@@ -493,8 +503,8 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
             lines += table_rule_lines(app, match, session, lambda: deleted([]) if deleted else None)
         if changes:
             lines.append(text(lang, t(lang, "base_changes"), theme.TYPE_BODY, True))
-            lines += [text(lang, t(lang, f"param_{name}", v=value), theme.TYPE_SMALL) for name,
-                      value in changes.items()]
+            lines += [text(lang, t(lang, f"param_{name}", v=BaseParams.label(name, value)), theme.TYPE_SMALL)
+                      for name, value in changes.items()]
         app.page.show_dialog(ft.AlertDialog(
             title=text(lang, t(lang, "house_rules_title"), theme.TYPE_STRONG, True),
             # the dialog scrolls a long list itself; a scrolling column took the whole screen's

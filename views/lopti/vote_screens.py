@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from engine.core import Why
+from engine.lopti.house_rules import BaseParams
 from engine.lopti.table_rules import is_table_rule
 from engine.lopti.votes import Proposal, VoteError
 from storage.seats import PERSON
@@ -26,7 +28,8 @@ from views.lopti.session_page import (
 )
 from views.lopti.tie_screens import defender_screen, objector_screen, rps_screen
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import t, why_text
+from views.ui.reconcile import send
 from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
@@ -53,30 +56,42 @@ def proposal_screen(app: Host, back: Between, flow: SessionFlow, proposer: int =
                 else (lambda e, p=p: vote_screen(app, back, flow, p)))
         options.append(tagged(f"prop-{i}", ft.OutlinedButton(
             label, on_click=pick, style=ft.ButtonStyle(alignment=ft.Alignment.CENTER_LEFT))))
-    params: list[ft.Control] = []
-    chosen: dict[str, int] = {}
-    for name, now, choices in flow.params():
-        def put(e: object, name: str = name) -> None:
-            value = chosen.get(name)
-            if value is not None:
-                vote_screen(app, back, flow, Proposal("param", proposer, param=name, value=value))
-        dd = ft.Dropdown(label=t(lang, "param_" + name, v=now), dense=True,
-                         options=[ft.DropdownOption(key=str(v), text=t(lang, "param_" + name, v=v)) for v in choices])
-
-        def picked(e: ft.Event[ft.Dropdown], name: str = name) -> None:
-            if e.control.value is not None:
-                chosen[name] = int(e.control.value)
-        dd.on_select = picked
-        vote = tagged(f"param-{name}-vote", ft.OutlinedButton(t(lang, "param_vote"), on_click=put))
-        # the dropdown gets the whole width (its sentences are long on a phone), its button below
-        params.append(ft.Column([ft.Semantics(identifier=f"param-{name}", content=dd),
-                                 ft.Row([vote], alignment=ft.MainAxisAlignment.END)],
-                                spacing=theme.SPACE_TIGHT, horizontal_alignment=ft.CrossAxisAlignment.STRETCH))
+    params = [param_choice(app, back, flow, proposer, *choice) for choice in flow.params()]
     cancel = ft.TextButton(t(lang, "cancel"), on_click=lambda e: back(app, flow, ""))
     page(app, t(lang, "sess_propose"), [
         *who, text(lang, t(lang, "sess_vote_rule"), theme.TYPE_SMALL), *options,
         text(lang, t(lang, "param_title"), theme.TYPE_LEAD, True), text(lang, t(lang, "param_hint"),
                                                                         theme.TYPE_SMALL), *params, cancel], flow)
+
+
+def param_choice(app: Host, back: Between, flow: SessionFlow, proposer: int, name: str, now: int,
+                 choices: list[tuple[int, Why | None]]) -> ft.Control:
+    """One base rule's values (P-9.1), as the engine lists them: a value it refuses beside the
+    other base rules in force (two special jobs for one rank, more cards than the deck) says why
+    where the vote button was, and cannot be put to the vote."""
+    lang = app.lang
+    refused = dict(choices)
+    why = text(lang, "", theme.TYPE_SMALL, color=theme.PAGE_MUTED)
+    why.visible = False
+
+    def put(e: object) -> None:
+        if dd.value is not None and refused.get(int(dd.value)) is None:
+            vote_screen(app, back, flow, Proposal("param", proposer, param=name, value=int(dd.value)))
+
+    def picked(e: object) -> None:
+        problem = refused.get(int(dd.value)) if dd.value is not None else None
+        why.value = why_text(lang, problem) if problem is not None else ""
+        why.visible = vote.disabled = problem is not None
+        send(why, vote)
+
+    dd = ft.Dropdown(label=t(lang, "param_" + name, v=BaseParams.label(name, now)), dense=True, on_select=picked,
+                     options=[ft.DropdownOption(key=str(v), text=t(lang, "param_" + name, v=BaseParams.label(name, v)))
+                              for v, _ in choices])
+    vote = ft.OutlinedButton(t(lang, "param_vote"), on_click=put)
+    # the dropdown gets the whole width (its sentences are long on a phone), its button below
+    return ft.Column([ft.Semantics(identifier=f"param-{name}", content=dd), tagged(f"param-{name}-why", why),
+                      ft.Row([tagged(f"param-{name}-vote", vote)], alignment=ft.MainAxisAlignment.END)],
+                     spacing=theme.SPACE_TIGHT, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
 def modify_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal) -> None:
