@@ -26,9 +26,9 @@ def pick(s: Any, name: str, value: int) -> None:
 
 def refused(s: Any, name: str) -> tuple[bool, str]:
     """(the vote button is disabled, the words shown under the choice)."""
-    why = s.one(ident=f"param-{name}-why").content
+    said = s.one(ident=f"param-{name}-why")
     vote = s.one(ident=f"param-{name}-vote").content
-    return bool(vote.disabled), why.value if why.visible else ""
+    return bool(vote.disabled), said.content.value if said.parent.visible else ""
 
 
 @pytest.mark.parametrize("lang", ["en", "ar", "vi"])

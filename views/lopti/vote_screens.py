@@ -72,7 +72,7 @@ def param_choice(app: Host, back: Between, flow: SessionFlow, proposer: int, nam
     lang = app.lang
     refused = dict(choices)
     why = text(lang, "", theme.TYPE_SMALL, color=theme.PAGE_MUTED)
-    why.visible = False
+    said = tagged(f"param-{name}-why", why, visible=False)  # a hidden Semantics must hide whole
 
     def put(e: object) -> None:
         if dd.value is not None and refused.get(int(dd.value)) is None:
@@ -81,15 +81,16 @@ def param_choice(app: Host, back: Between, flow: SessionFlow, proposer: int, nam
     def picked(e: object) -> None:
         problem = refused.get(int(dd.value)) if dd.value is not None else None
         why.value = why_text(lang, problem) if problem is not None else ""
-        why.visible = vote.disabled = problem is not None
-        send(why, vote)
+        said.visible = vote.disabled = problem is not None
+        send(said, vote)
 
-    dd = ft.Dropdown(label=t(lang, "param_" + name, v=BaseParams.label(name, now)), dense=True, on_select=picked,
+    dd = ft.Dropdown(label=t(lang, "param_" + name, v=BaseParams.label(name, now)), dense=True, expand=True,
+                     on_select=picked,
                      options=[ft.DropdownOption(key=str(v), text=t(lang, "param_" + name, v=BaseParams.label(name, v)))
                               for v, _ in choices])
     vote = ft.OutlinedButton(t(lang, "param_vote"), on_click=put)
     # the dropdown gets the whole width (its sentences are long on a phone), its button below
-    return ft.Column([ft.Semantics(identifier=f"param-{name}", content=dd), tagged(f"param-{name}-why", why),
+    return ft.Column([ft.Semantics(identifier=f"param-{name}", content=dd), said,
                       ft.Row([tagged(f"param-{name}-vote", vote)], alignment=ft.MainAxisAlignment.END)],
                      spacing=theme.SPACE_TIGHT, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
