@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from engine.lopti.house_rules import BaseParams
+from engine.lopti.votes import Proposal
 from storage import api
 from storage.db import open_storage
 from tests.views.test_screens import open_at
 from views.lopti.session import SessionFlow
+from views.ui import sizing
 from views.ui.i18n import t
 
 
@@ -66,3 +68,38 @@ def test_a_refused_base_rule_says_why_and_a_passed_one_is_dealt(tmp_path: Path, 
         assert session.params_for(session.deal_number + 1).pass_rank == 4
     finally:
         s.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_a_deal_with_no_face_up_card_offers_only_keep_and_says_the_change(tmp_path: Path, lang: str) -> None:
+    """P-2.1, P-2.2 as a vote changed them: nothing lies face up, so the setup offers no swap (the
+    engine lists only Keep) and says so; the table's House rules count and list the change."""
+    st = open_storage(tmp_path / "app.sqlite")
+    api.update_profile(st, language=lang)
+    flow = SessionFlow(st, ["person"], seed=5)
+    flow.vote(Proposal("param", 0, when="now", param="face_up", value=0), {0: True, 1: True})
+    flow.save()
+    sid = flow.session_id
+    st.close()
+    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    try:
+        s.wait_for(lambda: s.find(ident="sess-next"), what="the first deal to deal")
+        s.tap(ident="sess-next")
+        s.wait_for(lambda: s.shows(t(lang, "lp_setup_keep")), what="only Keep offered")
+        assert not s.find(t(lang, "swap")) and s.find(t(lang, "keep"))
+        assert not s.find(ident="up-0") and s.find(ident="down-2")
+        s.tap(ident="house-rules")
+        s.wait_for(s.dialog_shown, what="the house rules")
+        assert s.shows(t(lang, "house_rules_n", n=1)) and s.shows(t(lang, "param_face_up", v="0"))
+    finally:
+        s.close()
+
+
+def test_four_table_cards_fit_beside_my_plate_on_a_phone() -> None:
+    """My face-up cards stand in one row beside my seat plate whatever a vote dealt (P-2.1): the
+    cards shrink for a fourth slot, and three slots keep the size they always had."""
+    for width, height in ((360, 640), (390, 844)):
+        for slots in (3, 4):
+            w, _ = sizing.lopti(width, height, 2, slots).table
+            assert sizing.LOPTI_MY_PLATE + slots * (w + sizing.LOPTI_SLOT_EXTRA) <= sizing.room(width) + 1
+        assert sizing.lopti(width, height, 2, 3) == sizing.lopti(width, height, 2)

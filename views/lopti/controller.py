@@ -173,6 +173,11 @@ class LoptiMatch:
             return False
         return Swap(self.selected[0], self.selected_up) in self.legal()
 
+    def offers_swap(self) -> bool:
+        """Whether the setup offers any swap at all: none when the session deals no face-up card
+        (P-2.1, P-2.2 as a vote changed them), and then only Keep is shown."""
+        return any(isinstance(a, Swap) for a in self.legal())
+
     def can_keep(self) -> bool:
         return Keep() in self.legal()
 

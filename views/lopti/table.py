@@ -237,7 +237,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         if not m.my_turn:
             return t(self.lang, "bot_thinking", bot=m.who(obs["to_move"], self.lang))
         if obs["phase"] == "setup":
-            return t(self.lang, "lp_setup")
+            return t(self.lang, "lp_setup" if m.offers_swap() else "lp_setup_keep")
         if obs["extra_play"]:
             return t(self.lang, "lp_extra")
         return t(self.lang, "lp_pick")
@@ -256,7 +256,8 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         me = obs["players"][m.human]
         setup = obs["phase"] == "setup"
         room = hand_room(self.app.page.width)
-        self.sizes = sizing.lopti(self.app.page.width, self.app.page.height, len(obs["players"]) - 1)
+        self.sizes = sizing.lopti(self.app.page.width, self.app.page.height, len(obs["players"]) - 1,
+                                  max(len(me["up"]), me["down_count"]))
         fan = lay_out(len(m.sorted_hand()), room, *self.sizes.hand, rtl=self.lang in RTL)
         hand = self._hand(setup, fan)
         opponents = [self._opponent(obs, s) for s in range(len(obs["players"])) if s != m.human]
@@ -332,9 +333,10 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         sel = m.selected
         buttons: list[ft.Control] = []
         if setup:
-            buttons += [table_button(t(self.lang, "swap"), self.on_swap,
-                                     disabled=not (m.my_turn and sel and m.selected_up is not None)),
-                        table_button(t(self.lang, "keep"), self.on_keep, disabled=not m.can_keep())]
+            if m.offers_swap() or not m.my_turn:
+                buttons.append(table_button(t(self.lang, "swap"), self.on_swap,
+                                            disabled=not (m.my_turn and sel and m.selected_up is not None)))
+            buttons.append(table_button(t(self.lang, "keep"), self.on_keep, disabled=not m.can_keep()))
         else:
             # enabled with any selection: a play the rules refuse is explained, not silently blocked
             buttons += [table_button(t(self.lang, "play") + (f" ({len(sel)})" if sel else ""), self.on_play,
@@ -513,7 +515,8 @@ def house_rules_button(app: Host, match: LoptiControls, session: SessionFlow | N
             actions=[ft.TextButton(t(lang, "close"), on_click=lambda e: app.page.pop_dialog())]))
 
     return tagged("house-rules", ft.TextButton(
-        t(lang, "house_rules_n", n=len(options.house_rules) + len(kept)), icon=ft.Icons.GAVEL, on_click=show,
+        t(lang, "house_rules_n", n=len(options.house_rules) + len(kept) + len(changes)), icon=ft.Icons.GAVEL,
+        on_click=show,
         style=ft.ButtonStyle(color=theme.ON_FELT)))
 
 

@@ -72,6 +72,10 @@ def lanes(width: float | None, height: float | None, stacks: int = 0) -> LanesSi
 LOPTI_CHROME = 292
 LOPTI_PLATE_ROW = 64
 LOPTI_PLATE = 172
+#: my own seat plate beside my table cards ("You · Player 1", "3 face down"), and what each slot
+#: adds to a card's width (the face-down card's edge under the face-up one, the gap)
+LOPTI_MY_PLATE = 112
+LOPTI_SLOT_EXTRA = 15
 
 
 @dataclass(frozen=True)
@@ -81,16 +85,18 @@ class LoptiSizes:
     table: tuple[float, float]  # my face-up and face-down cards
 
 
-def lopti(width: float | None, height: float | None, opponents: int = 2) -> LoptiSizes:
+def lopti(width: float | None, height: float | None, opponents: int = 2, slots: int = 3) -> LoptiSizes:
     """The hand, the pile and my table cards share what the seats and bars leave of the height
-    (a hand a third of it, the pile a third, my table cards the rest)."""
+    (a hand a third of it, the pile a third, my table cards the rest); my ``slots`` table cards
+    (face-up on face-down, three unless a vote changed it, P-2.1) fit in one row beside my plate."""
     w, h = room(width), height or PHONE[1]
+    slot_w = (w - LOPTI_MY_PLATE) / max(1, slots) - LOPTI_SLOT_EXTRA
     per_row = max(1, int((w + 4) // (LOPTI_PLATE + 4)))
     rows = -(-opponents // per_row)
     free = max(0.0, h - LOPTI_CHROME - LOPTI_PLATE_ROW * rows)
     hand_h = _clamp(free * 0.36, 68, 150)
     pile_h = _clamp(free * 0.34, 70, min(140, w / 5 * ASPECT))
-    table_h = _clamp(free * 0.3, 62, 100)
+    table_h = _clamp(free * 0.3, 62, min(100, slot_w * ASPECT))
     return LoptiSizes(card(hand_h), card(pile_h), card(table_h))
 
 
