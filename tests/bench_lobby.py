@@ -5,9 +5,15 @@ the move round-trip p50/p99 and the server's CPU per move (all its worker proces
 
     python tests/bench_lobby.py [--matches 1000] [--seconds 30] [--inflight 64] [--rate 200]
     python tests/bench_lobby.py --find-max [--db pg --workers 2]
+    python tests/bench_lobby.py --compare [--matches 300 --seconds 10]
 
-``--find-max`` offers rising rates (fresh matches each step) and prints the highest rate held with a
-move p99 of at most 50 ms — the figure docs/lobby.md's performance log keeps.
+``--compare`` runs ``--find-max`` for SQLite with one worker and PostgreSQL with one and two, in one
+run, and prints the three rows (moves/s held, the lobby's CPU per move, the PostgreSQL server's)
+with the ratios #34 targets.
+
+``--find-max`` offers rising rates (fresh matches each step), then 50 moves/s steps between the last
+rate held and the first missed, and prints the highest rate held with a move p99 of at most 50 ms —
+the figure docs/lobby.md's performance log keeps.
 
 Without ``--rate`` every match moves as fast as it can (saturation: the most moves per second, and
 the latency of a server that is never idle). With ``--rate R`` the matches together offer R moves
@@ -281,6 +287,96 @@ def start_server(db: str, workers: int, stack: contextlib.ExitStack) -> tuple[su
     return proc, port
 
 
+COARSE = (200, 400, 600, 800, 1000, 1250, 1500, 1750, 2000, 2500, 3000)
+FINE = 50  # near the limit, the rates between the last held and the first missed, this far apart
+
+
+def _held(r: dict[str, Any], rate: float) -> bool:
+    return r["p99"] <= 50 and r["rate"] >= 0.95 * rate
+
+
+def _postgres_ticks() -> int:
+    """CPU ticks of the PostgreSQL server (the bench's throwaway cluster: nothing else runs one
+    while it measures): every live ``postgres`` process, plus what the postmaster's children that
+    have exited used (a backend ends with its connection; its time moves to the postmaster's)."""
+    total = 0
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/comm") as f:
+                if f.read().strip() != "postgres":
+                    continue
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+        if int(fields[1]) == 1 or not os.path.exists(f"/proc/{fields[1]}/comm") or \
+                open(f"/proc/{fields[1]}/comm").read().strip() != "postgres":  # noqa: SIM115 - one read
+            total += int(fields[13]) + int(fields[14])  # the postmaster: its reaped children's time
+    return total
+
+
+async def find_max(pool: Pool, args: argparse.Namespace, pid: int) -> dict[str, Any]:
+    """Rising offered rates (fresh matches each step), then ``FINE`` steps between the last rate
+    held (move p99 <= 50 ms, >= 95 % of the offer) and the first missed: the highest held, with
+    the lobby's and the PostgreSQL server's CPU per move at that rate."""
+    best: dict[str, Any] = {"rate": 0.0, "server_ms": 0.0, "pg_ms": 0.0}
+    step = 0
+
+    async def attempt(rate: float) -> bool:
+        nonlocal step
+        step += 1
+        pg0 = _postgres_ticks()
+        r = await run_load(pool, args.matches, rate, args.seconds, pid, step)
+        pg_ms = 1000 * (_postgres_ticks() - pg0) / os.sysconf("SC_CLK_TCK") / r["moves"] if r["moves"] else 0.0
+        report(args, r, rate)
+        if args.db == "pg":
+            print(f"  PostgreSQL server CPU {pg_ms:.2f} ms per move", flush=True)
+        if not _held(r, rate):
+            return False
+        best.update(rate=r["rate"], server_ms=r["server_ms_per_move"], pg_ms=pg_ms)
+        return True
+    missed = None
+    for rate in COARSE:
+        if not await attempt(rate):
+            missed = rate
+            break
+    if missed is not None:
+        rate = best["rate"] // FINE * FINE + FINE
+        while rate < missed and await attempt(rate):
+            rate += FINE
+    return best
+
+
+async def compare(args: argparse.Namespace) -> None:
+    """#34's three rows in one run: SQLite with one worker, PostgreSQL with one and with two, each
+    as the highest rate held and the CPU per move, with the targets' ratios."""
+    rows = []
+    for db, workers in (("sqlite", 1), ("pg", 1), ("pg", 2)):
+        run = argparse.Namespace(**{**vars(args), "db": db, "workers": workers})
+        with contextlib.ExitStack() as stack:
+            proc, port = start_server(db, workers, stack)
+            try:
+                rows.append((db, workers, await find_max(Pool(port, args.inflight), run, proc.pid)))
+            finally:
+                proc.terminate()
+                proc.wait(timeout=20)
+    print("\nrow           moves/s held (p99 <= 50 ms)   lobby CPU ms/move   PostgreSQL CPU ms/move")
+    for db, workers, b in rows:
+        print(f"{db:6s} x{workers}     {b['rate']:10.0f}                 {b['server_ms']:8.2f}            "
+              + (f"{b['pg_ms']:8.2f}" if db == "pg" else "      -"))
+    (_, _, lite), (_, _, pg1), (_, _, pg2) = rows
+
+    def ratio(a: float, b: float) -> float:
+        return a / b if b else float("nan")
+    print(f"PostgreSQL 1 worker / SQLite: {ratio(pg1['rate'], lite['rate']):.2f} (target >= 0.5); "
+          f"PostgreSQL 2 / 1 workers: {ratio(pg2['rate'], pg1['rate']):.2f} (target >= 1.7); "
+          f"CPU per move, PostgreSQL (lobby + server) / SQLite: "
+          f"{ratio(pg1['server_ms'] + pg1['pg_ms'], lite['server_ms']):.2f} (target <= 2)")
+
+
 async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--matches", type=int, default=1000)
@@ -293,7 +389,12 @@ async def main() -> None:
                     help="rising offered rates; print the highest held with a move p99 of at most 50 ms")
     ap.add_argument("--trace", type=Path, help="write every request's start time (s) and round trip (ms) "
                     "as JSON lines to this file, to see when slow requests happened")
+    ap.add_argument("--compare", action="store_true",
+                    help="#34's rows in one run: --find-max for SQLite x1, PostgreSQL x1 and PostgreSQL x2")
     args = ap.parse_args()
+    if args.compare:
+        await compare(args)
+        return
     with contextlib.ExitStack() as stack:
         proc, port = start_server(args.db, args.workers, stack)
         try:
@@ -303,14 +404,8 @@ async def main() -> None:
                 print(f"set up {args.matches} matches in {r['setup_s']:.1f} s")
                 report(args, r, args.rate)
                 return
-            best = 0.0
-            for step, rate in enumerate((200, 400, 600, 800, 1000, 1250, 1500, 1750, 2000, 2500, 3000)):
-                r = await run_load(pool, args.matches, rate, args.seconds, proc.pid, step + 1)
-                report(args, r, rate)
-                if r["p99"] > 50 or r["rate"] < 0.95 * rate:
-                    break
-                best = r["rate"]
-            print(f"highest rate held at p99 <= 50 ms [{args.db} x{args.workers}]: {best:.0f} moves/s")
+            best = await find_max(pool, args, proc.pid)
+            print(f"highest rate held at p99 <= 50 ms [{args.db} x{args.workers}]: {best['rate']:.0f} moves/s")
         finally:
             proc.terminate()
             proc.wait(timeout=20)

@@ -273,3 +273,20 @@ def test_the_move_bounds_are_the_schemas() -> None:
 ])
 def test_move_fields_takes_only_what_needs_no_judgement(body: bytes, fields: Any) -> None:
     assert hot.move_fields(body) == fields
+
+
+def test_presence_is_flushed_in_one_order_so_two_sweepers_cannot_deadlock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """#34: with several workers each sweeper flushes the presence it noted, and two of them locking
+    the same match rows in different orders deadlocked on PostgreSQL (a failed pass and a 1 s wait,
+    measured by tests/bench_lobby.py --compare). Every flush writes its rows in the order of their
+    ids, whatever order the players were seen in."""
+    from lobby import rows
+
+    written: list[list[str]] = []
+    monkeypatch.setattr(rows, "run_many", lambda db, statement, params: written.append([p["id"] for p in params]))
+    PRESENCE.take()
+    for mid in ("m-7", "m-2", "m-9", "m-1"):
+        PRESENCE.note(mid, 0, 5.0)
+    PRESENCE.note("m-2", 1, 6.0)
+    assert rows.flush_presence(object()) == 4  # type: ignore[arg-type]  # run_many stands in for the database
+    assert written == [["m-1", "m-2", "m-7", "m-9"]]
