@@ -295,26 +295,30 @@ def _held(r: dict[str, Any], rate: float) -> bool:
     return r["p99"] <= 50 and r["rate"] >= 0.95 * rate
 
 
+def _comm(pid: str) -> str:
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return ""
+
+
 def _postgres_ticks() -> int:
     """CPU ticks of the PostgreSQL server (the bench's throwaway cluster: nothing else runs one
     while it measures): every live ``postgres`` process, plus what the postmaster's children that
     have exited used (a backend ends with its connection; its time moves to the postmaster's)."""
     total = 0
     for d in os.listdir("/proc"):
-        if not d.isdigit():
+        if not d.isdigit() or _comm(d) != "postgres":
             continue
         try:
-            with open(f"/proc/{d}/comm") as f:
-                if f.read().strip() != "postgres":
-                    continue
             with open(f"/proc/{d}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
         total += int(fields[11]) + int(fields[12])
-        if int(fields[1]) == 1 or not os.path.exists(f"/proc/{fields[1]}/comm") or \
-                open(f"/proc/{fields[1]}/comm").read().strip() != "postgres":  # noqa: SIM115 - one read
-            total += int(fields[13]) + int(fields[14])  # the postmaster: its reaped children's time
+        if _comm(fields[1]) != "postgres":  # the postmaster: its reaped children's time too
+            total += int(fields[13]) + int(fields[14])
     return total
 
 

@@ -33,15 +33,24 @@ def refused(s: Any, name: str) -> tuple[bool, str]:
     return bool(vote.disabled), said.content.value if said.parent.visible else ""
 
 
-@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
-def test_a_refused_base_rule_says_why_and_a_passed_one_is_dealt(tmp_path: Path, lang: str) -> None:
+def session_at(tmp_path: Path, lang: str, people: int, vote: Proposal | None = None) -> tuple[Any, int]:
+    """A new session of ``people`` persons besides me at one device, in ``lang``, with the first
+    deal's vote already held (everyone yes) when ``vote`` is given: its page opened, and its id."""
     st = open_storage(tmp_path / "app.sqlite")
     api.update_profile(st, language=lang)
-    flow = SessionFlow(st, ["person"] * 4, seed=5)  # five people at one device
+    flow = SessionFlow(st, ["person"] * people, seed=5)
+    if vote is not None:
+        flow.vote(vote, {seat: True for seat in range(people + 1)})
     flow.save()
     sid = flow.session_id
+    assert sid is not None
     st.close()
-    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    return open_at(tmp_path, f"/lopti/session/{sid}"), sid
+
+
+@pytest.mark.parametrize("lang", ["en", "ar", "vi"])
+def test_a_refused_base_rule_says_why_and_a_passed_one_is_dealt(tmp_path: Path, lang: str) -> None:
+    s, sid = session_at(tmp_path, lang, 4)  # five people at one device
     try:
         s.wait_for(lambda: s.find(ident="sess-vote"), what="the vote before the first deal (P-9.1)")
         s.tap(ident="sess-vote")
@@ -64,7 +73,7 @@ def test_a_refused_base_rule_says_why_and_a_passed_one_is_dealt(tmp_path: Path, 
             s.toggle(s.one(ident=f"vote-{seat}").content, True)
         s.tap(ident="vote-count")
         s.wait_for(lambda: s.find(ident="sess-next"), what="back between deals")
-        session = SessionFlow.resume(s.app.storage, sid).session  # type: ignore[arg-type]
+        session = SessionFlow.resume(s.app.storage, sid).session
         assert session.params_for(session.deal_number + 1).pass_rank == 4
     finally:
         s.close()
@@ -74,14 +83,7 @@ def test_a_refused_base_rule_says_why_and_a_passed_one_is_dealt(tmp_path: Path, 
 def test_a_deal_with_no_face_up_card_offers_only_keep_and_says_the_change(tmp_path: Path, lang: str) -> None:
     """P-2.1, P-2.2 as a vote changed them: nothing lies face up, so the setup offers no swap (the
     engine lists only Keep) and says so; the table's House rules count and list the change."""
-    st = open_storage(tmp_path / "app.sqlite")
-    api.update_profile(st, language=lang)
-    flow = SessionFlow(st, ["person"], seed=5)
-    flow.vote(Proposal("param", 0, when="now", param="face_up", value=0), {0: True, 1: True})
-    flow.save()
-    sid = flow.session_id
-    st.close()
-    s = open_at(tmp_path, f"/lopti/session/{sid}")
+    s, _ = session_at(tmp_path, lang, 1, Proposal("param", 0, when="now", param="face_up", value=0))
     try:
         s.wait_for(lambda: s.find(ident="sess-next"), what="the first deal to deal")
         s.tap(ident="sess-next")
