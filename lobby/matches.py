@@ -21,7 +21,7 @@ from lobby.clock import Clock
 from lobby.common import AnyMatch, LobbyError, dumps
 from lobby.models import Match, Player
 from lobby.ratings import rate_match
-from lobby.rows import Db, MatchRow, for_update, insert_many, load, mark_present, run
+from lobby.rows import Db, MatchRow, for_update, insert_many, load, load_for_move, mark_present, receipt, run
 from lobby.states import STATES, state_of
 from lobby.timerules import clock_running, remaining_ms, time_control_of
 
@@ -141,17 +141,20 @@ def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expe
               client_move_id: str, action: Any) -> MoveResult:
     """Idempotent, ordered moves: a repeated client move id gets the original answer; a stale move
     number gets 409 with the current state; the flag is checked before the move."""
-    m, seat = locked_match(db, match_id, player)
     if not client_move_id or len(client_move_id) > 64:
         raise LobbyError(422, "client_move_id: 1 to 64 characters")
-    earlier = _receipt(db, m, player, client_move_id)
+    m, earlier = load_for_move(db, match_id, player.id, client_move_id)
+    if m is None:
+        raise _not_yours(db, match_id)
+    seat = seat_of(m, player)
     if earlier is not None:
-        return earlier
+        return _retry(player, earlier)
     touch(db, clock, m, seat)
     enforce(db, clock, m)
     refused = _stale(db, clock, m, seat, expected_move)
-    if refused is not None:
-        return refused
+    if refused is not None:  # a retry whose first try committed while this one waited for the lock
+        again = receipt(db, m.id, client_move_id)
+        return _retry(player, again) if again is not None else refused
     parsed, new_state, events = _engine_move(m, seat, action)
     now = clock.now()
     _charge_clock(clock, m, seat, now)
@@ -170,15 +173,11 @@ def make_move(db: Db, clock: Clock, player: Player | Caller, match_id: str, expe
     return MoveResult(200, body, text)
 
 
-def _receipt(db: Db, m: MatchRow, player: Player | Caller, client_move_id: str) -> MoveResult | None:
-    """The stored answer to a move already made with this client move id (a retry), if any."""
-    receipt = run(db, "SELECT player_id, response FROM movereceipt WHERE match_id = :m AND client_move_id = :c",
-                  {"m": m.id, "c": client_move_id}).fetchone()
-    if receipt is None:
-        return None
-    if receipt[0] != player.id:
+def _retry(player: Player | Caller, earlier: tuple[str, str]) -> MoveResult:
+    """The stored answer to a move already made with this client move id (a retry)."""
+    if earlier[0] != player.id:
         raise LobbyError(409, "that client move id was used by the other player")
-    return MoveResult(200, orjson.loads(receipt[1]), receipt[1])
+    return MoveResult(200, orjson.loads(earlier[1]), earlier[1])
 
 
 def _stale(db: Db, clock: Clock, m: MatchRow, seat: int, expected_move: int) -> MoveResult | None:
@@ -263,17 +262,21 @@ def locked_match(db: Db, match_id: str, player: Player | Caller) -> tuple[MatchR
     several workers serialise per match, so a move and a flag can never both win. Its changes are
     written when the transaction commits (:mod:`lobby.rows`).
 
-    The seat is checked on a plain read first: running match ids are public (profiles list them), so
-    a stranger's request must be refused (403) without ever queueing for the players' row lock."""
-    seats = run(db, 'SELECT player0, player1 FROM "match" WHERE id = :id', {"id": match_id}).fetchone()
-    if seats is None:
-        raise LobbyError(404, "no such match")
-    if player.id not in tuple(seats):
-        raise LobbyError(403, "you are not a player in this match")
-    m = load(db, match_id)
+    A stranger's request is refused (403) without ever queueing for the players' row lock (running
+    match ids are public: profiles list them): the seat is part of the locked read's condition,
+    which PostgreSQL checks before it takes the lock. Only a refusal reads the row again, to tell
+    403 from 404."""
+    m = load(db, match_id, player=player.id)
     if m is None:
-        raise LobbyError(404, "no such match")
-    return m, tuple(seats).index(player.id)
+        raise _not_yours(db, match_id)
+    return m, seat_of(m, player)
+
+
+def _not_yours(db: Db, match_id: str) -> LobbyError:
+    """Why a match was not read for this player: there is none (404), or they do not play in it (403)."""
+    if run(db, 'SELECT 1 FROM "match" WHERE id = :id', {"id": match_id}).fetchone() is None:
+        return LobbyError(404, "no such match")
+    return LobbyError(403, "you are not a player in this match")
 
 
 def view_for(db: Db, clock: Clock, m: AnyMatch, seat: int) -> dict[str, Any]:

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+from psycopg.pq import TransactionStatus
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
@@ -85,13 +86,22 @@ class Tx:
     """A transaction on one DBAPI connection, begun by :meth:`open` and ended by :meth:`commit` or
     :meth:`rollback`. ``info`` plays the part of ``Session.info``: the rows loaded for writing and
     the matches whose bells to ring. SQLite keeps one connection for all hot transactions (they are
-    serialised anyway); PostgreSQL takes one from the pool and gives it back."""
+    serialised anyway); PostgreSQL takes one from the pool and gives it back.
 
-    __slots__ = ("conn", "info", "keep")
+    PostgreSQL: the transaction runs in psycopg's pipeline mode, with its own ``BEGIN`` and
+    ``COMMIT`` (the connection is in autocommit meanwhile, so psycopg adds no ``BEGIN`` of its own,
+    which it would send and wait for alone). The client waits for the server only where it needs an
+    answer: ``BEGIN`` travels with the first read, and every write after the last read (a move's
+    events, its receipt, the notification, the row's ``UPDATE``) travels with the ``COMMIT``, in one
+    round trip. A queued write's error (a constraint) surfaces at the commit, which then rolls back
+    like any other failure."""
+
+    __slots__ = ("conn", "info", "keep", "pipe")
 
     def __init__(self, conn: Any, pg: bool, keep: bool = False) -> None:
         self.conn, self.keep = conn, keep
         self.info: dict[str, Any] = {"pg": pg}
+        self.pipe: Any = None
 
     @classmethod
     def open(cls, engine: Engine, conn: Any = None) -> Tx:
@@ -100,24 +110,55 @@ class Tx:
                  keep=conn is not None)
         if not tx.info["pg"]:
             tx.conn.cursor().execute("BEGIN IMMEDIATE")  # one writer at a time (autocommit otherwise)
-        return tx  # psycopg begins a transaction by itself at the first statement
+            return tx
+        try:
+            pg = tx.conn.dbapi_connection
+            pg.autocommit = True  # a client-side switch: nothing is sent
+            tx.pipe = pg.pipeline()
+            tx.pipe.__enter__()
+            pg.execute("BEGIN")  # queued: sent with the first read
+        except BaseException as exc:
+            tx.rollback(exc)
+            raise
+        return tx
 
     def commit(self) -> None:
         try:
             save_rows(self)
-            self.conn.commit()
-        except BaseException:
-            self.rollback()
+            if self.pipe is None:
+                self.conn.commit()
+            else:
+                self.conn.dbapi_connection.execute("COMMIT")
+                self._leave_pipeline(None)  # sends and waits; a queued write's error is raised here
+        except BaseException as exc:
+            self.rollback(exc)
             raise
         self._release()
 
-    def rollback(self) -> None:
+    def rollback(self, cause: BaseException | None = None) -> None:
         try:
-            self.conn.rollback()
+            if not self.info["pg"]:
+                self.conn.rollback()
+                return
+            pg = self.conn.dbapi_connection
+            self._leave_pipeline(cause or RuntimeError("rolled back"))
+            if not pg.closed and pg.info.transaction_status != TransactionStatus.IDLE:
+                pg.execute("ROLLBACK")
         finally:
             self._release()
 
+    def _leave_pipeline(self, cause: BaseException | None) -> None:
+        """End pipeline mode: what is queued is sent and waited for. After a failure (``cause``) an
+        error here is only logged by psycopg, so the first error is the one raised."""
+        pipe, self.pipe = self.pipe, None
+        if pipe is not None:
+            pipe.__exit__(type(cause) if cause else None, cause, None)
+
     def _release(self) -> None:
+        if self.info["pg"]:
+            pg = self.conn.dbapi_connection
+            if pg is not None and not pg.closed and pg.info.transaction_status == TransactionStatus.IDLE:
+                pg.autocommit = False  # as the pool's other users (ORM sessions) expect it
         if not self.keep:
             self.conn.close()
 
@@ -167,25 +208,61 @@ def for_update(db: Db) -> str:
     return " FOR UPDATE" if db.info["pg"] else ""
 
 
-def load(db: Db, match_id: str, lock: str = "update", running_only: bool = False) -> MatchRow | None:
+def load(db: Db, match_id: str, lock: str = "update", running_only: bool = False,
+         player: str | None = None) -> MatchRow | None:
     """The match, or None. ``lock``: "update" (row-locked until commit: moves, resignations, flags
     and touches of several PostgreSQL workers serialise per match), "skip" (``SKIP LOCKED``: None
-    if another transaction holds it) or "" (a plain read). SQLite has one writer anyway."""
-    statement = _SELECT + (" AND status = 'running'" if running_only else "")
+    if another transaction holds it) or "" (a plain read). SQLite has one writer anyway.
+    ``player``: only if they play in it (None otherwise, and never waiting for its lock: the
+    filter comes before the lock, and a match's players never change)."""
+    return _load(db, match_id, lock, running_only, player)[0]
+
+
+_RECEIPT = (", (SELECT player_id FROM movereceipt r WHERE r.match_id = :id AND r.client_move_id = :cid)"
+            ", (SELECT response FROM movereceipt r WHERE r.match_id = :id AND r.client_move_id = :cid)")
+
+
+def load_for_move(db: Db, match_id: str, player: str, client_move_id: str) -> tuple[MatchRow | None, Any]:
+    """The match locked for a move by ``player`` (as :func:`load`) and, in the same statement, the
+    receipt of an earlier move with this client move id: ``(player_id, response)`` or None.
+
+    The receipt comes from the statement's snapshot, taken before it waited for the lock: a receipt
+    committed by the transaction it waited for is not in it. That transaction's move moved the
+    match on, so a retry finds its move number stale or the match over: the caller looks again
+    (:func:`receipt`) before it refuses a move as stale."""
+    row, extra = _load(db, match_id, "update", False, player, client_move_id)
+    return row, (tuple(extra) if extra and extra[0] is not None else None)
+
+
+def receipt(db: Db, match_id: str, client_move_id: str) -> Any:
+    """The receipt of a move already made with this client move id: ``(player_id, response)`` or None."""
+    return run(db, "SELECT player_id, response FROM movereceipt WHERE match_id = :m AND client_move_id = :c",
+               {"m": match_id, "c": client_move_id}).fetchone()
+
+
+def _load(db: Db, match_id: str, lock: str, running_only: bool, player: str | None,
+          client_move_id: str | None = None) -> tuple[MatchRow | None, Any]:
+    """The row (as :func:`load`) and the receipt columns asked for (a move's, by client move id)."""
+    statement = _SELECT if client_move_id is None else _SELECT.replace(" FROM ", _RECEIPT + " FROM ", 1)
+    statement += " AND status = 'running'" if running_only else ""
+    params = {"id": match_id, "cid": client_move_id}
+    if player is not None:
+        statement += " AND :player IN (player0, player1)"
+        params["player"] = player
     cur = _cursor(db)
     if lock and db.info["pg"]:
         statement += " FOR UPDATE SKIP LOCKED" if lock == "skip" else " FOR UPDATE"
-    r = cur.execute(_text(db, statement), {"id": match_id}).fetchone()
+    r = cur.execute(_text(db, statement), params).fetchone()
     if r is None:
-        return None
-    row = MatchRow(*r)
+        return None, None
+    row = MatchRow(*r[:len(COLUMNS)])
     for name in _BOOLS:
         setattr(row, name, bool(getattr(row, name)))
     seen0, seen1 = PRESENCE.of(row.id)  # presence not written yet counts (see Presence)
     row.last_seen0, row.last_seen1 = max(row.last_seen0, seen0), max(row.last_seen1, seen1)
     if lock:
         db.info.setdefault("rows", {})[row.id] = (row, _values(row))
-    return row
+    return row, r[len(COLUMNS):]
 
 
 class Presence:

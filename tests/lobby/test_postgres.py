@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 from sqlmodel import Session, create_engine, select
 
 from engine.lanes import RULES
@@ -393,3 +394,47 @@ def test_rematch_quick_messages_and_spectators_across_two_workers(pg: str) -> No
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_a_retry_that_waited_for_its_first_tries_lock_gets_the_first_answer(pg: str) -> None:
+    """Exactly once with the receipt read inside the locked read (#34): the second try's statement
+    sees the database as it was before it waited, so without a second look it would answer 409
+    (stale move number) to a move that was made. It gets the first try's answer, byte for byte."""
+    from fastapi.testclient import TestClient
+
+    from lobby.matches import make_move
+    from lobby.rows import Tx
+    from tests.lobby.conftest import Lobby
+
+    clock = FakeClock()
+    app = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
+    with TestClient(app) as client:
+        lobby = Lobby(client, clock, app)
+        a, b = lobby.player("a"), lobby.player("b")
+        mid = lobby.match(a, b)
+        mover, _ = lobby.to_move(mid, a, b)
+        view = lobby.view(mover, mid)
+        engine = app.state.engine
+        caller = svc.Caller(mover["id"])
+        args = (clock, caller, mid, view["move_count"], "the-same-id", view["legal"][0])
+        first = Tx.open(engine)
+        answered = make_move(first, *args)
+        second: list[Any] = []
+
+        def retry() -> None:
+            tx = Tx.open(engine)
+            second.append(make_move(tx, *args))
+            tx.commit()
+        thread = threading.Thread(target=retry)
+        thread.start()
+        waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
+        with engine.connect() as watch:  # the retry is queued on the row lock before the first commits
+            deadline = time.monotonic() + 20
+            while not watch.execute(waiting).scalar():
+                assert time.monotonic() < deadline, "the retry never waited for the lock"
+                time.sleep(0.05)
+        first.commit()
+        thread.join(20)
+        assert answered.status == 200
+        assert second and (second[0].status, second[0].text) == (200, answered.text)
+        assert lobby.view(mover, mid)["move_count"] == view["move_count"] + 1  # one move, made once
