@@ -121,25 +121,26 @@ class Database:
                 raise
             self.ring(db.info)
 
-    async def run_db(self, fn: Callable[[Tx], T]) -> T:
+    async def run_db(self, fn: Callable[[Tx], T], read: bool = False) -> T:
         """One transaction for a hot request (a match's view, a move, a poll), in one step.
 
         SQLite: the transactions are serialised anyway, so the work runs right here on the event
         loop, queued on the async lock and holding the thread lock the sweeper takes — no hop to
         the thread pool and back per dependency (those hops, not the work, were most of a move's
-        time). PostgreSQL: in a worker thread, in parallel, with the row locks doing the ordering."""
+        time). PostgreSQL: in a worker thread, in parallel, with the row locks doing the ordering.
+        ``read``: work that writes nothing (:meth:`lobby.rows.Tx.open`)."""
         if self.aserial is None:
-            return await asyncio.to_thread(self.run_tx, fn)
+            return await asyncio.to_thread(self.run_tx, fn, read)
         async with self.aserial:
-            return self.run_tx(fn)
+            return self.run_tx(fn, read)
 
-    def run_tx(self, fn: Callable[[Tx], T]) -> T:
+    def run_tx(self, fn: Callable[[Tx], T], read: bool = False) -> T:
         """``fn`` in one transaction straight on a pooled DBAPI connection (:class:`lobby.rows.Tx`:
         no ORM session to begin and commit), then the bells of the matches it wrote."""
         with self.one_writer():
             if self.serial is not None and not self.hot_conn:
                 self.hot_conn.append(self.engine.raw_connection())  # SQLite: one connection for every hot one
-            tx = Tx.open(self.engine, self.hot_conn[0] if self.hot_conn else None)
+            tx = Tx.open(self.engine, self.hot_conn[0] if self.hot_conn else None, read)
             try:
                 result = fn(tx)
             except BaseException:

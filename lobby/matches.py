@@ -86,16 +86,29 @@ def _finish(db: Db, clock: Clock, m: AnyMatch, winner: int | None, reason: str) 
 
 def enforce(db: Db, clock: Clock, m: AnyMatch) -> None:
     """Apply the time rule that ran out first, if any has by now (on every request and by the
-    sweeper). Each rule has a moment at which it fires; the earliest one decides."""
-    if m.status != "running":
+    sweeper)."""
+    rule = due_rule(clock, m)
+    if rule is None:
         return
+    reason, loser = rule
+    if reason == "aborted":
+        _end(db, clock, m, Abort())
+    elif reason == "timeout":
+        _timeout(db, clock, m, loser)
+    else:
+        _end(db, clock, m, Away(loser))
+
+
+def due_rule(clock: Clock, m: AnyMatch) -> tuple[str, int] | None:
+    """The time rule that has run out by now, as ``(reason, loser)``, or None (a plain function of
+    the row and the clock: a view asks it before deciding it needs no lock). Each rule has a moment
+    at which it fires; the earliest one decides."""
+    if m.status != "running":
+        return None
     now = clock.now()
     p = state_of(m).to_move
-    moved = [m.moved0, m.moved1]
-    if not moved[p]:
-        if now - m.turn_started_at >= clock.rules.first_move_s:
-            _end(db, clock, m, Abort())
-        return
+    if not (m.moved0, m.moved1)[p]:
+        return ("aborted", p) if now - m.turn_started_at >= clock.rules.first_move_s else None
     due: list[tuple[float, str, int]] = []
     for seat, seen in ((0, m.last_seen0), (1, m.last_seen1)):
         due.append((seen + clock.rules.away_s, "disconnected", seat))
@@ -106,12 +119,7 @@ def enforce(db: Db, clock: Clock, m: AnyMatch) -> None:
         else:
             due.append((m.turn_started_at + clock.rules.untimed_move_s, "timeout", p))
     when, reason, loser = min(due)
-    if when > now:
-        return
-    if reason == "timeout":
-        _timeout(db, clock, m, loser)
-    else:
-        _end(db, clock, m, Away(loser))
+    return (reason, loser) if when <= now else None
 
 
 def _timeout(db: Db, clock: Clock, m: AnyMatch, p: int) -> None:
@@ -253,6 +261,22 @@ def abort(db: Db, clock: Clock, player: Player, match_id: str) -> dict[str, Any]
     if not can_abort(m):
         raise LobbyError(409, "both players have moved: the match can no longer be aborted (resign instead)")
     _end(db, clock, m, Abort())
+    return view_for(db, clock, m, seat)
+
+
+def quiet_view(db: Db, clock: Clock, player: Player | Caller, match_id: str) -> dict[str, Any] | None:
+    """``player``'s view from a plain read — no row lock, nothing written (presence is noted in
+    memory) — or None when a time rule has run out, which only the locked path may apply.
+
+    A view is half of every move's requests; locking the row for it made it a write transaction
+    that queued behind the opponent's moves and sweeps, for what is almost always a read."""
+    m = load(db, match_id, lock="", player=player.id)
+    if m is None:
+        raise _not_yours(db, match_id)
+    seat = seat_of(m, player)
+    touch(db, clock, m, seat)
+    if due_rule(clock, m) is not None:
+        return None
     return view_for(db, clock, m, seat)
 
 

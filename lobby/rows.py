@@ -94,7 +94,8 @@ class Tx:
     answer: ``BEGIN`` travels with the first read, and every write after the last read (a move's
     events, its receipt, the notification, the row's ``UPDATE``) travels with the ``COMMIT``, in one
     round trip. A queued write's error (a constraint) surfaces at the commit, which then rolls back
-    like any other failure."""
+    like any other failure. A read-only transaction (``read``: a view) sends its reads alone, in
+    autocommit: one round trip each, no ``BEGIN`` or ``COMMIT``."""
 
     __slots__ = ("conn", "info", "keep", "pipe")
 
@@ -104,19 +105,23 @@ class Tx:
         self.pipe: Any = None
 
     @classmethod
-    def open(cls, engine: Engine, conn: Any = None) -> Tx:
-        """A transaction on ``conn`` (kept open afterwards) or on a pooled connection."""
+    def open(cls, engine: Engine, conn: Any = None, read: bool = False) -> Tx:
+        """A transaction on ``conn`` (kept open afterwards) or on a pooled connection. ``read``:
+        PostgreSQL sends no ``BEGIN`` and no ``COMMIT`` (each read sees what is committed when it
+        runs); the work may not write (:meth:`commit` refuses a row or an event to write)."""
         tx = cls(conn if conn is not None else engine.raw_connection(), engine.dialect.name == "postgresql",
                  keep=conn is not None)
+        tx.info["read"] = read
         if not tx.info["pg"]:
             tx.conn.cursor().execute("BEGIN IMMEDIATE")  # one writer at a time (autocommit otherwise)
             return tx
         try:
             pg = tx.conn.dbapi_connection
             pg.autocommit = True  # a client-side switch: nothing is sent
-            tx.pipe = pg.pipeline()
-            tx.pipe.__enter__()
-            pg.execute("BEGIN")  # queued: sent with the first read
+            if not read:  # (a read alone is one round trip already)
+                tx.pipe = pg.pipeline()
+                tx.pipe.__enter__()
+                pg.execute("BEGIN")  # queued: sent with the first read
         except BaseException as exc:
             tx.rollback(exc)
             raise
@@ -124,10 +129,12 @@ class Tx:
 
     def commit(self) -> None:
         try:
+            if self.info["read"] and (self.info.get("rows") or self.info.get("rang")):
+                raise RuntimeError("a read-only transaction has something to write")
             save_rows(self)
-            if self.pipe is None:
+            if not self.info["pg"]:
                 self.conn.commit()
-            else:
+            elif self.pipe is not None:
                 self.conn.dbapi_connection.execute("COMMIT")
                 self._leave_pipeline(None)  # sends and waits; a queued write's error is raised here
         except BaseException as exc:

@@ -70,10 +70,14 @@ class Hot:
 
     async def view_of(self, match_id: str, token: str | None) -> dict[str, Any]:
         """The caller's own view of the match."""
-        def work(db: Tx) -> dict[str, Any]:
+        def quiet(db: Tx) -> dict[str, Any] | None:
+            return svc.quiet_view(db, self.ctx.clock, svc.authenticate_id(db, token), match_id)
+
+        def work(db: Tx) -> dict[str, Any]:  # a time rule ran out: applied under the row's lock
             m, seat = self.match_for(db, match_id, svc.authenticate_id(db, token))
             return svc.view_for(db, self.ctx.clock, m, seat)
-        return await self.ctx.database.run_db(work)
+        view = await self.ctx.database.run_db(quiet, read=True)
+        return view if view is not None else await self.ctx.database.run_db(work)
 
     async def move_in(self, match_id: str, token: str | None, expected_move: int, client_move_id: str,
                       action: dict[str, Any]) -> svc.MoveResult:

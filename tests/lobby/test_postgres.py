@@ -438,3 +438,37 @@ def test_a_retry_that_waited_for_its_first_tries_lock_gets_the_first_answer(pg: 
         assert answered.status == 200
         assert second and (second[0].status, second[0].text) == (200, answered.text)
         assert lobby.view(mover, mid)["move_count"] == view["move_count"] + 1  # one move, made once
+
+
+def test_a_view_neither_locks_the_match_nor_waits_for_its_lock(pg: str) -> None:
+    """#34: a view is a plain read. While a move of the opponent holds the match's row lock (a
+    transaction not yet committed), the player's view answers at once, from what is committed;
+    once a time rule has run out, a view applies it under the lock as before."""
+    from fastapi.testclient import TestClient
+
+    from lobby.rows import Tx
+    from tests.lobby.conftest import Lobby
+
+    clock = FakeClock()
+    app = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
+    with TestClient(app) as client:
+        lobby = Lobby(client, clock, app)
+        a, b = lobby.player("a"), lobby.player("b")
+        mid = lobby.match(a, b)
+        mover, other = lobby.to_move(mid, a, b)
+        before = lobby.view(other, mid)
+        holder = Tx.open(app.state.engine)
+        svc.locked_match(holder, mid, svc.Caller(mover["id"]))
+        answers: list[Any] = []
+        thread = threading.Thread(target=lambda: answers.append(client.get(f"/matches/{mid}", headers=lobby.h(other))))
+        thread.start()
+        thread.join(10)
+        try:
+            assert answers and answers[0].status_code == 200, "the view waited for the row lock"
+            assert answers[0].json()["move_count"] == before["move_count"]
+        finally:
+            holder.rollback()
+            thread.join(20)
+        clock.advance(2 * 60)  # past the first-move rule: the next view aborts the match, under the lock
+        ended = lobby.view(other, mid)
+        assert (ended["status"], ended["reason"]) == ("aborted", "aborted")
