@@ -16,6 +16,7 @@ After a commit, the bells of the matches the transaction wrote events for are ru
 from __future__ import annotations
 
 import asyncio
+import logging
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
@@ -23,13 +24,15 @@ from typing import Any, TypeVar
 
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DisconnectionError
 from sqlmodel import Session, SQLModel, create_engine
 
 from lobby import service as svc
 from lobby.notify import Bells, Listener
-from lobby.rows import Tx
+from lobby.rows import HOT_CHECKOUT, LostConnection, Tx
 
 T = TypeVar("T")
+LOG = logging.getLogger("lobby")
 #: the advisory lock key under which a PostgreSQL worker creates the tables
 SCHEMA_LOCK = 0x10BB1
 
@@ -60,7 +63,20 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith(("postgresql://", "postgres://")):  # the installed driver is psycopg 3
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    engine = create_engine(url, pool_size=10, max_overflow=20)
+
+    @event.listens_for(engine, "checkout")
+    def _ping(dbapi_con: Any, _record: Any, _proxy: Any) -> None:
+        """SQLAlchemy's pre-ping, for every checkout but the hot path's (:func:`lobby.rows.hot_checkout`),
+        which retries on a dead connection instead (:meth:`Database.run_tx`): a dead connection is
+        replaced before an ORM session (the cold paths, which cannot be run again) gets it."""
+        if HOT_CHECKOUT.on:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_con)
+        except Exception as exc:
+            raise DisconnectionError() from exc  # the pool tries another connection
+    return engine
 
 
 def pg_dsn(url: str) -> str:
@@ -136,15 +152,32 @@ class Database:
 
     def run_tx(self, fn: Callable[[Tx], T], read: bool = False) -> T:
         """``fn`` in one transaction straight on a pooled DBAPI connection (:class:`lobby.rows.Tx`:
-        no ORM session to begin and commit), then the bells of the matches it wrote."""
+        no ORM session to begin and commit), then the bells of the matches it wrote.
+
+        PostgreSQL: the hot path's connections are not pinged at checkout (a round trip per
+        request); a connection found dead while ``fn`` ran (the server restarted, or closed it) held
+        no committed work, so ``fn`` runs once more on a new one, after the pool has dropped the
+        others of its age (they died with it). A connection lost at the commit is not retried: the
+        commit may have happened (a client retries a move with its client move id)."""
+        try:
+            return self._run_once(fn, read)
+        except LostConnection:
+            LOG.warning("a pooled PostgreSQL connection was dead: the pool is renewed and the request retried")
+            self.engine.dispose()
+            return self._run_once(fn, read)
+
+    def _run_once(self, fn: Callable[[Tx], T], read: bool) -> T:
         with self.one_writer():
             if self.serial is not None and not self.hot_conn:
                 self.hot_conn.append(self.engine.raw_connection())  # SQLite: one connection for every hot one
             tx = Tx.open(self.engine, self.hot_conn[0] if self.hot_conn else None, read)
             try:
                 result = fn(tx)
-            except BaseException:
-                tx.rollback()
+            except BaseException as exc:
+                lost = tx.lost()
+                tx.rollback(exc)
+                if lost:
+                    raise LostConnection() from exc
                 raise
             tx.commit()
         self.ring(tx.info)

@@ -82,6 +82,18 @@ _BOOLS = ("rated", "moved0", "moved1")  # SQLite hands booleans back as 0/1
 _SELECT = "SELECT " + ", ".join(COLUMNS) + " FROM \"match\" WHERE id = :id"
 
 
+class LostConnection(Exception):
+    """A hot transaction's connection was found dead before anything was committed."""
+
+
+class _HotCheckout(threading.local):
+    on = False
+
+
+#: set while a hot transaction checks a connection out: no ping (see :meth:`lobby.database.Database.run_tx`)
+HOT_CHECKOUT = _HotCheckout()
+
+
 class Tx:
     """A transaction on one DBAPI connection, begun by :meth:`open` and ended by :meth:`commit` or
     :meth:`rollback`. ``info`` plays the part of ``Session.info``: the rows loaded for writing and
@@ -109,8 +121,15 @@ class Tx:
         """A transaction on ``conn`` (kept open afterwards) or on a pooled connection. ``read``:
         PostgreSQL sends no ``BEGIN`` and no ``COMMIT`` (each read sees what is committed when it
         runs); the work may not write (:meth:`commit` refuses a row or an event to write)."""
-        tx = cls(conn if conn is not None else engine.raw_connection(), engine.dialect.name == "postgresql",
-                 keep=conn is not None)
+        if conn is None:
+            HOT_CHECKOUT.on = True
+            try:
+                conn = engine.raw_connection()
+            finally:
+                HOT_CHECKOUT.on = False
+            tx = cls(conn, engine.dialect.name == "postgresql")
+        else:
+            tx = cls(conn, engine.dialect.name == "postgresql", keep=True)
         tx.info["read"] = read
         if not tx.info["pg"]:
             tx.conn.cursor().execute("BEGIN IMMEDIATE")  # one writer at a time (autocommit otherwise)
@@ -161,10 +180,18 @@ class Tx:
         if pipe is not None:
             pipe.__exit__(type(cause) if cause else None, cause, None)
 
+    def lost(self) -> bool:
+        """The connection is dead (PostgreSQL: closed by the server or the network)."""
+        pg = self.conn.dbapi_connection if self.info["pg"] else None
+        return pg is not None and bool(pg.closed)
+
     def _release(self) -> None:
         if self.info["pg"]:
             pg = self.conn.dbapi_connection
-            if pg is not None and not pg.closed and pg.info.transaction_status == TransactionStatus.IDLE:
+            if pg is None or pg.closed:
+                self.conn.invalidate()  # never back into the pool
+                return
+            if pg.info.transaction_status == TransactionStatus.IDLE:
                 pg.autocommit = False  # as the pool's other users (ORM sessions) expect it
         if not self.keep:
             self.conn.close()
@@ -326,24 +353,41 @@ def mark_present(db: Db, row: MatchRow, seat: int, t: float) -> None:
         db.info["rows"][row.id] = (row, tuple(before))
 
 
-_FLUSH = ('UPDATE "match" SET last_seen0 = CASE WHEN :t0 > last_seen0 THEN :t0 ELSE last_seen0 END, '
-          'last_seen1 = CASE WHEN :t1 > last_seen1 THEN :t1 ELSE last_seen1 END '
-          "WHERE id = :id AND status = 'running' AND (:t0 > last_seen0 OR :t1 > last_seen1)")
+#: how many matches one presence statement writes (three parameters each)
+FLUSH_CHUNK = 500
+
+
+def _flush_statement(n: int) -> str:
+    """One ``UPDATE … FROM (VALUES …)`` for ``n`` matches: each seat's time, if later than stored."""
+    values = ", ".join(f"(:id{i}, :a{i}, :b{i})" for i in range(n))
+    return ('UPDATE "match" SET '
+            "last_seen0 = CASE WHEN v.column2 > last_seen0 THEN v.column2 ELSE last_seen0 END, "
+            "last_seen1 = CASE WHEN v.column3 > last_seen1 THEN v.column3 ELSE last_seen1 END "
+            f'FROM (VALUES {values}) AS v WHERE "match".id = v.column1 AND status = \'running\' '
+            "AND (v.column2 > last_seen0 OR v.column3 > last_seen1)")
 
 
 def flush_presence(db: Db) -> int:
     """Write the noted presence of running matches (the sweeper, once a second). Returns how many.
 
-    The rows are written in the order of their ids: with several workers, two sweepers flush at
-    once, and rows locked in two different orders deadlocked on PostgreSQL (measured by
-    ``tests/bench_lobby.py --compare``: the pass failed and the waits reached the 1 s deadlock
-    timeout, a move p99 of 1.1 s at 400 moves/s with two workers); one order for every writer
-    cannot."""
+    One statement per :data:`FLUSH_CHUNK` matches, not one per match. PostgreSQL: the rows are
+    locked first in the order of their ids (``SELECT … ORDER BY id FOR UPDATE``), in the same round
+    trip: with several workers two sweepers flush at once, and rows locked in two different orders
+    deadlocked (measured by ``tests/bench_lobby.py --compare``: the pass failed and the waits
+    reached the 1 s deadlock timeout, a move p99 of 1.1 s at 400 moves/s with two workers); one
+    order for every writer cannot, and the ``UPDATE``'s own order follows its plan, not the list."""
     seen = PRESENCE.take()
     try:
-        if seen:  # one statement for every seat of every match noted (executemany)
-            run_many(db, _FLUSH, [{"id": match_id, "t0": seen[match_id][0], "t1": seen[match_id][1]}
-                                  for match_id in sorted(seen)])
+        ids = sorted(seen)
+        for at in range(0, len(ids), FLUSH_CHUNK):
+            chunk = ids[at:at + FLUSH_CHUNK]
+            params: dict[str, Any] = {}
+            for i, match_id in enumerate(chunk):
+                params[f"id{i}"], params[f"a{i}"], params[f"b{i}"] = match_id, *seen[match_id]
+            if for_update(db):
+                keys = ", ".join(f":id{i}" for i in range(len(chunk)))
+                run(db, f'SELECT id FROM "match" WHERE id IN ({keys}) ORDER BY id FOR UPDATE', params)
+            run(db, _flush_statement(len(chunk)), params)
     except BaseException:
         PRESENCE.give_back(seen)
         raise

@@ -20,6 +20,7 @@ from lobby import service as svc
 from lobby.app import create_app
 from lobby.clock import FakeClock
 from lobby.rows import PRESENCE
+from tests.lobby.conftest import Lobby
 
 
 class SeededSecrets:
@@ -278,15 +279,44 @@ def test_move_fields_takes_only_what_needs_no_judgement(body: bytes, fields: Any
 def test_presence_is_flushed_in_one_order_so_two_sweepers_cannot_deadlock(monkeypatch: pytest.MonkeyPatch) -> None:
     """#34: with several workers each sweeper flushes the presence it noted, and two of them locking
     the same match rows in different orders deadlocked on PostgreSQL (a failed pass and a 1 s wait,
-    measured by tests/bench_lobby.py --compare). Every flush writes its rows in the order of their
-    ids, whatever order the players were seen in."""
+    measured by tests/bench_lobby.py --compare). Every flush locks its rows in the order of their
+    ids first, whatever order the players were seen in, then writes them in one statement."""
     from lobby import rows
 
-    written: list[list[str]] = []
-    monkeypatch.setattr(rows, "run_many", lambda db, statement, params: written.append([p["id"] for p in params]))
+    sent: list[tuple[str, dict[str, Any]]] = []
+    monkeypatch.setattr(rows, "run", lambda db, statement, params: sent.append((statement, params)))
+    monkeypatch.setattr(rows, "for_update", lambda db: " FOR UPDATE")  # as on PostgreSQL
     PRESENCE.take()
     for mid in ("m-7", "m-2", "m-9", "m-1"):
         PRESENCE.note(mid, 0, 5.0)
     PRESENCE.note("m-2", 1, 6.0)
-    assert rows.flush_presence(object()) == 4  # type: ignore[arg-type]  # run_many stands in for the database
-    assert written == [["m-1", "m-2", "m-7", "m-9"]]
+    assert rows.flush_presence(object()) == 4  # type: ignore[arg-type]  # run stands in for the database
+    (lock, params), (update, _) = sent
+    assert lock.endswith("ORDER BY id FOR UPDATE") and update.startswith('UPDATE "match"')
+    assert [params[f"id{i}"] for i in range(4)] == ["m-1", "m-2", "m-7", "m-9"]
+    assert (params["a1"], params["b1"]) == (5.0, 6.0)
+
+
+def test_a_presence_flush_never_moves_a_time_back(lobby: Lobby) -> None:
+    """The sweeper's one statement writes a noted seat only when the note is later than the stored
+    time (a note older than it changes nothing), on both databases."""
+    from sqlmodel import Session
+
+    from lobby import rows
+    from lobby.models import Match
+
+    a, b, c, d = (lobby.player(n) for n in "abcd")
+    first, second = lobby.match(a, b), lobby.match(c, d)
+    engine = lobby.app.state.engine
+    with Session(engine) as db:
+        stored = {mid: (m.last_seen0, m.last_seen1) for mid in (first, second) if (m := db.get(Match, mid))}
+    PRESENCE.take()
+    PRESENCE.note(first, 1, stored[first][1] + 30)
+    PRESENCE.note(second, 0, stored[second][0] - 30)  # older than what is stored
+    with Session(engine) as db:
+        assert rows.flush_presence(db) == 2
+        db.commit()
+    with Session(engine) as db:
+        now = {mid: (m.last_seen0, m.last_seen1) for mid in (first, second) if (m := db.get(Match, mid))}
+    assert now[first] == (stored[first][0], stored[first][1] + 30)
+    assert now[second] == stored[second]

@@ -55,23 +55,18 @@ def test_the_presence_of_every_seat_is_written_in_one_statement(lobby: Lobby, mo
     for mid in mids:  # every seat of three matches noted present, later than the rows say
         for seat in (0, 1):
             rows.PRESENCE.note(mid, seat, later + seat)
-    singles: list[str] = []
-    batches: list[int] = []
-    real_run, real_many = rows.run, rows.run_many
+    singles: list[tuple[str, Any]] = []
+    real_run = rows.run
     def run(db: Any, statement: str, params: Any = None) -> Any:
-        singles.append(statement)
+        singles.append((statement, params))
         return real_run(db, statement, params)
 
-    def run_many(db: Any, statement: str, params: list[dict[str, Any]]) -> None:
-        batches.append(len(params))
-        real_many(db, statement, params)
-
     monkeypatch.setattr(rows, "run", run)
-    monkeypatch.setattr(rows, "run_many", run_many)
     lobby.app.state.sweep_once()
     monkeypatch.undo()
-    assert len(batches) == 1 and batches[0] >= 3  # every match noted in this process, in one statement
-    assert not [x for x in singles if "last_seen" in x and x.startswith("UPDATE")]
+    updates = [params for x, params in singles if "last_seen" in x and x.startswith("UPDATE")]
+    assert len(updates) == 1  # every match noted in this process, in one statement
+    assert set(mids) <= {v for k, v in updates[0].items() if k.startswith("id")}
     with Session(lobby.app.state.engine) as db:
         for mid in mids:
             m = db.get(Match, mid)

@@ -472,3 +472,35 @@ def test_a_view_neither_locks_the_match_nor_waits_for_its_lock(pg: str) -> None:
         clock.advance(2 * 60)  # past the first-move rule: the next view aborts the match, under the lock
         ended = lobby.view(other, mid)
         assert (ended["status"], ended["reason"]) == ("aborted", "aborted")
+
+
+def test_requests_after_the_database_dropped_every_connection_are_served(pg: str) -> None:
+    """#34: the hot path's connections are not pinged at checkout. When PostgreSQL has closed every
+    pooled connection (a restart, a failover), the next view and move find theirs dead and run once
+    more on a fresh one; the cold paths (ORM sessions) still get a pinged connection."""
+    from fastapi.testclient import TestClient
+
+    from tests.lobby.conftest import Lobby
+
+    clock = FakeClock()
+    app = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
+    killer = create_engine(pg, isolation_level="AUTOCOMMIT")
+
+    def drop_every_connection() -> None:
+        with killer.connect() as c:
+            c.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                           "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
+    with TestClient(app) as client:
+        lobby = Lobby(client, clock, app)
+        a, b = lobby.player("a"), lobby.player("b")
+        mid = lobby.match(a, b)
+        mover, _ = lobby.to_move(mid, a, b)
+        drop_every_connection()
+        assert lobby.view(mover, mid)["move_count"] == 0  # hot: retried on a new connection
+        drop_every_connection()
+        assert lobby.move(mover, mid).status_code == 200  # its view, then the move itself
+        drop_every_connection()
+        assert lobby.player("c")["id"]  # cold: an ORM session on a pinged connection
+        drop_every_connection()
+        assert lobby.move(*lobby.to_move(mid, a, b)[:1], mid).status_code == 200
+    killer.dispose()
