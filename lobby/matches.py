@@ -21,7 +21,19 @@ from lobby.clock import Clock
 from lobby.common import AnyMatch, LobbyError, dumps
 from lobby.models import Match, Player
 from lobby.ratings import rate_match
-from lobby.rows import Db, MatchRow, for_update, insert_many, load, load_for_move, mark_present, receipt, run
+from lobby.rows import (
+    Db,
+    MatchRow,
+    for_update,
+    insert_many,
+    load,
+    load_for_move,
+    mark_present,
+    queue_event,
+    receipt,
+    run,
+    write_events,
+)
 from lobby.states import STATES, state_of
 from lobby.timerules import clock_running, remaining_ms, time_control_of
 
@@ -49,11 +61,10 @@ def add_event(db: Db, m: AnyMatch, data: dict[str, Any], private: dict[int, dict
         rang.add(m.id)
         if for_update(db):  # PostgreSQL: the other workers hear of it at the commit (LISTEN/NOTIFY)
             run(db, "SELECT pg_notify(:channel, :m)", {"channel": NOTIFY_CHANNEL, "m": m.id})
-    # plain INSERTs, not ORM objects: a move writes three or four events, and the unit of work
-    # around each added object cost more than the statement (measured with tests/bench_lobby.py)
+    # queued, and written with the transaction's other events in one INSERT (lobby.rows.write_events)
     parts = private.items() if private else [(None, data)]
-    insert_many(db, "matchevent", [{"match_id": m.id, "n": m.event_count, "seat": seat, "data": dumps(d)}
-                                   for seat, d in parts])
+    for seat, d in parts:
+        queue_event(db, (m.id, m.event_count, seat, dumps(d)))
     return m.event_count
 
 
@@ -341,7 +352,9 @@ def clock_json(clock: Clock, m: AnyMatch, s: LanesState, now: float) -> dict[str
 
 
 def events_for(db: Db, match_id: str, seat: int, since: int) -> list[dict[str, Any]]:
-    """``seat``'s events after number ``since``: the public ones and its own private variants."""
+    """``seat``'s events after number ``since``: the public ones and its own private variants
+    (including those this transaction added: they are written first)."""
+    write_events(db)
     rows = run(db, "SELECT n, seat, data FROM matchevent WHERE match_id = :m AND n > :since ORDER BY n",
                {"m": match_id, "since": since}).fetchall()
     return [{"n": n, **orjson.loads(data)} for n, s, data in rows if s is None or s == seat]

@@ -148,7 +148,7 @@ class Tx:
 
     def commit(self) -> None:
         try:
-            if self.info["read"] and (self.info.get("rows") or self.info.get("rang")):
+            if self.info["read"] and any(self.info.get(k) for k in ("rows", "rang", "events")):
                 raise RuntimeError("a read-only transaction has something to write")
             save_rows(self)
             if not self.info["pg"]:
@@ -398,8 +398,33 @@ def _values(row: MatchRow) -> tuple[Any, ...]:
     return tuple(getattr(row, c) for c in COLUMNS)
 
 
+#: how many events one INSERT writes at most (four parameters each)
+EVENT_CHUNK = 1000
+
+
+def queue_event(db: Db, event: tuple[str, int, int | None, str]) -> None:
+    """A match event ``(match_id, n, seat, data)`` to write with the transaction's others."""
+    db.info.setdefault("events", []).append(event)
+
+
+def write_events(db: Db) -> None:
+    """The events this transaction queued, in one multi-row INSERT: at the commit, or before the
+    transaction reads events. A move adds three to five events (its engine events, a private
+    variant per seat of a draw, the move marker), which were as many statements."""
+    events: list[tuple[str, int, int | None, str]] = db.info.pop("events", [])
+    for at in range(0, len(events), EVENT_CHUNK):
+        chunk = events[at:at + EVENT_CHUNK]
+        params: dict[str, Any] = {}
+        for i, (match_id, n, seat, data) in enumerate(chunk):
+            params[f"m{i}"], params[f"n{i}"], params[f"s{i}"], params[f"d{i}"] = match_id, n, seat, data
+        values = ", ".join(f"(:m{i}, :n{i}, :s{i}, :d{i})" for i in range(len(chunk)))
+        run(db, f"INSERT INTO matchevent (match_id, n, seat, data) VALUES {values}", params)
+
+
 def save_rows(db: Db) -> None:
-    """Write back what changed in the rows this transaction loaded (one UPDATE per changed match)."""
+    """Write the queued events, then what changed in the rows this transaction loaded (one UPDATE
+    per changed match)."""
+    write_events(db)
     rows: dict[str, tuple[MatchRow, tuple[Any, ...]]] = db.info.pop("rows", {})
     for row, before in rows.values():
         after = _values(row)
@@ -411,7 +436,7 @@ def save_rows(db: Db) -> None:
 
 @event.listens_for(Session, "before_commit")
 def _before_commit(db: Session) -> None:
-    if "rows" in db.info:
+    if "rows" in db.info or "events" in db.info:
         save_rows(db)
 
 
@@ -420,6 +445,7 @@ def _before_commit(db: Session) -> None:
 def _after_end(db: Session) -> None:
     """The next transaction of this session starts afresh (its own connection and rows)."""
     db.info.pop("rows", None)
+    db.info.pop("events", None)
     db.info.pop("dbapi", None)
 
 
@@ -428,4 +454,8 @@ def insert_many(db: Db, table: str, rows: Iterable[dict[str, Any]]) -> None:
     rows = list(rows)
     if rows:
         keys = list(rows[0])
-        run_many(db, f"INSERT INTO {table} ({', '.join(keys)}) VALUES ({', '.join(':' + k for k in keys)})", rows)
+        statement = f"INSERT INTO {table} ({', '.join(keys)}) VALUES ({', '.join(':' + k for k in keys)})"
+        if len(rows) == 1:
+            run(db, statement, rows[0])  # (executemany's own machinery costs more than one row)
+        else:
+            run_many(db, statement, rows)
