@@ -121,6 +121,11 @@ class Database:
         with self.serial:
             yield
 
+    def alone(self) -> bool:
+        """PostgreSQL: no other worker listens on this database now, so a commit needs to notify
+        nobody (:class:`lobby.notify.Listener`)."""
+        return self.listener is not None and self.listener.alone
+
     def ring(self, info: dict[str, Any]) -> None:
         """After a commit: wake the waiters of the matches the transaction wrote events for."""
         for match_id in info.pop("rang", ()):
@@ -129,6 +134,7 @@ class Database:
     @contextmanager
     def transaction(self, locked: bool = True) -> Iterator[Session]:
         with self.one_writer(locked), Session(self.engine, expire_on_commit=False) as db:
+            db.info["alone"] = self.alone()
             try:
                 yield db
                 db.commit()
@@ -171,6 +177,7 @@ class Database:
             if self.serial is not None and not self.hot_conn:
                 self.hot_conn.append(self.engine.raw_connection())  # SQLite: one connection for every hot one
             tx = Tx.open(self.engine, self.hot_conn[0] if self.hot_conn else None, read)
+            tx.info["alone"] = self.alone()
             try:
                 result = fn(tx)
             except BaseException as exc:

@@ -59,7 +59,8 @@ def add_event(db: Db, m: AnyMatch, data: dict[str, Any], private: dict[int, dict
     rang = db.info.setdefault("rang", set())
     if m.id not in rang:  # the app rings this match's bell after the commit
         rang.add(m.id)
-        if for_update(db):  # PostgreSQL: the other workers hear of it at the commit (LISTEN/NOTIFY)
+        if for_update(db) and not db.info.get("alone"):  # PostgreSQL: the other workers hear of it at
+            # the commit (LISTEN/NOTIFY); a worker alone has nobody to tell (lobby.notify.Listener)
             run(db, "SELECT pg_notify(:channel, :m)", {"channel": NOTIFY_CHANNEL, "m": m.id})
     # queued, and written with the transaction's other events in one INSERT (lobby.rows.write_events)
     parts = private.items() if private else [(None, data)]

@@ -322,11 +322,17 @@ def _postgres_ticks() -> int:
     return total
 
 
+def _busy(cpu: list[tuple[int, list[float]]]) -> float:
+    """How busy the whole machine was over a run, in % of all its cores (user + system ticks)."""
+    total = sum(sum(x[:5]) for _, x in cpu)
+    return 100 * sum(x[0] + x[1] for _, x in cpu) / total if total else 0.0
+
+
 async def find_max(pool: Pool, args: argparse.Namespace, pid: int) -> dict[str, Any]:
     """Rising offered rates (fresh matches each step), then ``FINE`` steps between the last rate
     held (move p99 <= 50 ms, >= 95 % of the offer) and the first missed: the highest held, with
     the lobby's and the PostgreSQL server's CPU per move at that rate."""
-    best: dict[str, Any] = {"rate": 0.0, "server_ms": 0.0, "pg_ms": 0.0}
+    best: dict[str, Any] = {"rate": 0.0, "server_ms": 0.0, "pg_ms": 0.0, "busy": 0.0}
     step = 0
 
     async def attempt(rate: float) -> bool:
@@ -340,7 +346,7 @@ async def find_max(pool: Pool, args: argparse.Namespace, pid: int) -> dict[str, 
             print(f"  PostgreSQL server CPU {pg_ms:.2f} ms per move", flush=True)
         if not _held(r, rate):
             return False
-        best.update(rate=r["rate"], server_ms=r["server_ms_per_move"], pg_ms=pg_ms)
+        best.update(rate=r["rate"], server_ms=r["server_ms_per_move"], pg_ms=pg_ms, busy=_busy(r["cpu"]))
         return True
     missed = None
     for rate in COARSE:
@@ -367,10 +373,11 @@ async def compare(args: argparse.Namespace) -> None:
             finally:
                 proc.terminate()
                 proc.wait(timeout=20)
-    print("\nrow           moves/s held (p99 <= 50 ms)   lobby CPU ms/move   PostgreSQL CPU ms/move")
+    print(f"\nrow           moves/s held (p99 <= 50 ms)   lobby CPU ms/move   PostgreSQL CPU ms/move   "
+          f"machine busy (all {os.cpu_count()} cores)")
     for db, workers, b in rows:
         print(f"{db:6s} x{workers}     {b['rate']:10.0f}                 {b['server_ms']:8.2f}            "
-              + (f"{b['pg_ms']:8.2f}" if db == "pg" else "      -"))
+              + (f"{b['pg_ms']:8.2f}" if db == "pg" else "      -") + f"                 {b['busy']:5.0f} %")
     (_, _, lite), (_, _, pg1), (_, _, pg2) = rows
 
     def ratio(a: float, b: float) -> float:

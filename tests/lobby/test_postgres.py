@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -504,3 +505,46 @@ def test_requests_after_the_database_dropped_every_connection_are_served(pg: str
         drop_every_connection()
         assert lobby.move(*lobby.to_move(mid, a, b)[:1], mid).status_code == 200
     killer.dispose()
+
+
+def test_a_worker_alone_sends_no_notes_and_notifies_again_as_soon_as_another_listens(pg: str) -> None:
+    """#34: a worker's own listener only heard its own commits (7–12 % of its CPU per move). Alone
+    on the database it sends no ``pg_notify``; a second worker's listener says hello when it starts,
+    and the first notifies again at once (not at its next count); when the second stops, the first
+    is alone again."""
+    import psycopg
+    from fastapi.testclient import TestClient
+
+    from lobby.database import pg_dsn
+    from tests.lobby.conftest import Lobby
+
+    def until(what: Callable[[], bool], within: float) -> bool:
+        deadline = time.monotonic() + within
+        while not what():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+    spy = psycopg.connect(pg_dsn(pg), autocommit=True)  # listens, but is no worker (holds no lock)
+    spy.execute(f"LISTEN {svc.NOTIFY_CHANNEL}")
+
+    def notes() -> int:
+        return sum(1 for _ in spy.notifies(timeout=0.5))
+    clock = FakeClock()
+    first = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
+    with TestClient(first) as client:
+        lobby = Lobby(client, clock, first)
+        a, b = lobby.player("a"), lobby.player("b")
+        mid = lobby.match(a, b)
+        assert until(lambda: first.state.listener.alone, 5)
+        notes()
+        assert lobby.move(lobby.to_move(mid, a, b)[0], mid).status_code == 200
+        assert notes() == 0
+        second = create_app(pg, clock=clock, run_sweeper=False)
+        with TestClient(second):
+            assert until(lambda: not first.state.listener.alone, 0.5)  # the hello, not the next count
+            assert lobby.move(lobby.to_move(mid, a, b)[0], mid).status_code == 200
+            assert notes() >= 1
+        assert until(lambda: first.state.listener.alone, 5)
+    spy.close()
