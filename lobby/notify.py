@@ -104,8 +104,9 @@ class Listener:
     (``fallback_s``) keeps them correct.
 
     **A worker alone sends no notes.** Its own listener would only hear its own commits (whose
-    bells it rings itself after the commit), and that wake-up cost 0.13–0.22 ms of the worker's CPU
-    per move (7–12 %, ``tests/bench_lobby.py --db pg --rate 400``, with and without). Each listener
+    bells it rings itself after the commit), and that wake-up cost 0.16–0.26 ms of the worker's CPU
+    per move (about 10–15 %: ``tests/bench_lobby.py --db pg --rate 400 --matches 300 --seconds 10``
+    with ``LOBBY_NOTIFY=always`` and without, two runs each). Each listener
     holds a shared advisory lock while it listens and counts the holders every second
     (:attr:`alone`). A listener that starts says so on the channel ``<channel>_hello`` as soon as
     it listens, so the others notify again at once, not a second later; only a commit already

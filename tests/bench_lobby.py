@@ -118,6 +118,17 @@ def _process_ticks(pids: list[int]) -> int:
     return total
 
 
+def _loop_thread_ticks(pid: int) -> int:
+    """User + system ticks of ``pid``'s main thread alone: with one worker, the event loop's (HTTP,
+    JSON, the views); the rest of the process is its other threads (PostgreSQL: the transactions)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except OSError:
+        return 0
+
+
 def _cpu_ticks(pid: int) -> list[float]:
     """The machine's user, system, idle, iowait and steal ticks, then the server's user+system (all
     its processes), then this driver's."""
@@ -209,6 +220,7 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
             due += period
 
     start = time.perf_counter()
+    loop0 = _loop_thread_ticks(pid)
     sampler = asyncio.ensure_future(sample_cpu(pid, trace))
     if rate > 0:
         period = len(pairs) / rate
@@ -218,6 +230,7 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
     else:
         await asyncio.gather(*(drive(*p) for p in pairs))
     sampler.cancel()
+    loop_ticks = _loop_thread_ticks(pid) - loop0
     # moves are only started before `stop`; a paced match may then sleep past it until it sees so
     elapsed = min(time.perf_counter() - start, seconds)
 
@@ -233,7 +246,8 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
     return {"setup_s": setup, "moves": moves, "elapsed": elapsed, "rate": moves / elapsed if elapsed else 0.0,
             "p50": pct(latencies, 0.5), "p99": pct(latencies, 0.99), "view_p50": pct(views, 0.5),
             "view_p99": pct(views, 0.99), "statuses": statuses, "errors": errors, "trace": trace, "start": start,
-            "cpu": cpu, "server_ms_per_move": 1000 * server_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0}
+            "cpu": cpu, "server_ms_per_move": 1000 * server_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0,
+            "loop_ms_per_move": 1000 * loop_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0}
 
 
 def report(args: argparse.Namespace, r: dict[str, Any], rate: float) -> None:
@@ -243,7 +257,8 @@ def report(args: argparse.Namespace, r: dict[str, Any], rate: float) -> None:
           f"move round-trip p50 {r['p50']:.1f} ms  p99 {r['p99']:.1f} ms  (view p50 {r['view_p50']:.1f} / "
           f"p99 {r['view_p99']:.1f} ms; {r['moves']} moves in {r['elapsed']:.1f} s, at most {args.inflight} "
           f"requests in flight; move answers {r['statuses']})  server CPU {r['server_ms_per_move']:.2f} ms per "
-          f"move (with its view)", flush=True)
+          f"move (with its view)" + (f", its event loop's thread {r['loop_ms_per_move']:.2f} ms"
+                                     if args.workers == 1 else ""), flush=True)
     if r["errors"]:
         print("refused moves, e.g.:", r["errors"])
     slow = [(t - r["start"], ms) for t, kind, ms in r["trace"] if kind in ("view", "move") and ms > 50]

@@ -4,13 +4,14 @@ to both workers at once, two sweepers on one flagged match, two workers restarti
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ from lobby.models import Match, MatchEvent, Player, ServerState
 from storage.lobby_client import LobbyClient
 from tests.conftest import ROOT
 from tests.helpers import free_port
-from tests.lobby.conftest import postgres_url
+from tests.lobby.conftest import Lobby, postgres_url
 from tests.lobby.test_e2e import find_each_other, play_rated_match_and_check_ratings
 
 pytestmark = pytest.mark.postgres
@@ -34,6 +35,19 @@ pytestmark = pytest.mark.postgres
 @pytest.fixture
 def pg() -> str:
     return postgres_url()
+
+
+@contextlib.contextmanager
+def one_match(pg: str) -> Iterator[tuple[Lobby, dict[str, str], dict[str, str], str]]:
+    """An app on ``pg`` (no sweeper, a fake clock), two players and a fresh rated match of theirs."""
+    from fastapi.testclient import TestClient
+
+    clock = FakeClock()
+    app = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
+    with TestClient(app) as client:
+        lobby = Lobby(client, clock, app)
+        a, b = lobby.player("a"), lobby.player("b")
+        yield lobby, a, b, lobby.match(a, b)
 
 
 def lobby_process(pg: str, workers: int = 1, env: dict[str, str] | None = None) -> tuple[subprocess.Popen[bytes], int]:
@@ -401,18 +415,11 @@ def test_a_retry_that_waited_for_its_first_tries_lock_gets_the_first_answer(pg: 
     """Exactly once with the receipt read inside the locked read (#34): the second try's statement
     sees the database as it was before it waited, so without a second look it would answer 409
     (stale move number) to a move that was made. It gets the first try's answer, byte for byte."""
-    from fastapi.testclient import TestClient
-
     from lobby.matches import make_move
     from lobby.rows import Tx
-    from tests.lobby.conftest import Lobby
 
-    clock = FakeClock()
-    app = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
-    with TestClient(app) as client:
-        lobby = Lobby(client, clock, app)
-        a, b = lobby.player("a"), lobby.player("b")
-        mid = lobby.match(a, b)
+    with one_match(pg) as (lobby, a, b, mid):
+        clock, app = lobby.clock, lobby.app
         mover, _ = lobby.to_move(mid, a, b)
         view = lobby.view(mover, mid)
         engine = app.state.engine
@@ -445,17 +452,10 @@ def test_a_view_neither_locks_the_match_nor_waits_for_its_lock(pg: str) -> None:
     """#34: a view is a plain read. While a move of the opponent holds the match's row lock (a
     transaction not yet committed), the player's view answers at once, from what is committed;
     once a time rule has run out, a view applies it under the lock as before."""
-    from fastapi.testclient import TestClient
-
     from lobby.rows import Tx
-    from tests.lobby.conftest import Lobby
 
-    clock = FakeClock()
-    app = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
-    with TestClient(app) as client:
-        lobby = Lobby(client, clock, app)
-        a, b = lobby.player("a"), lobby.player("b")
-        mid = lobby.match(a, b)
+    with one_match(pg) as (lobby, a, b, mid):
+        clock, client, app = lobby.clock, lobby.c, lobby.app
         mover, other = lobby.to_move(mid, a, b)
         before = lobby.view(other, mid)
         holder = Tx.open(app.state.engine)
@@ -479,22 +479,15 @@ def test_requests_after_the_database_dropped_every_connection_are_served(pg: str
     """#34: the hot path's connections are not pinged at checkout. When PostgreSQL has closed every
     pooled connection (a restart, a failover), the next view and move find theirs dead and run once
     more on a fresh one; the cold paths (ORM sessions) still get a pinged connection."""
-    from fastapi.testclient import TestClient
 
-    from tests.lobby.conftest import Lobby
 
-    clock = FakeClock()
-    app = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
     killer = create_engine(pg, isolation_level="AUTOCOMMIT")
 
     def drop_every_connection() -> None:
         with killer.connect() as c:
             c.execute(text("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                            "WHERE datname = current_database() AND pid <> pg_backend_pid()"))
-    with TestClient(app) as client:
-        lobby = Lobby(client, clock, app)
-        a, b = lobby.player("a"), lobby.player("b")
-        mid = lobby.match(a, b)
+    with one_match(pg) as (lobby, a, b, mid):
         mover, _ = lobby.to_move(mid, a, b)
         drop_every_connection()
         assert lobby.view(mover, mid)["move_count"] == 0  # hot: retried on a new connection
@@ -516,7 +509,6 @@ def test_a_worker_alone_sends_no_notes_and_notifies_again_as_soon_as_another_lis
     from fastapi.testclient import TestClient
 
     from lobby.database import pg_dsn
-    from tests.lobby.conftest import Lobby
 
     def until(what: Callable[[], bool], within: float) -> bool:
         deadline = time.monotonic() + within
@@ -531,12 +523,8 @@ def test_a_worker_alone_sends_no_notes_and_notifies_again_as_soon_as_another_lis
 
     def notes() -> int:
         return sum(1 for _ in spy.notifies(timeout=0.5))
-    clock = FakeClock()
-    first = create_app(pg, clock=clock, run_sweeper=False, rate=1000, burst=5000)
-    with TestClient(first) as client:
-        lobby = Lobby(client, clock, first)
-        a, b = lobby.player("a"), lobby.player("b")
-        mid = lobby.match(a, b)
+    with one_match(pg) as (lobby, a, b, mid):
+        first, clock = lobby.app, lobby.clock
         assert until(lambda: first.state.listener.alone, 5)
         notes()
         assert lobby.move(lobby.to_move(mid, a, b)[0], mid).status_code == 200
@@ -548,3 +536,40 @@ def test_a_worker_alone_sends_no_notes_and_notifies_again_as_soon_as_another_lis
             assert notes() >= 1
         assert until(lambda: first.state.listener.alone, 5)
     spy.close()
+
+
+def test_a_view_is_one_statement_and_a_move_one_pipeline(pg: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#34: what the hot requests send PostgreSQL, counted at psycopg's cursor. A view: one SELECT
+    in autocommit (no BEGIN, no COMMIT). A move: seven statements (with the note to other workers),
+    all in one pipeline, whose only wait for an answer before the commit is the locked read (the
+    receipt in the same statement)."""
+    import psycopg
+
+    sent: list[tuple[str, bool]] = []
+    fetched: list[int] = []
+    execute, fetchone = psycopg.Cursor.execute, psycopg.Cursor.fetchone
+
+    def counted_execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        sent.append((str(query).split()[0].upper(), self.connection._pipeline is not None))
+        return execute(self, query, *args, **kwargs)
+
+    def counted_fetchone(self: Any) -> Any:
+        fetched.append(len(sent))
+        return fetchone(self)
+    monkeypatch.setenv("LOBBY_NOTIFY", "always")  # the note is sent whether or not the worker is alone yet
+    with one_match(pg) as (lobby, a, b, mid):
+        mover, _ = lobby.to_move(mid, a, b)
+        view = lobby.view(mover, mid)
+        monkeypatch.setattr(psycopg.Cursor, "execute", counted_execute)
+        monkeypatch.setattr(psycopg.Cursor, "fetchone", counted_fetchone)
+        lobby.view(mover, mid)
+        assert sent == [("SELECT", False)] and fetched == [1]
+        sent.clear()
+        fetched.clear()
+        body = {"expected_move": view["move_count"], "client_move_id": "counted", "action": view["legal"][0]}
+        assert lobby.c.post(f"/matches/{mid}/moves", headers=lobby.h(mover), json=body).status_code == 200
+        monkeypatch.setattr(psycopg.Cursor, "execute", execute)
+        monkeypatch.setattr(psycopg.Cursor, "fetchone", fetchone)
+    assert [s for s, _ in sent] == ["BEGIN", "SELECT", "SELECT", "INSERT", "INSERT", "UPDATE", "COMMIT"]
+    assert all(piped for _, piped in sent)
+    assert fetched == [2]  # BEGIN and the locked read, answered together; the rest went with COMMIT
