@@ -68,7 +68,7 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "checkout")
     def _ping(dbapi_con: Any, _record: Any, _proxy: Any) -> None:
-        """SQLAlchemy's pre-ping, for every checkout but the hot path's (:func:`lobby.rows.hot_checkout`),
+        """SQLAlchemy's pre-ping, for every checkout but the hot path's (:data:`lobby.rows.HOT_CHECKOUT`),
         which retries on a dead connection instead (:meth:`Database.run_tx`): a dead connection is
         replaced before an ORM session (the cold paths, which cannot be run again) gets it."""
         if HOT_CHECKOUT.on:
@@ -99,6 +99,7 @@ class Database:
         self.bells = Bells()
         self.listener = Listener(pg_dsn(url), svc.NOTIFY_CHANNEL, self.bells) if self.serial is None else None
         self.hot_conn: list[Any] = []
+        self.notify_always = os.environ.get("LOBBY_NOTIFY") == "always"
         self.create_tables()
 
     def create_tables(self) -> None:
@@ -126,9 +127,7 @@ class Database:
         """PostgreSQL: no other worker listens on this database now, so a commit needs to notify
         nobody (:class:`lobby.notify.Listener`). ``LOBBY_NOTIFY=always`` notifies anyway (to measure
         what the notes cost, or where the workers' database role may not read ``pg_locks``)."""
-        if os.environ.get("LOBBY_NOTIFY") == "always":
-            return False
-        return self.listener is not None and self.listener.alone
+        return not self.notify_always and self.listener is not None and self.listener.alone
 
     def ring(self, info: dict[str, Any]) -> None:
         """After a commit: wake the waiters of the matches the transaction wrote events for."""

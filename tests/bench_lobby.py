@@ -106,27 +106,24 @@ def _tree(pid: int) -> list[int]:
     return out
 
 
+def _ticks(stat: str) -> int:
+    """User + system ticks from a ``/proc/…/stat`` file (0 if it is gone)."""
+    try:
+        with open(stat) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except OSError:
+        return 0
+
+
 def _process_ticks(pids: list[int]) -> int:
-    total = 0
-    for pid in pids:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            total += int(fields[11]) + int(fields[12])
-        except OSError:
-            continue
-    return total
+    return sum(_ticks(f"/proc/{pid}/stat") for pid in pids)
 
 
 def _loop_thread_ticks(pid: int) -> int:
     """User + system ticks of ``pid``'s main thread alone: with one worker, the event loop's (HTTP,
     JSON, the views); the rest of the process is its other threads (PostgreSQL: the transactions)."""
-    try:
-        with open(f"/proc/{pid}/task/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    except OSError:
-        return 0
+    return _ticks(f"/proc/{pid}/task/{pid}/stat")
 
 
 def _cpu_ticks(pid: int) -> list[float]:
@@ -250,6 +247,13 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
             "loop_ms_per_move": 1000 * loop_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0}
 
 
+def share(rows: list[tuple[int, list[float]]], k: int) -> float:
+    """Column ``k`` of the CPU samples (:func:`sample_cpu`) as a percentage of the machine's ticks
+    (all its cores) over ``rows``."""
+    total = sum(sum(x[:5]) for _, x in rows)
+    return 100 * sum(x[k] for _, x in rows) / total if total else 0.0
+
+
 def report(args: argparse.Namespace, r: dict[str, Any], rate: float) -> None:
     mode = f"offered {rate:.0f} moves/s" if rate > 0 else "as fast as possible"
     where = f"{args.db} x{args.workers} worker{'s' if args.workers > 1 else ''}"
@@ -268,11 +272,6 @@ def report(args: argparse.Namespace, r: dict[str, Any], rate: float) -> None:
               f"{sorted(seconds)[:20]}{' ...' if len(seconds) > 20 else ''}; "
               f"the slowest {max(ms for _, ms in slow):.0f} ms")
     cpu = r["cpu"]
-
-    def share(rows: list[tuple[int, list[float]]], k: int) -> float:
-        """Column ``k``'s ticks as a percentage of the machine's (both CPUs) over ``rows``."""
-        total = sum(sum(x[:5]) for _, x in rows)
-        return 100 * sum(x[k] for _, x in rows) / total if total else 0.0
     hot = [c for c in cpu if c[0] in seconds]
     calm = [c for c in cpu if c[0] not in seconds]
     print(f"CPU time stolen by the hypervisor: {share(cpu, 4):.0f} % of the machine's over the run"
@@ -339,8 +338,7 @@ def _postgres_ticks() -> int:
 
 def _busy(cpu: list[tuple[int, list[float]]]) -> float:
     """How busy the whole machine was over a run, in % of all its cores (user + system ticks)."""
-    total = sum(sum(x[:5]) for _, x in cpu)
-    return 100 * sum(x[0] + x[1] for _, x in cpu) / total if total else 0.0
+    return share(cpu, 0) + share(cpu, 1)
 
 
 async def find_max(pool: Pool, args: argparse.Namespace, pid: int) -> dict[str, Any]:
