@@ -36,7 +36,7 @@ def test_a_seed_deals_the_games_again_in_the_order_they_start(monkeypatch) -> No
         main.parse_args(["--seed", "-1"])
     monkeypatch.setattr(app, "_seeds", {})
     monkeypatch.setenv("CARDTABLE_SEED", "41")
-    assert [app.App.new_seed() for _ in range(3)] == [41, 42, 43]
+    assert [app.draw_seed() for _ in range(3)] == [41, 42, 43]
     monkeypatch.setenv("CARDTABLE_SEED", "soon")
-    clock = app.App.new_seed()
+    clock = app.draw_seed()
     assert clock not in (41, 42, 43, 44) and 0 <= clock <= 0xFFFFFFFF

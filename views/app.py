@@ -63,6 +63,8 @@ class App:
         #: the platform asks for less motion (its accessibility setting; a browser's
         #: prefers-reduced-motion): the tables hold still as with the app's own setting
         self.platform_calm = False
+        #: the seed the next new game takes, once the home has looked ahead (``coming_seed``)
+        self._coming: int | None = None
 
     @property
     def prefs(self) -> Prefs:
@@ -220,14 +222,26 @@ class App:
 
         start_game(self, game, level)
 
-    @staticmethod
-    def new_seed() -> int:
-        """A new game's or session's seed: the app picks it from the clock; the engine never reads one.
-        With ``CARDTABLE_SEED=N`` (``python main.py --seed N``) the games dealt while the app runs
-        take seeds N, N+1, … in the order they start, so a reported deal or a set of screenshots
-        (tests/screenshots.py) can be dealt again."""
-        fixed = _fixed_seeds()
-        return next(fixed) if fixed is not None else int(time.time() * 1000) & 0xFFFFFFFF
+    def new_seed(self) -> int:
+        """The seed the home looked ahead at (``coming_seed``), whichever game starts, or a new one:
+        games still take their seeds in the order they start (``draw_seed``)."""
+        seed = self.coming_seed()
+        self._coming = None
+        return seed
+
+    def coming_seed(self) -> int:
+        if self._coming is None:
+            self._coming = draw_seed()
+        return self._coming
+
+
+def draw_seed() -> int:
+    """A new game's or session's seed: the app picks it from the clock; the engine never reads one.
+    With ``CARDTABLE_SEED=N`` (``python main.py --seed N``) the games dealt while the app runs
+    take seeds N, N+1, … in the order they start, so a reported deal or a set of screenshots
+    (tests/screenshots.py) can be dealt again."""
+    fixed = _fixed_seeds()
+    return next(fixed) if fixed is not None else int(time.time() * 1000) & 0xFFFFFFFF
 
 
 _seeds: dict[str, itertools.count[int]] = {}

@@ -24,6 +24,10 @@ def nothing_between(app: Host) -> str | None:
     return None
 
 
+def no_pictures(app: Host, seed: int) -> list[str]:
+    return []
+
+
 @dataclass(frozen=True)
 class GameViews:
     """One game's part of the app."""
@@ -48,5 +52,8 @@ class GameViews:
     routes: Callable[[Host, list[str]], bool] = field(default=no_routes)
     #: where "Continue" goes when no stored game of it is in progress (a Lopti session between deals)
     between: Callable[[Host], str | None] = field(default=nothing_between)
+    #: the pictures a new game dealt from a seed shows first (its hand, the backs): the home has the
+    #: client load the coming deal's while the player looks, so its table draws at once (#44)
+    first_pictures: Callable[[Host, int], list[str]] = field(default=no_pictures)
 
 

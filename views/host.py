@@ -65,6 +65,10 @@ class Host(Protocol):
     def new_seed(self) -> int:
         """A new game's or session's seed (the app reads the clock; the engine never does)."""
 
+    def coming_seed(self) -> int:
+        """The seed the next new game or session will take (``new_seed`` gives it): the home reads the
+        deal ahead to have the client load its first pictures while the player looks (#44)."""
+
     # --- where to go ------------------------------------------------------------------------------
     def go(self, route: str) -> None:
         """Open the screen at ``route`` (views/routes.py), in the address bar and history too."""

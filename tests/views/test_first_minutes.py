@@ -330,3 +330,41 @@ def test_a_lanes_table_s_first_drawing_stays_light(tmp_path: Path, monkeypatch: 
         assert 10_000 < sent < 24_700 * 1.1, sent
     finally:
         s.close()
+
+
+def loaded_ahead_on(s: Any) -> list[str]:
+    """The pictures the screen lays out unseen for what comes next (views/ui/widgets.loaded_ahead)."""
+    return [c.src for c in s.find(kind=ft.Image) if c.opacity == 0 and c.width == 1]
+
+
+def test_the_home_loads_the_coming_deals_first_pictures_and_that_deal_is_the_next(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#44: a table's first frame waited on its card pictures, which the client asked for only once
+    it had built the table. The home lays out the coming Lanes deal's hand and the decks' back
+    unseen, so the client has them by the time that deal is on the table; the seed it looked ahead
+    at is the next game's whichever game starts, so ``--seed N`` still deals N, N+1, … in order."""
+    from storage import api
+    from views import app
+
+    monkeypatch.setattr(app, "_seeds", {})
+    monkeypatch.setenv("CARDTABLE_SEED", "7")
+    s = open_at(tmp_path, "/")
+    try:
+        s.wait_for(lambda: loaded_ahead_on(s), what="the pictures loaded ahead")
+        ahead = loaded_ahead_on(s)
+        s.tap("Play against a bot")
+        s.tap("Beginner")
+        s.wait_for(lambda: s.find(ident="hand-0"), what="the table")
+        table = s.app.screen
+        hand = s.call(lambda: table.match.observation["hand"])
+        assert ahead == [BACK_SRC, *(f"cards/classic/{card}.svg" for card in hand)]
+        assert api.load_game(s.app.storage, table.match.mode.game_id).seed == 7
+        s.go("/")
+        s.wait_for(lambda: loaded_ahead_on(s) and loaded_ahead_on(s) != ahead, what="the next deal's pictures")
+        s.go("/spit/new")
+        s.tap("Beginner")
+        s.wait_for(lambda: s.app.route.startswith("/play/") and s.app.route != f"/play/{table.match.mode.game_id}",
+                   what="the Spit table")
+        assert api.load_game(s.app.storage, int(s.app.route.rsplit("/", 1)[1])).seed == 8
+    finally:
+        s.close()

@@ -16,17 +16,28 @@ from views.table.screen import NewGame
 from views.table.timeline import Stepper, Timeline
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import felt
+from views.ui.widgets import BACK_SRC, FACE_NAMES, face_src, felt
 
 if TYPE_CHECKING:
     from engine.tutorial import Lesson
     from views.host import Host
 
 
+def _options(app: Host) -> LanesOptions:
+    """The house rules chosen on the opponent screen (L-9), which a new game is dealt under."""
+    return LanesOptions(**{v: True for v in app.drafts.lanes_variants})
+
+
 def begin(app: Host, level: str) -> None:
-    """A new game with the house rules chosen on the opponent screen (L-9), stored before it is shown."""
-    options = LanesOptions(**{v: True for v in app.drafts.lanes_variants})
-    open_table(app, LanesMatch.new(app.storage, level, app.new_seed(), options), ready=True)
+    """A new game under the chosen house rules, stored before it is shown."""
+    open_table(app, LanesMatch.new(app.storage, level, app.new_seed(), _options(app)), ready=True)
+
+
+def first_pictures(app: Host, seed: int) -> list[str]:
+    """What a new game from ``seed`` draws first: the player's hand (seat 0, as ``begin`` seats
+    them) and the decks' back."""
+    hand = RULES.observe(RULES.new_game(_options(app), seed), 0)["hand"]
+    return [BACK_SRC, *(face_src(card) for card in hand if card in FACE_NAMES)]
 
 
 def resume(app: Host, game_id: int) -> None:
@@ -70,4 +81,4 @@ def replay(timeline: Timeline, levels: list[str], seat: int, game_id: int) -> tu
 
 
 GAME = GameViews("lanes", new_screen=new_screen, begin=begin, resume=resume,
-                 lesson_table=lesson_table, replay=replay, replay_table=replay_table)
+                 lesson_table=lesson_table, replay=replay, replay_table=replay_table, first_pictures=first_pictures)

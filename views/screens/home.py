@@ -15,7 +15,7 @@ from views.screens.in_progress import in_progress_section
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, pad, tagged, text
+from views.ui.widgets import icon_button, loaded_ahead, pad, tagged, text
 
 if TYPE_CHECKING:
     from views.game_views import GameViews
@@ -77,6 +77,8 @@ def home(app: Host) -> ft.Control:
         *(_tile(app, g, in_progress) for g in games().values()),
         # below the games: they stay where a player knows them
         *in_progress_section(app, lambda: app.go("/"), in_progress),
+        # the coming deal's first pictures, loaded while the player looks: its table draws at once
+        loaded_ahead([src for g in games().values() for src in g.first_pictures(app, app.coming_seed())]),
     ], scroll=ft.ScrollMode.AUTO, spacing=theme.SPACE_LOOSE)
     from views.online.address import account_here
 

@@ -254,6 +254,14 @@ def _card_chip(card: str, width: float, height: float, *, selected: bool, target
                                   content=chip), card) if ident else chip
 
 
+def loaded_ahead(srcs: list[str]) -> ft.Control:
+    """Pictures laid out unseen (a transparent pixel each), so the client fetches and decodes them
+    now and a screen shown next draws them at once: a table's first frame waited on its card
+    pictures, which the client only asked for once it had built the table (#44, docs/app.md)."""
+    return ft.Row([ft.Image(src=src, width=1, height=1, opacity=0, exclude_from_semantics=True) for src in srcs],
+                  spacing=theme.SPACE_NONE, tight=True, height=1)
+
+
 def card_slot(width: float, height: float, words: str = "") -> ft.Control:
     """Where cards will lie, with none there yet: an outline on the cloth, and what it is."""
     return ft.Container(ft.Text(words, size=theme.TYPE_TINY, color=theme.ON_FELT_MUTED, text_align=ft.TextAlign.CENTER),
