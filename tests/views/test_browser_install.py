@@ -5,6 +5,7 @@ made by assets/icon/make.py) in place of Flet's, and Chromium reads the manifest
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from tests.views.test_browser import launch, pytestmark, serve
 
@@ -113,9 +114,16 @@ def test_on_a_notched_phone_the_page_stays_inside_the_safe_area_and_the_table_fi
         open_app(page, url)
         start_lanes_against_the_beginner(page)
         hand = page.locator('[flt-semantics-identifier^="hand-"]')
-        assert wait_until(lambda: hand.count() == 8 and all(c.bounding_box() for c in hand.all()), 20)
-        for card in hand.all():
-            box = card.bounding_box()
+        # the boxes are read together, in the pass that found all eight: a hand card's semantics node
+        # can be replaced while the table settles (the bot's first move), so a later read may miss it
+        read: list[list[Any]] = []
+
+        def all_eight() -> bool:
+            read.append([c.bounding_box() for c in hand.all()])
+            return len(read[-1]) == 8 and all(read[-1])
+
+        assert wait_until(all_eight, 20)
+        for box in read[-1]:
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= inside + 1, box
             assert box["x"] >= 0 and box["x"] + box["width"] <= NOTCHED["width"] + 1, box
         back = page.get_by_role("button", name="Back").first.bounding_box()  # the top bar, under no notch
