@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import itertools
 import os
 import pkgutil
+import threading
 import time
 from collections.abc import Callable
 
@@ -225,11 +225,17 @@ class App:
     def new_seed(self) -> int:
         """The seed the home looked ahead at (``coming_seed``), whichever game starts, or a new one:
         games still take their seeds in the order they start (``draw_seed``)."""
-        seed = self.coming_seed()
+        seed = self._coming if self._coming is not None else draw_seed()
         self._coming = None
         return seed
 
     def coming_seed(self) -> int:
+        """The seed the next new game will take. A clock seed is kept for this session; a seed of
+        ``--seed``'s run is only looked at, not taken, so a session that shows the home and never
+        deals (a page closed, a screenshot set's next viewport) leaves the run as it was."""
+        fixed = _fixed_seed(take=False)
+        if fixed is not None:
+            return fixed
         if self._coming is None:
             self._coming = draw_seed()
         return self._coming
@@ -240,20 +246,26 @@ def draw_seed() -> int:
     With ``CARDTABLE_SEED=N`` (``python main.py --seed N``) the games dealt while the app runs
     take seeds N, N+1, … in the order they start, so a reported deal or a set of screenshots
     (tests/screenshots.py) can be dealt again."""
-    fixed = _fixed_seeds()
-    return next(fixed) if fixed is not None else int(time.time() * 1000) & 0xFFFFFFFF
+    fixed = _fixed_seed(take=True)
+    return fixed if fixed is not None else int(time.time() * 1000) & 0xFFFFFFFF
 
 
-_seeds: dict[str, itertools.count[int]] = {}
+#: the next seed of each run ``CARDTABLE_SEED`` asked for, kept while the app runs
+_seeds: dict[str, int] = {}
+_seeds_lock = threading.Lock()
 
 
-def _fixed_seeds() -> itertools.count[int] | None:
-    """The run of seeds ``CARDTABLE_SEED`` asks for (one per value, kept while the app runs); None
-    without it or with a value that is not a whole number (main.py's ``--seed`` checks it)."""
+def _fixed_seed(take: bool) -> int | None:
+    """The next seed of the run ``CARDTABLE_SEED`` asks for, taken or only looked at; None without
+    it or with a value that is not a whole number (main.py's ``--seed`` checks it)."""
     first = os.environ.get("CARDTABLE_SEED", "").strip()
     if not first.isdigit():
         return None
-    return _seeds.setdefault(first, itertools.count(int(first)))
+    with _seeds_lock:  # sessions of the web server deal from the one run
+        seed = _seeds.setdefault(first, int(first))
+        if take:
+            _seeds[first] = seed + 1
+    return seed
 
 
 def _is_a_host(app: App) -> Host:

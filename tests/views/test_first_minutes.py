@@ -342,12 +342,18 @@ def test_the_home_loads_the_coming_deals_first_pictures_and_that_deal_is_the_nex
     """#44: a table's first frame waited on its card pictures, which the client asked for only once
     it had built the table. The home lays out the coming Lanes deal's hand and the decks' back
     unseen, so the client has them by the time that deal is on the table; the seed it looked ahead
-    at is the next game's whichever game starts, so ``--seed N`` still deals N, N+1, … in order."""
+    at is the next game's whichever game starts, so ``--seed N`` still deals N, N+1, … in order —
+    also after a session that looked ahead and never dealt (a screenshot set's first viewport)."""
     from storage import api
     from views import app
 
     monkeypatch.setattr(app, "_seeds", {})
     monkeypatch.setenv("CARDTABLE_SEED", "7")
+    glance = open_at(tmp_path, "/", db="glance.sqlite")
+    try:
+        glance.wait_for(lambda: loaded_ahead_on(glance), what="the first session's look ahead")
+    finally:
+        glance.close()
     s = open_at(tmp_path, "/")
     try:
         s.wait_for(lambda: loaded_ahead_on(s), what="the pictures loaded ahead")
