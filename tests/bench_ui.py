@@ -98,10 +98,12 @@ def open_page(browser: Any, url: str, ready: str) -> tuple[Any, float]:
     return page, time.perf_counter() - start
 
 
-def table_ready(browser: Any, url: str) -> tuple[Any, Wire, float, float]:
+def table_ready(browser: Any, url: str, pace: float = 0.0) -> tuple[Any, Wire, float, float]:
     """A fresh page at ``url`` taken to a playable Lanes table the way a player goes (home, "Play
     against a bot", "Beginner", the hand shown): the page, its wire, and seconds until the home
-    was shown and until the table was."""
+    was shown and until the table was. ``pace``: seconds a person takes to read a screen before
+    tapping on it, waited before each press and not counted in the times (0: a robot's instant
+    press, which also charges a page for work it does while a person would still be reading)."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     wire = Wire(page)
     start = time.perf_counter()
@@ -113,12 +115,14 @@ def table_ready(browser: Any, url: str) -> tuple[Any, Wire, float, float]:
     play = page.locator('[flt-semantics-identifier="play-lanes"]')
     play.wait_for(timeout=60_000)
     home = time.perf_counter() - start
+    time.sleep(pace)
     press(page, play)  # a person's tap: the mouse at the button (no waiting for it to be "stable")
     beginner = page.locator('[flt-semantics-identifier="level-beginner"]')
     beginner.wait_for(timeout=20_000)
+    time.sleep(pace)
     press(page, beginner)
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - start - 2 * pace
     deadline = time.monotonic() + 30  # our move (the bot may open)
     while "Opening:" not in page.inner_text("body") and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -315,6 +319,8 @@ def main() -> None:
     ap.add_argument("--block", type=int, default=10)
     ap.add_argument("--spit-seconds", type=float, default=20.0)
     ap.add_argument("--opens", type=int, default=5, help="page-ready runs (alternating the pages)")
+    ap.add_argument("--pace", type=float, default=0.0,
+                    help="seconds a person reads a screen before tapping it, on the open path (not counted)")
     ap.add_argument("--serve-counter", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--serve-page", nargs=2, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -353,7 +359,7 @@ def main() -> None:
                 forget_games(tmp / "bench.sqlite")
                 order = ["app", "bare", "declarative"]
                 for name in order[len(opens) % 3:] + order[:len(opens) % 3]:  # each goes first in turn
-                    page, wire, home, ready = table_ready(browser, url[name])
+                    page, wire, home, ready = table_ready(browser, url[name], args.pace)
                     row[name], row[f"{name} home"] = ready, home
                     pages[name] = (page, wire)
                 opens.append(row)
@@ -381,20 +387,22 @@ def main() -> None:
         for proc in procs.values():
             proc.terminate()
             proc.wait(timeout=10)
-    report(opens, counter_taps, taps)
+    report(opens, counter_taps, taps, args.pace)
     print(f"Spit against the Expert for {args.spit_seconds:.0f} s ({spit_actions(tmp / 'bench.sqlite')} actions "
           f"played): app process {spit_cpu:.2f} CPU s/s, longest "
           f"frame gap {spit_gap:.0f} ms; the counter page open as long: {counter_cpu:.2f} CPU s/s, "
           f"{counter_gap:.0f} ms")
 
 
-def report(opens: list[dict[str, float]], counter_taps: list[Tap], taps: dict[str, list[Tap]]) -> None:
+def report(opens: list[dict[str, float]], counter_taps: list[Tap], taps: dict[str, list[Tap]],
+           pace: float) -> None:
     for row in opens:
         print(f"page ready: counter {row['counter']:.2f} s; home: app {row['app home']:.2f} s, bare "
               f"{row['bare home']:.2f} s; playable table: app {row['app']:.2f} s, bare {row['bare']:.2f} s, "
               f"declarative {row['declarative']:.2f} s")
     ratio = {name: statistics.median(r[name] / r["bare"] for r in opens) for name in ("app", "declarative")}
-    print(f"open -> playable table, median of {len(opens)} runs, as a ratio to the bare Flet page's same path: "
+    paced = f" at a person's pace ({pace:.2f} s before each tap, not counted)" if pace else ""
+    print(f"open -> playable table{paced}, median of {len(opens)} runs, as a ratio to the bare Flet page's same path: "
           f"app {ratio['app']:.2f}, declarative {ratio['declarative']:.2f}; the app's home to the counter's "
           f"page {statistics.median(r['app home'] / r['counter'] for r in opens):.2f}")
     base, _ = figures([t.total for t in counter_taps])
