@@ -75,7 +75,7 @@ def halving(obs: LoptiObservation, seed: int, budget_ms: int) -> LoptiAction:
     base = next((k for k, a in enumerate(candidates) if a == prior), 0)
     scores: list[list[float]] = [[] for _ in candidates]
     active = list(range(len(candidates)))
-    work, plays, worlds = budget_ms * lopti_bots.WORK_PER_MS, lopti_bots.MAX_WORLDS * len(candidates), 0
+    work, plays, worlds = lopti_bots.work_for(obs, budget_ms), lopti_bots.MAX_WORLDS * len(candidates), 0
     while work > 0 and plays > 0:
         w = sample(Rng(rng.next_u64()))
         for k in active:

@@ -95,6 +95,11 @@ def _paired_best(rows: list[list[float]], base: int) -> int:
     return best
 
 
+def work_for(obs: LoptiObservation, budget_ms: int) -> int:
+    """The simulated actions a decision of ``budget_ms`` may spend (the rates above)."""
+    return budget_ms * (WORK_PER_MS_TWO_SEATS if len(obs["players"]) == 2 else WORK_PER_MS)
+
+
 def _search(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Callable[[], bool] | None,
             deal: Callable[[Rng], LoptiState] | None = None) -> LoptiAction:
     """Flat Monte Carlo over sampled worlds with common random numbers: every candidate is played
@@ -115,7 +120,7 @@ def _search(obs: LoptiObservation, seed: int, budget_ms: int, should_stop: Calla
     prior = _plain(world, legal)
     base = next((k for k, a in enumerate(candidates) if a == prior), 0)
     rows: list[list[float]] = []
-    work = budget_ms * (WORK_PER_MS_TWO_SEATS if len(obs["players"]) == 2 else WORK_PER_MS)
+    work = work_for(obs, budget_ms)
     while work > 0 and len(rows) < MAX_WORLDS:
         if should_stop is not None and should_stop():
             break
