@@ -9,6 +9,12 @@ its height. Flutter's renderer (flutter_svg) does not size a symbol by its viewB
 out as one block of its suit's colour. Here each ``<use>`` becomes a ``<g transform=…>`` holding a
 copy of what it refers to — the same picture, drawn the same way in every browser — and the
 symbols and defs are dropped. Nothing else changes.
+
+Then each court card's lower half, a copy of the upper one turned half a circle, becomes a ``<use>``
+of the upper half's ``<g>`` (flutter_svg draws a ``<use>`` of a plain group exactly as the copy:
+the same pixels; only a symbol's sizing was wrong). That halves the courts' files (KS: 125 → 64 KB),
+which the phone downloads and parses before it can draw a hand (#44). ``python
+assets/cards/flatten.py --share-halves`` applies that step alone to the committed faces.
 """
 
 from __future__ import annotations
@@ -76,6 +82,23 @@ def _inline(use: ET.Element, ids: dict[str, ET.Element]) -> ET.Element:
     return group
 
 
+def share_halves(root: ET.Element) -> ET.Element:
+    """Replace each group that repeats its elder sibling turned by ``rotate(180)`` with a ``<use>``
+    of that sibling (given an id ``h1``, ``h2``, …). Idempotent: a ``<use>`` is never a copy."""
+    kids, n = list(root), 0
+    for upper, lower in zip(kids, kids[1:], strict=False):
+        turned = lower.get("transform") == "rotate(180)" + upper.get("transform", "")
+        if _tag(upper) != "g" or _tag(lower) != "g" or not turned or len(upper) != len(lower):
+            continue
+        if any(ET.tostring(a) != ET.tostring(b) for a, b in zip(upper, lower, strict=True)):
+            continue
+        n += 1
+        upper.set("id", f"h{n}")
+        use = ET.Element(f"{{{SVG}}}use", {HREF: f"#h{n}", "transform": "rotate(180)"})
+        root[list(root).index(lower)] = use
+    return root
+
+
 def flatten(source: Path) -> str:
     root = ET.parse(source).getroot()
     ids = {el.get("id", ""): el for el in root.iter() if el.get("id")}
@@ -83,6 +106,7 @@ def flatten(source: Path) -> str:
         if _tag(el) in ("symbol", "defs"):
             root.remove(el)
     _expand(root, ids)
+    share_halves(root)
     for name in ("class", "face"):
         root.attrib.pop(name, None)
     root.set("width", "240")
@@ -101,5 +125,17 @@ def main(source_dir: str) -> None:
             (out / f"{name}.svg").write_text(flatten(src) + "\n", encoding="utf-8")
 
 
+def share_committed() -> None:
+    """The halves step alone, on the faces already committed beside this file."""
+    here = Path(__file__).resolve().parent
+    for style in SETS.values():
+        for face in sorted((here / style).glob("*.svg")):
+            root = share_halves(ET.parse(face).getroot())
+            face.write_text(ET.tostring(root, encoding="unicode") + "\n", encoding="utf-8")
+
+
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--share-halves":
+        share_committed()
+    else:
+        main(sys.argv[1])

@@ -30,6 +30,7 @@ from views.ui.fan import MAX_ROWS, Fan, hand_room, lay_out
 from views.ui.i18n import card_name, t
 from views.ui.prefs import CARD_STYLES
 
+XLINK = "http://www.w3.org/1999/xlink"
 CARDS = Path(__file__).resolve().parents[2] / "assets" / "cards"
 EVERY_CARD = [r + s for r in RANKS for s in SUITS] + ["JK"]
 
@@ -38,14 +39,30 @@ EVERY_CARD = [r + s for r in RANKS for s in SUITS] + ["JK"]
 
 @pytest.mark.parametrize("style", CARD_STYLES)
 def test_every_card_has_a_face_flutter_can_draw(style: str) -> None:
-    """A face per card in each card style, as plain SVG: no <use>/<symbol>, which Flutter's renderer
-    draws as a block of colour (assets/cards/flatten.py)."""
+    """A face per card in each card style that Flutter's renderer draws: no <symbol> (drawn as a
+    block of colour), and a <use> only of a plain group in the same file, given no size of its own
+    (assets/cards/flatten.py)."""
     for card in EVERY_CARD:
         root = ET.parse(CARDS / style / f"{card}.svg").getroot()
         tags = {el.tag.split("}")[-1] for el in root.iter()}
-        assert tags and not tags & {"use", "symbol"}, (style, card, tags)
+        assert tags and "symbol" not in tags, (style, card, tags)
+        groups = {el.get("id"): el for el in root.iter() if el.get("id")}
+        for use in (el for el in root.iter() if el.tag.endswith("}use")):
+            target = groups.get((use.get(f"{{{XLINK}}}href") or "").lstrip("#"))
+            assert target is not None and target.tag.endswith("}g"), (style, card, use.attrib)
+            assert not {"width", "height", "x", "y"} & set(use.attrib), (style, card, use.attrib)
         assert root.get("viewBox") == "-120 -168 240 336"
     assert (CARDS / "back.svg").exists() and (CARDS / "LICENSE.md").exists()
+
+
+def test_each_court_cards_lower_half_is_its_upper_half_turned() -> None:
+    """The courts draw their upper half once and the lower half as a ``<use>`` of it turned half a
+    circle: half the bytes a phone fetches and parses before it shows a hand with a court (#44)."""
+    for style in CARD_STYLES:
+        for card in (r + s for r in "JQK" for s in SUITS):
+            face = (CARDS / style / f"{card}.svg").read_text()
+            assert face.count("<use ") >= 5 and 'transform="rotate(180)"' in face, (style, card)
+            assert len(face) < 66_000, (style, card, len(face))
 
 
 def test_the_two_card_styles_differ_only_where_four_colours_recolour() -> None:
