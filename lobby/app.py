@@ -99,6 +99,8 @@ def create_app(db_url: str | None = None, clock: Clock | None = None, run_sweepe
         background.stop()
         if database.listener is not None:
             database.listener.stop()
+        if database.hot_pool is not None:
+            await database.hot_pool.close()
         database.close()
 
     app = LobbyAPI(title="Card Table lobby", version="1.0", lifespan=lifespan,

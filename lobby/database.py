@@ -26,16 +26,20 @@ from typing import Any, TypeVar
 from sqlalchemy import event, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DisconnectionError
+from sqlalchemy.util import greenlet_spawn
 from sqlmodel import Session, SQLModel, create_engine
 
 from lobby import service as svc
 from lobby.notify import Bells, Listener
+from lobby.pgloop import LoopTx, Pool
 from lobby.rows import HOT_CHECKOUT, LostConnection, Tx
 
 T = TypeVar("T")
 LOG = logging.getLogger("lobby")
 #: the advisory lock key under which a PostgreSQL worker creates the tables
 SCHEMA_LOCK = 0x10BB1
+#: PostgreSQL connections a worker's hot transactions hold at most (the cold paths' pool has its own)
+HOT_CONNECTIONS = 20
 
 
 def make_engine(url: str) -> Engine:
@@ -98,6 +102,7 @@ class Database:
         self.aserial = asyncio.Lock() if self.serial is not None else None
         self.bells = Bells()
         self.listener = Listener(pg_dsn(url), svc.NOTIFY_CHANNEL, self.bells) if self.serial is None else None
+        self.hot_pool = Pool(pg_dsn(url), HOT_CONNECTIONS) if self.serial is None else None
         self.hot_conn: list[Any] = []
         self.notify_always = os.environ.get("LOBBY_NOTIFY") == "always"
         self.create_tables()
@@ -147,17 +152,53 @@ class Database:
             self.ring(db.info)
 
     async def run_db(self, fn: Callable[[Tx], T], read: bool = False) -> T:
-        """One transaction for a hot request (a match's view, a move, a poll), in one step.
+        """One transaction for a hot request (a match's view, a move, a poll), in one step, on the
+        event loop: no hop to the thread pool and back (those hops, not the work, were most of a
+        move's time on SQLite, and on PostgreSQL they contended with the loop for the interpreter).
 
-        SQLite: the transactions are serialised anyway, so the work runs right here on the event
-        loop, queued on the async lock and holding the thread lock the sweeper takes — no hop to
-        the thread pool and back per dependency (those hops, not the work, were most of a move's
-        time). PostgreSQL: in a worker thread, in parallel, with the row locks doing the ordering.
-        ``read``: work that writes nothing (:meth:`lobby.rows.Tx.open`)."""
-        if self.aserial is None:
-            return await asyncio.to_thread(self.run_tx, fn, read)
+        SQLite: the transactions are serialised anyway, queued on the async lock and holding the
+        thread lock the sweeper takes. PostgreSQL: in parallel on asynchronous connections
+        (:mod:`lobby.pgloop`), the row locks doing the ordering; a connection found dead while
+        ``fn`` ran held no committed work, so ``fn`` runs once more on a new one (as
+        :meth:`run_tx`). ``read``: work that writes nothing (:meth:`lobby.rows.Tx.open`)."""
+        if self.hot_pool is not None:
+            try:
+                return await self._on_loop(fn, read)
+            except LostConnection:
+                LOG.warning("a pooled PostgreSQL connection was dead: the pool is renewed and the request retried")
+                await self.hot_pool.renew()
+                return await self._on_loop(fn, read)
+        assert self.aserial is not None
         async with self.aserial:
             return self.run_tx(fn, read)
+
+    async def _on_loop(self, fn: Callable[[Tx], T], read: bool) -> T:
+        assert self.hot_pool is not None
+        aconn = await self.hot_pool.take()
+        try:
+            tx = LoopTx(aconn, read)
+            tx.info["alone"] = self.alone()
+            result = await greenlet_spawn(self._in_tx, tx, fn)
+        finally:
+            await self.hot_pool.give_back(aconn)
+        self.ring(tx.info)
+        return result
+
+    @staticmethod
+    def _in_tx(tx: LoopTx, fn: Callable[[Tx], T]) -> T:
+        """``fn`` between the transaction's begin and commit (in the greenlet: each wait for the
+        database goes to the event loop)."""
+        try:
+            tx.begin()
+            result = fn(tx)
+        except BaseException as exc:
+            lost = tx.lost()
+            tx.rollback(exc)
+            if lost:
+                raise LostConnection() from exc
+            raise
+        tx.commit()
+        return result
 
     def run_tx(self, fn: Callable[[Tx], T], read: bool = False) -> T:
         """``fn`` in one transaction straight on a pooled DBAPI connection (:class:`lobby.rows.Tx`:

@@ -539,37 +539,38 @@ def test_a_worker_alone_sends_no_notes_and_notifies_again_as_soon_as_another_lis
 
 
 def test_a_view_is_one_statement_and_a_move_one_pipeline(pg: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """#34: what the hot requests send PostgreSQL, counted at psycopg's cursor. A view: one SELECT
-    in autocommit (no BEGIN, no COMMIT). A move: seven statements (with the note to other workers),
-    all in one pipeline, whose only wait for an answer before the commit is the locked read (the
-    receipt in the same statement)."""
+    """#34: what the hot requests send PostgreSQL, counted at psycopg's cursor (the asynchronous one:
+    the hot transactions run on the event loop, lobby/pgloop.py). A view: one SELECT in autocommit
+    (no BEGIN, no COMMIT). A move: seven statements (with the note to other workers), all in one
+    pipeline, whose only wait for an answer before the commit is the locked read (the receipt in
+    the same statement)."""
     import psycopg
 
     sent: list[tuple[str, bool]] = []
     fetched: list[int] = []
-    execute, fetchone = psycopg.Cursor.execute, psycopg.Cursor.fetchone
+    execute, fetchone = psycopg.AsyncCursor.execute, psycopg.AsyncCursor.fetchone
 
-    def counted_execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+    async def counted_execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
         sent.append((str(query).split()[0].upper(), self.connection._pipeline is not None))
-        return execute(self, query, *args, **kwargs)
+        return await execute(self, query, *args, **kwargs)
 
-    def counted_fetchone(self: Any) -> Any:
+    async def counted_fetchone(self: Any) -> Any:
         fetched.append(len(sent))
-        return fetchone(self)
+        return await fetchone(self)
     monkeypatch.setenv("LOBBY_NOTIFY", "always")  # the note is sent whether or not the worker is alone yet
     with one_match(pg) as (lobby, a, b, mid):
         mover, _ = lobby.to_move(mid, a, b)
         view = lobby.view(mover, mid)
-        monkeypatch.setattr(psycopg.Cursor, "execute", counted_execute)
-        monkeypatch.setattr(psycopg.Cursor, "fetchone", counted_fetchone)
+        monkeypatch.setattr(psycopg.AsyncCursor, "execute", counted_execute)
+        monkeypatch.setattr(psycopg.AsyncCursor, "fetchone", counted_fetchone)
         lobby.view(mover, mid)
         assert sent == [("SELECT", False)] and fetched == [1]
         sent.clear()
         fetched.clear()
         body = {"expected_move": view["move_count"], "client_move_id": "counted", "action": view["legal"][0]}
         assert lobby.c.post(f"/matches/{mid}/moves", headers=lobby.h(mover), json=body).status_code == 200
-        monkeypatch.setattr(psycopg.Cursor, "execute", execute)
-        monkeypatch.setattr(psycopg.Cursor, "fetchone", fetchone)
+        monkeypatch.setattr(psycopg.AsyncCursor, "execute", execute)
+        monkeypatch.setattr(psycopg.AsyncCursor, "fetchone", fetchone)
     assert [s for s, _ in sent] == ["BEGIN", "SELECT", "SELECT", "INSERT", "INSERT", "UPDATE", "COMMIT"]
     assert all(piped for _, piped in sent)
     assert fetched == [2]  # BEGIN and the locked read, answered together; the rest went with COMMIT
