@@ -6,8 +6,9 @@ queue on an asyncio lock *before* they take a worker thread (a thread-level lock
 request's dependency and endpoint let 40 waiting requests fill the thread pool while the holder
 waited for a thread to run its endpoint — a deadlock under load, found by the load benchmark).
 Background work (sweeper, polls) takes the thread lock; the two meet in SQLite's own busy wait,
-which is correct, just slower, and rare. PostgreSQL: row locks order the work instead, requests
-run in parallel, and other workers' commits reach this one by LISTEN/NOTIFY.
+which is correct, just slower, and rare. PostgreSQL: row locks order the work instead, the hot
+requests' transactions run side by side on the event loop (``lobby.pgloop``), and other workers'
+commits reach this one by LISTEN/NOTIFY.
 
 After a commit, the bells of the matches the transaction wrote events for are rung
 (``lobby.notify``). Which of the three ways to reach a match row to use is said in ``lobby.rows``.
@@ -68,7 +69,7 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith(("postgresql://", "postgres://")):  # the installed driver is psycopg 3
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
-    engine = create_engine(url, pool_size=10, max_overflow=20)
+    engine = create_engine(url, pool_size=5, max_overflow=10)  # the cold paths (docs/lobby.md, "Connections")
 
     @event.listens_for(engine, "checkout")
     def _ping(dbapi_con: Any, _record: Any, _proxy: Any) -> None:

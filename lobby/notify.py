@@ -35,8 +35,8 @@ class Bells:
         self._loop = loop
 
     def ring(self, match_id: str) -> None:
-        """Wake every waiter of ``match_id``. Safe from any thread (the sweeper and the PostgreSQL
-        request path commit in worker threads)."""
+        """Wake every waiter of ``match_id``. Safe from any thread (the sweeper and the cold
+        routes commit in worker threads; the hot requests on the event loop)."""
         loop = self._loop
         if loop is None or loop.is_closed():
             return

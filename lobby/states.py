@@ -33,7 +33,7 @@ class StateCache:
         # objects the garbage collector walked (pauses of tens of ms under the load benchmark).
         self.entries: OrderedDict[str, tuple[str, int, str, int, LanesState]] = OrderedDict()
         self.replays = 0  # whole-record replays (a benchmark and the tests read it)
-        self.lock = threading.Lock()  # requests run in a thread pool
+        self.lock = threading.Lock()  # the sweeper and the cold routes run in threads
 
     def get(self, m: AnyMatch) -> LanesState:
         with self.lock:

@@ -574,3 +574,42 @@ def test_a_view_is_one_statement_and_a_move_one_pipeline(pg: str, monkeypatch: p
     assert [s for s, _ in sent] == ["BEGIN", "SELECT", "SELECT", "INSERT", "INSERT", "UPDATE", "COMMIT"]
     assert all(piped for _, piped in sent)
     assert fetched == [2]  # BEGIN and the locked read, answered together; the rest went with COMMIT
+
+
+def test_hot_transactions_run_side_by_side_on_the_event_loop_within_their_pool(pg: str) -> None:
+    """#34: PostgreSQL's hot transactions run on the event loop itself (lobby/pgloop.py), never in a
+    worker thread; while one waits for the database another runs, and no more run at once than
+    the pool has connections (the others wait for one, then run)."""
+    import asyncio
+    from functools import partial
+
+    from lobby.database import Database, pg_dsn
+    from lobby.pgloop import Pool
+    from lobby.rows import Tx, run
+
+    db = Database(pg)
+    db.hot_pool = Pool(pg_dsn(pg), 2)
+    threads: set[int] = set()
+    inside, most = [0], [0]
+
+    def slow_read(tx: Tx, i: int) -> int:
+        threads.add(threading.get_ident())
+        inside[0] += 1
+        most[0] = max(most[0], inside[0])
+        run(tx, "SELECT pg_sleep(0.1)").fetchone()
+        inside[0] -= 1
+        return i
+
+    async def five() -> tuple[int, list[int]]:
+        done = await asyncio.gather(*(db.run_db(partial(slow_read, i=i), read=True) for i in range(5)))
+        assert db.hot_pool is not None
+        await db.hot_pool.close()
+        return threading.get_ident(), list(done)
+
+    try:
+        loop_thread, done = asyncio.run(five())
+    finally:
+        db.close()
+    assert done == [0, 1, 2, 3, 4]
+    assert threads == {loop_thread}, "a hot transaction ran off the event loop"
+    assert most[0] == 2, f"{most[0]} transactions at once with a pool of two"
