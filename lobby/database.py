@@ -203,7 +203,9 @@ class Database:
 
     def run_tx(self, fn: Callable[[Tx], T], read: bool = False) -> T:
         """``fn`` in one transaction straight on a pooled DBAPI connection (:class:`lobby.rows.Tx`:
-        no ORM session to begin and commit), then the bells of the matches it wrote.
+        no ORM session to begin and commit), then the bells of the matches it wrote. The hot
+        requests' form on SQLite; on PostgreSQL the synchronous form of what :meth:`run_db` does
+        on the event loop (``tests/bench_lobby_tx.py`` times the transactions with it).
 
         PostgreSQL: the hot path's connections are not pinged at checkout (a round trip per
         request); a connection found dead while ``fn`` ran (the server restarted, or closed it) held

@@ -4,6 +4,9 @@ Why: a worker thread per hot transaction (``asyncio.to_thread``) cost a hop out 
 request, and the threads contended with the event loop for the interpreter: one PostgreSQL worker
 topped out near 400-500 moves/s with the machine half idle (docs/lobby.md, "Running at scale").
 Here the transaction runs on the event loop itself, its round trips awaited like any other I/O.
+Measured against the thread hop in alternated runs: one worker offered 400 moves/s held them at
+1.97-2.22 ms of CPU a move, where the threaded worker answered 322-363 at 2.75-3.14 ms
+(docs/lobby.md, "Load").
 
 The service's functions (``lobby.matches``) stay plain functions of a transaction, shared with
 SQLite and the cold ORM paths. They run in a greenlet (``greenlet_spawn``, as SQLAlchemy's own
