@@ -85,6 +85,23 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def within(tx: Tx, fn: Callable[[Tx], T]) -> T:
+    """``fn`` in ``tx``: begun, then committed, or rolled back when anything fails. A connection
+    found dead is raised as :class:`lobby.rows.LostConnection`: nothing was committed, so the
+    work may run again on another."""
+    try:
+        tx.begin()
+        result = fn(tx)
+    except BaseException as exc:
+        lost = tx.lost()
+        tx.rollback(exc)
+        if lost:
+            raise LostConnection() from exc
+        raise
+    tx.commit()
+    return result
+
+
 def pg_dsn(url: str) -> str:
     """The libpq form of a PostgreSQL URL (SQLAlchemy's ``+psycopg`` driver tag removed)."""
     for prefix in ("postgresql+psycopg://", "postgres://"):
@@ -179,26 +196,10 @@ class Database:
         try:
             tx = LoopTx(aconn, read)
             tx.info["alone"] = self.alone()
-            result = await greenlet_spawn(self._in_tx, tx, fn)
+            result = await greenlet_spawn(within, tx, fn)  # each wait for the database goes to the loop
         finally:
             await self.hot_pool.give_back(aconn)
         self.ring(tx.info)
-        return result
-
-    @staticmethod
-    def _in_tx(tx: LoopTx, fn: Callable[[Tx], T]) -> T:
-        """``fn`` between the transaction's begin and commit (in the greenlet: each wait for the
-        database goes to the event loop)."""
-        try:
-            tx.begin()
-            result = fn(tx)
-        except BaseException as exc:
-            lost = tx.lost()
-            tx.rollback(exc)
-            if lost:
-                raise LostConnection() from exc
-            raise
-        tx.commit()
         return result
 
     def run_tx(self, fn: Callable[[Tx], T], read: bool = False) -> T:
@@ -225,15 +226,7 @@ class Database:
                 self.hot_conn.append(self.engine.raw_connection())  # SQLite: one connection for every hot one
             tx = Tx.open(self.engine, self.hot_conn[0] if self.hot_conn else None, read)
             tx.info["alone"] = self.alone()
-            try:
-                result = fn(tx)
-            except BaseException as exc:
-                lost = tx.lost()
-                tx.rollback(exc)
-                if lost:
-                    raise LostConnection() from exc
-                raise
-            tx.commit()
+            result = within(tx, fn)
         self.ring(tx.info)
         return result
 

@@ -146,6 +146,10 @@ class Tx:
             raise
         return tx
 
+    def begin(self) -> None:
+        """Nothing more to send: :meth:`open` has begun the transaction (the event loop's form,
+        :class:`lobby.pgloop.LoopTx`, begins here instead)."""
+
     def commit(self) -> None:
         try:
             if self.info["read"] and any(self.info.get(k) for k in ("rows", "rang", "events")):
