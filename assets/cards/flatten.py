@@ -12,9 +12,10 @@ symbols and defs are dropped. Nothing else changes.
 
 Then each court card's lower half, a copy of the upper one turned half a circle, becomes a ``<use>``
 of the upper half's ``<g>`` (flutter_svg draws a ``<use>`` of a plain group exactly as the copy:
-the same pixels; only a symbol's sizing was wrong). That halves the courts' files (KS: 125 → 64 KB),
-which the phone downloads and parses before it can draw a hand (#44). ``python
-assets/cards/flatten.py --share-halves`` applies that step alone to the committed faces.
+the same pixels; only a symbol's sizing was wrong). That halves the courts' files (KS: 125 → 64 KB):
+what a phone downloads and ``flet build`` packs. Decoding a face costs the client as much as
+before (``tests/bench_faces.py``, #44). ``python assets/cards/flatten.py --share-halves`` applies
+that step alone to the committed faces.
 """
 
 from __future__ import annotations

@@ -57,7 +57,7 @@ def test_every_card_has_a_face_flutter_can_draw(style: str) -> None:
 
 def test_each_court_cards_lower_half_is_its_upper_half_turned() -> None:
     """The courts draw their upper half once and the lower half as a ``<use>`` of it turned half a
-    circle: half the bytes a phone fetches and parses before it shows a hand with a court (#44)."""
+    circle: half the bytes a phone fetches for a hand with a court (#44)."""
     for style in CARD_STYLES:
         for card in (r + s for r in "JQK" for s in SUITS):
             face = (CARDS / style / f"{card}.svg").read_text()
