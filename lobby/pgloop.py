@@ -30,7 +30,7 @@ import psycopg
 from psycopg.pq import TransactionStatus
 from sqlalchemy.util import await_only
 
-from lobby.rows import Tx, save_rows
+from lobby.rows import Tx
 
 
 class _Cursor:
@@ -69,8 +69,8 @@ class _Connection:
 
 
 class LoopTx(Tx):
-    """A hot transaction on an asynchronous connection, inside a greenlet: the same statements,
-    pipelining and ends as :class:`lobby.rows.Tx`, each wait handed to the event loop."""
+    """A hot transaction on an asynchronous connection, inside a greenlet: :class:`lobby.rows.Tx`'s
+    statements, pipelining, commit and rollback, with each wait handed to the event loop."""
 
     __slots__ = ("aconn",)
 
@@ -84,33 +84,19 @@ class LoopTx(Tx):
         if not self.info["read"]:
             self.pipe = self.aconn.pipeline()
             await_only(self.pipe.__aenter__())
-            await_only(self.aconn.execute("BEGIN"))
+            self._send("BEGIN")
 
-    def commit(self) -> None:
-        try:
-            if self.info["read"] and any(self.info.get(k) for k in ("rows", "rang", "events")):
-                raise RuntimeError("a read-only transaction has something to write")
-            save_rows(self)
-            if self.pipe is not None:
-                await_only(self.aconn.execute("COMMIT"))
-                self._leave_pipeline(None)  # sends and waits; a queued write's error is raised here
-        except BaseException as exc:
-            self.rollback(exc)
-            raise
+    def _session(self) -> psycopg.AsyncConnection[Any]:
+        return self.aconn
 
-    def rollback(self, cause: BaseException | None = None) -> None:
-        self._leave_pipeline(cause or RuntimeError("rolled back"))
-        if not self.aconn.closed and self.aconn.info.transaction_status != TransactionStatus.IDLE:
-            with contextlib.suppress(psycopg.Error):
-                await_only(self.aconn.execute("ROLLBACK"))
+    def _send(self, statement: str) -> None:
+        await_only(self.aconn.execute(statement))
 
-    def _leave_pipeline(self, cause: BaseException | None) -> None:
-        pipe, self.pipe = self.pipe, None
-        if pipe is not None:
-            await_only(pipe.__aexit__(type(cause) if cause else None, cause, None))
+    def _end_pipe(self, pipe: Any, cause: BaseException | None) -> None:
+        await_only(pipe.__aexit__(type(cause) if cause else None, cause, None))
 
-    def lost(self) -> bool:
-        return bool(self.aconn.closed)
+    def _release(self) -> None:
+        """Nothing: :class:`Pool` takes the connection back."""
 
 
 class Pool:

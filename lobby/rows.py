@@ -140,7 +140,7 @@ class Tx:
             if not read:  # (a read alone is one round trip already)
                 tx.pipe = pg.pipeline()
                 tx.pipe.__enter__()
-                pg.execute("BEGIN")  # queued: sent with the first read
+                tx._send("BEGIN")  # queued: sent with the first read
         except BaseException as exc:
             tx.rollback(exc)
             raise
@@ -158,7 +158,7 @@ class Tx:
             if not self.info["pg"]:
                 self.conn.commit()
             elif self.pipe is not None:
-                self.conn.dbapi_connection.execute("COMMIT")
+                self._send("COMMIT")
                 self._leave_pipeline(None)  # sends and waits; a queued write's error is raised here
         except BaseException as exc:
             self.rollback(exc)
@@ -170,10 +170,10 @@ class Tx:
             if not self.info["pg"]:
                 self.conn.rollback()
                 return
-            pg = self.conn.dbapi_connection
+            pg = self._session()
             self._leave_pipeline(cause or RuntimeError("rolled back"))
             if not pg.closed and pg.info.transaction_status != TransactionStatus.IDLE:
-                pg.execute("ROLLBACK")
+                self._send("ROLLBACK")
         finally:
             self._release()
 
@@ -182,12 +182,25 @@ class Tx:
         error here is only logged by psycopg, so the first error is the one raised."""
         pipe, self.pipe = self.pipe, None
         if pipe is not None:
-            pipe.__exit__(type(cause) if cause else None, cause, None)
+            self._end_pipe(pipe, cause)
 
     def lost(self) -> bool:
         """The connection is dead (PostgreSQL: closed by the server or the network)."""
-        pg = self.conn.dbapi_connection if self.info["pg"] else None
+        pg = self._session() if self.info["pg"] else None
         return pg is not None and bool(pg.closed)
+
+    # PostgreSQL's connection and its waits: what the event loop's form (lobby.pgloop.LoopTx) replaces
+
+    def _session(self) -> Any:
+        """The psycopg connection: whether it is dead, or inside a transaction."""
+        return self.conn.dbapi_connection
+
+    def _send(self, statement: str) -> None:
+        """One of the transaction's own statements (``COMMIT``, ``ROLLBACK``); queued in a pipeline."""
+        self._session().execute(statement)
+
+    def _end_pipe(self, pipe: Any, cause: BaseException | None) -> None:
+        pipe.__exit__(type(cause) if cause else None, cause, None)
 
     def _release(self) -> None:
         if self.info["pg"]:
