@@ -26,6 +26,7 @@ from lobby.rows import (
     MatchRow,
     for_update,
     insert_many,
+    later,
     load,
     load_for_move,
     mark_present,
@@ -61,7 +62,7 @@ def add_event(db: Db, m: AnyMatch, data: dict[str, Any], private: dict[int, dict
         rang.add(m.id)
         if for_update(db) and not db.info.get("alone"):  # PostgreSQL: the other workers hear of it at
             # the commit (LISTEN/NOTIFY); a worker alone has nobody to tell (lobby.notify.Listener)
-            run(db, "SELECT pg_notify(:channel, :m)", {"channel": NOTIFY_CHANNEL, "m": m.id})
+            later(db, "SELECT pg_notify(:channel, :m)", {"channel": NOTIFY_CHANNEL, "m": m.id})
     # queued, and written with the transaction's other events in one INSERT (lobby.rows.write_events)
     parts = private.items() if private else [(None, data)]
     for seat, d in parts:

@@ -104,10 +104,11 @@ class Tx:
     ``COMMIT`` (the connection is in autocommit meanwhile, so psycopg adds no ``BEGIN`` of its own,
     which it would send and wait for alone). The client waits for the server only where it needs an
     answer: ``BEGIN`` travels with the first read, and every write after the last read (a move's
-    events, its receipt, the notification, the row's ``UPDATE``) travels with the ``COMMIT``, in one
-    round trip. A queued write's error (a constraint) surfaces at the commit, which then rolls back
-    like any other failure. A read-only transaction (``read``: a view) sends its reads alone, in
-    autocommit: one round trip each, no ``BEGIN`` or ``COMMIT``."""
+    events, its receipt, the notification, the row's ``UPDATE``) is held (:func:`later`) and travels
+    with the ``COMMIT`` as one statement, in one round trip. A queued write's error (a constraint)
+    surfaces at the commit, which then rolls back like any other failure. A read-only transaction
+    (``read``: a view) sends its reads alone, in autocommit: one round trip each, no ``BEGIN`` or
+    ``COMMIT``."""
 
     __slots__ = ("conn", "info", "keep", "pipe")
 
@@ -152,9 +153,10 @@ class Tx:
 
     def commit(self) -> None:
         try:
-            if self.info["read"] and any(self.info.get(k) for k in ("rows", "rang", "events")):
+            if self.info["read"] and any(self.info.get(k) for k in ("rows", "rang", "events", "later")):
                 raise RuntimeError("a read-only transaction has something to write")
             save_rows(self)
+            send_later(self)
             if not self.info["pg"]:
                 self.conn.commit()
             elif self.pipe is not None:
@@ -224,12 +226,74 @@ def run(db: Db, statement: str, params: Mapping[str, Any] | None = None) -> Any:
     """One statement on the session's own DBAPI connection, inside its transaction; returns the
     DBAPI cursor (``fetchone``/``fetchall``). Below SQLAlchemy's execution layer on purpose: its
     per-statement context (result metadata, events, connection lookup) cost more than SQLite's
-    work (sampled under the load benchmark)."""
+    work (sampled under the load benchmark). The transaction's held writes (:func:`later`) go first."""
+    send_later(db)
     return _cursor(db).execute(_text(db, statement), params if params is not None else {})
 
 
 def run_many(db: Db, statement: str, params: list[dict[str, Any]]) -> None:
+    send_later(db)
     _cursor(db).executemany(_text(db, statement), params)
+
+
+#: False: :func:`later` runs each write at once (``tests/bench_lobby_tx.py --joined`` compares the two)
+JOIN_WRITES = True
+
+
+def later(db: Db, statement: str, params: Mapping[str, Any]) -> None:
+    """A write whose answer nobody waits for (an ``INSERT``, an ``UPDATE``, or ``SELECT
+    pg_notify(…)``). In a PostgreSQL :class:`Tx` it is held, and the transaction's held writes are
+    sent as **one** statement just before its next statement or its ``COMMIT`` (:func:`send_later`);
+    elsewhere it runs at once.
+
+    Why: psycopg sends each statement of a pipeline as it is queued, one ``send`` to the server
+    and one turn of the event loop each; a profile of a PostgreSQL worker under load
+    (``py-spy --native``) found half of its event loop's samples in the kernel's ``send``. A move
+    wrote four statements after its locked read (the note, the receipt, the events, the row); now
+    one."""
+    if JOIN_WRITES and isinstance(db, Tx) and db.pipe is not None:
+        db.info.setdefault("later", []).append((statement, params))
+    else:
+        run(db, statement, params)
+
+
+def send_later(db: Db) -> None:
+    """Send the writes :func:`later` held, as one statement: the data-modifying ones as ``WITH``
+    queries of it (PostgreSQL runs each exactly once, whatever the main query reads), the
+    ``SELECT``s (``pg_notify``) as its main query. They are independent writes: none reads
+    another's effect (they all see the same snapshot) and none writes a row another writes."""
+    writes = db.info.pop("later", None) if isinstance(db, Tx) else None
+    if not writes:
+        return
+    if len(writes) == 1:
+        run(db, *writes[0])
+        return
+    statement = _joined.get(key := tuple(s for s, _ in writes))
+    if statement is None:
+        statement = _joined[key] = _join(key)
+    params = {f"w{i}_{k}": v for i, (_, p) in enumerate(writes) for k, v in p.items()}
+    run(db, statement, params)
+
+
+#: the joined statement of each sequence of held writes (a few shapes: a move's events 3-5, the
+#: changed columns of its row)
+_joined: dict[tuple[str, ...], str] = {}
+
+
+def _join(statements: tuple[str, ...]) -> str:
+    """One statement doing what ``statements`` do, each one's parameters renamed ``w{i}_…``."""
+    mods, selects = [], []
+    for i, statement in enumerate(statements):
+        renamed = _named.sub(rf":w{i}_\1", statement)
+        if renamed.startswith("SELECT "):
+            assert " FROM " not in renamed, "only a SELECT of expressions (pg_notify) can be held"
+            selects.append(renamed.removeprefix("SELECT "))
+        else:
+            mods.append(renamed)
+    main = "SELECT " + ", ".join(selects) if selects else mods.pop()
+    if len(_joined) > 1000:  # a bound, should some caller make shapes without end
+        _joined.clear()
+    return (f"WITH {', '.join(f'w{i} AS ({m})' for i, m in enumerate(mods))} {main}" if mods else main)
 
 
 def _cursor(db: Db) -> Any:
@@ -300,6 +364,7 @@ def _load(db: Db, match_id: str, lock: str, running_only: bool, player: str | No
     if player is not None:
         statement += " AND :player IN (player0, player1)"
         params["player"] = player
+    send_later(db)
     cur = _cursor(db)
     if lock and db.info["pg"]:
         statement += " FOR UPDATE SKIP LOCKED" if lock == "skip" else " FOR UPDATE"
@@ -435,7 +500,7 @@ def write_events(db: Db) -> None:
         for i, (match_id, n, seat, data) in enumerate(chunk):
             params[f"m{i}"], params[f"n{i}"], params[f"s{i}"], params[f"d{i}"] = match_id, n, seat, data
         values = ", ".join(f"(:m{i}, :n{i}, :s{i}, :d{i})" for i in range(len(chunk)))
-        run(db, f"INSERT INTO matchevent (match_id, n, seat, data) VALUES {values}", params)
+        later(db, f"INSERT INTO matchevent (match_id, n, seat, data) VALUES {values}", params)
 
 
 def save_rows(db: Db) -> None:
@@ -448,7 +513,7 @@ def save_rows(db: Db) -> None:
         changed = {c: a for c, a, b in zip(COLUMNS, after, before, strict=True) if a != b}
         if changed:
             sets = ", ".join(f"{c} = :{c}" for c in changed)
-            run(db, f'UPDATE "match" SET {sets} WHERE id = :id_', {**changed, "id_": row.id})
+            later(db, f'UPDATE "match" SET {sets} WHERE id = :id_', {**changed, "id_": row.id})
 
 
 @event.listens_for(Session, "before_commit")
@@ -473,6 +538,6 @@ def insert_many(db: Db, table: str, rows: Iterable[dict[str, Any]]) -> None:
         keys = list(rows[0])
         statement = f"INSERT INTO {table} ({', '.join(keys)}) VALUES ({', '.join(':' + k for k in keys)})"
         if len(rows) == 1:
-            run(db, statement, rows[0])  # (executemany's own machinery costs more than one row)
+            later(db, statement, rows[0])  # (executemany's own machinery costs more than one row)
         else:
             run_many(db, statement, rows)

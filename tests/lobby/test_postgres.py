@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -541,17 +542,23 @@ def test_a_worker_alone_sends_no_notes_and_notifies_again_as_soon_as_another_lis
 def test_a_view_is_one_statement_and_a_move_one_pipeline(pg: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """#34: what the hot requests send PostgreSQL, counted at psycopg's cursor (the asynchronous one:
     the hot transactions run on the event loop, lobby/pgloop.py). A view: one SELECT in autocommit
-    (no BEGIN, no COMMIT). A move: seven statements (with the note to other workers), all in one
-    pipeline, whose only wait for an answer before the commit is the locked read (the receipt in
-    the same statement)."""
+    (no BEGIN, no COMMIT). A move: four statements, all in one pipeline, whose only wait for an
+    answer before the commit is the locked read (the receipt in the same statement); its writes
+    (the note to other workers, the receipt, the events, the row) are one statement
+    (lobby.rows.later)."""
     import psycopg
 
     sent: list[tuple[str, bool]] = []
     fetched: list[int] = []
     execute, fetchone = psycopg.AsyncCursor.execute, psycopg.AsyncCursor.fetchone
 
+    writes: list[str] = []  # the parts of the joined write: WITH w0 AS (…), … main
+
     async def counted_execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
         sent.append((str(query).split()[0].upper(), self.connection._pipeline is not None))
+        if str(query).startswith("WITH "):
+            writes.extend(re.findall(r"w\d+ AS \((\w+)", str(query)))
+            writes.append(str(query).rsplit(") ", 1)[1])
         return await execute(self, query, *args, **kwargs)
 
     async def counted_fetchone(self: Any) -> Any:
@@ -571,7 +578,8 @@ def test_a_view_is_one_statement_and_a_move_one_pipeline(pg: str, monkeypatch: p
         assert lobby.c.post(f"/matches/{mid}/moves", headers=lobby.h(mover), json=body).status_code == 200
         monkeypatch.setattr(psycopg.AsyncCursor, "execute", execute)
         monkeypatch.setattr(psycopg.AsyncCursor, "fetchone", fetchone)
-    assert [s for s, _ in sent] == ["BEGIN", "SELECT", "SELECT", "INSERT", "INSERT", "UPDATE", "COMMIT"]
+    assert [s for s, _ in sent] == ["BEGIN", "SELECT", "WITH", "COMMIT"]
+    assert [w.split()[0] for w in writes] == ["INSERT", "INSERT", "UPDATE", "SELECT"]
     assert all(piped for _, piped in sent)
     assert fetched == [2]  # BEGIN and the locked read, answered together; the rest went with COMMIT
 
@@ -613,3 +621,42 @@ def test_hot_transactions_run_side_by_side_on_the_event_loop_within_their_pool(p
     assert done == [0, 1, 2, 3, 4]
     assert threads == {loop_thread}, "a hot transaction ran off the event loop"
     assert most[0] == 2, f"{most[0]} transactions at once with a pool of two"
+
+
+def test_held_writes_go_as_one_statement_before_the_next_read_and_fail_together(pg: str) -> None:
+    """#34: ``lobby.rows.later`` holds a PostgreSQL transaction's writes and sends them as one
+    statement: each keeps its own parameters (the same names in two writes), a read later in the
+    transaction sees them (they are sent first), and when one fails (a duplicate receipt) the
+    transaction writes none of them."""
+    import psycopg
+
+    from lobby.database import Database
+    from lobby.rows import later, run
+
+    db = Database(pg)
+    db.create_tables()
+    receipt = ("INSERT INTO movereceipt (match_id, player_id, client_move_id, move_no, response) "
+               "VALUES (:m, :p, :c, 0, '{}')")
+    held: list[int] = []
+
+    def write_then_read(tx: Any) -> Any:
+        later(tx, receipt, {"m": "x", "p": "a", "c": "1"})
+        later(tx, receipt, {"m": "x", "p": "b", "c": "2"})
+        later(tx, "SELECT pg_notify(:channel, :m)", {"channel": "held_test", "m": "x"})
+        held.append(len(tx.info["later"]))
+        return run(tx, "SELECT player_id, client_move_id FROM movereceipt WHERE match_id = 'x' "
+                       "ORDER BY player_id").fetchall()
+
+    assert db.run_tx(write_then_read) == [("a", "1"), ("b", "2")]
+    assert held == [3]
+
+    def one_fails(tx: Any) -> None:
+        later(tx, receipt, {"m": "y", "p": "a", "c": "1"})
+        later(tx, receipt, {"m": "x", "p": "c", "c": "1"})  # match x already has client move id 1
+
+    with pytest.raises(psycopg.errors.UniqueViolation):
+        db.run_tx(one_fails)
+    with Session(db.engine) as s:
+        assert s.execute(text("SELECT match_id, player_id FROM movereceipt ORDER BY player_id")).all() == [
+            ("x", "a"), ("x", "b")]
+    db.close()
