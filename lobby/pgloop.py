@@ -12,8 +12,8 @@ The service's functions (``lobby.matches``) stay plain functions of a transactio
 SQLite and the cold ORM paths. They run in a greenlet (``greenlet_spawn``, as SQLAlchemy's own
 asyncio layer runs its synchronous core); where one needs the database, :class:`_Cursor` waits for
 the asynchronous call with ``await_only``, which hands control to the event loop until the answer
-is in. Everything else about a hot transaction is :class:`lobby.rows.Tx`'s: pipeline mode with its
-own ``BEGIN`` and ``COMMIT`` (a move is two round trips), a read-only view in autocommit (one).
+is in. Everything else about a hot transaction is :class:`lobby.rows.Tx`'s: one pipeline,
+committed by its Sync (a move is two round trips), a read-only view in autocommit (one).
 
 :class:`Pool` keeps the connections: at most ``size`` at once, a request waiting for one when all
 are taken. A connection found dead (the server restarted, or closed it) is not given back; the
@@ -80,11 +80,10 @@ class LoopTx(Tx):
         self.info["read"] = read
 
     def begin(self) -> None:
-        """Pipeline mode and a queued ``BEGIN`` (sent with the first read); nothing for a read."""
+        """Pipeline mode, whose Sync commits (see :class:`lobby.rows.Tx`); nothing for a read."""
         if not self.info["read"]:
             self.pipe = self.aconn.pipeline()
             await_only(self.pipe.__aenter__())
-            self._send("BEGIN")
 
     def _session(self) -> psycopg.AsyncConnection[Any]:
         return self.aconn

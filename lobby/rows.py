@@ -35,12 +35,14 @@ statement to ``%(name)s`` for psycopg (PostgreSQL).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
+import psycopg
 from psycopg.pq import TransactionStatus
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
@@ -100,13 +102,17 @@ class Tx:
     the matches whose bells to ring. SQLite keeps one connection for all hot transactions (they are
     serialised anyway); PostgreSQL takes one from the pool and gives it back.
 
-    PostgreSQL: the transaction runs in psycopg's pipeline mode, with its own ``BEGIN`` and
-    ``COMMIT`` (the connection is in autocommit meanwhile, so psycopg adds no ``BEGIN`` of its own,
-    which it would send and wait for alone). The client waits for the server only where it needs an
-    answer: ``BEGIN`` travels with the first read, and every write after the last read (a move's
-    events, its receipt, the notification, the row's ``UPDATE``) is held (:func:`later`) and travels
-    with the ``COMMIT`` as one statement, in one round trip. A queued write's error (a constraint)
-    surfaces at the commit, which then rolls back like any other failure. A read-only transaction
+    PostgreSQL: the transaction is one pipeline of psycopg's, and nothing more: no ``BEGIN``, no
+    ``COMMIT``. The connection is in autocommit (so psycopg adds no ``BEGIN`` of its own), and the
+    server runs everything a client sends up to a Sync message as one transaction, committed at the
+    Sync (the protocol's "Pipelining"): a read waits for its answer with a flush request, which
+    ends nothing, so a ``FOR UPDATE`` lock holds until the pipeline ends with its Sync. A
+    statement that fails makes the server skip the rest up to the Sync and roll back. The client
+    waits for the server only where it needs an answer: every write after the last read (a move's
+    events, its receipt, the notification, the row's ``UPDATE``) is held (:func:`later`) and goes
+    with the Sync as one statement, in one round trip. A queued write's error (a constraint)
+    surfaces at the commit, which then rolls back like any other failure. A failure on the client's
+    side after a write was sent sends ``ROLLBACK`` before the Sync (:meth:`rollback`). A read-only transaction
     (``read``: a view) sends its reads alone, in autocommit: one round trip each, no ``BEGIN`` or
     ``COMMIT``."""
 
@@ -141,14 +147,13 @@ class Tx:
             if not read:  # (a read alone is one round trip already)
                 tx.pipe = pg.pipeline()
                 tx.pipe.__enter__()
-                tx._send("BEGIN")  # queued: sent with the first read
         except BaseException as exc:
             tx.rollback(exc)
             raise
         return tx
 
     def begin(self) -> None:
-        """Nothing more to send: :meth:`open` has begun the transaction (the event loop's form,
+        """Nothing more to do: :meth:`open` has begun the transaction (the event loop's form,
         :class:`lobby.pgloop.LoopTx`, begins here instead)."""
 
     def commit(self) -> None:
@@ -160,8 +165,7 @@ class Tx:
             if not self.info["pg"]:
                 self.conn.commit()
             elif self.pipe is not None:
-                self._send("COMMIT")
-                self._leave_pipeline(None)  # sends and waits; a queued write's error is raised here
+                self._leave_pipeline(None)  # the Sync: commits; a queued write's error is raised here
         except BaseException as exc:
             self.rollback(exc)
             raise
@@ -173,6 +177,9 @@ class Tx:
                 self.conn.rollback()
                 return
             pg = self._session()
+            if self.pipe is not None and self.info.get("wrote") and not pg.closed:
+                with contextlib.suppress(psycopg.Error):  # (a pipeline the server aborted rolls back)
+                    self._send("ROLLBACK")  # or the Sync would commit what was sent
             self._leave_pipeline(cause or RuntimeError("rolled back"))
             if not pg.closed and pg.info.transaction_status != TransactionStatus.IDLE:
                 self._send("ROLLBACK")
@@ -198,7 +205,7 @@ class Tx:
         return self.conn.dbapi_connection
 
     def _send(self, statement: str) -> None:
-        """One of the transaction's own statements (``COMMIT``, ``ROLLBACK``); queued in a pipeline."""
+        """One of the transaction's own statements (``ROLLBACK``); queued in a pipeline."""
         self._session().execute(statement)
 
     def _end_pipe(self, pipe: Any, cause: BaseException | None) -> None:
@@ -228,11 +235,15 @@ def run(db: Db, statement: str, params: Mapping[str, Any] | None = None) -> Any:
     per-statement context (result metadata, events, connection lookup) cost more than SQLite's
     work (sampled under the load benchmark). The transaction's held writes (:func:`later`) go first."""
     send_later(db)
+    if isinstance(db, Tx) and not statement.startswith("SELECT"):
+        db.info["wrote"] = True  # a failure now must roll back (Tx.rollback)
     return _cursor(db).execute(_text(db, statement), params if params is not None else {})
 
 
 def run_many(db: Db, statement: str, params: list[dict[str, Any]]) -> None:
     send_later(db)
+    if isinstance(db, Tx):
+        db.info["wrote"] = True
     _cursor(db).executemany(_text(db, statement), params)
 
 
@@ -265,6 +276,7 @@ def send_later(db: Db) -> None:
     writes = db.info.pop("later", None) if isinstance(db, Tx) else None
     if not writes:
         return
+    db.info["wrote"] = True  # (a held pg_notify alone is a SELECT)
     if len(writes) == 1:
         run(db, *writes[0])
         return

@@ -542,8 +542,8 @@ def test_a_worker_alone_sends_no_notes_and_notifies_again_as_soon_as_another_lis
 def test_a_view_is_one_statement_and_a_move_one_pipeline(pg: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """#34: what the hot requests send PostgreSQL, counted at psycopg's cursor (the asynchronous one:
     the hot transactions run on the event loop, lobby/pgloop.py). A view: one SELECT in autocommit
-    (no BEGIN, no COMMIT). A move: four statements, all in one pipeline, whose only wait for an
-    answer before the commit is the locked read (the receipt in the same statement); its writes
+    (no BEGIN, no COMMIT). A move: two statements, in one pipeline that its Sync commits, whose only
+    wait for an answer before the commit is the locked read (the receipt in the same statement); its writes
     (the note to other workers, the receipt, the events, the row) are one statement
     (lobby.rows.later)."""
     import psycopg
@@ -578,10 +578,10 @@ def test_a_view_is_one_statement_and_a_move_one_pipeline(pg: str, monkeypatch: p
         assert lobby.c.post(f"/matches/{mid}/moves", headers=lobby.h(mover), json=body).status_code == 200
         monkeypatch.setattr(psycopg.AsyncCursor, "execute", execute)
         monkeypatch.setattr(psycopg.AsyncCursor, "fetchone", fetchone)
-    assert [s for s, _ in sent] == ["BEGIN", "SELECT", "WITH", "COMMIT"]
+    assert [s for s, _ in sent] == ["SELECT", "WITH"]  # no BEGIN, no COMMIT: the pipeline's Sync commits
     assert [w.split()[0] for w in writes] == ["INSERT", "INSERT", "UPDATE", "SELECT"]
     assert all(piped for _, piped in sent)
-    assert fetched == [2]  # BEGIN and the locked read, answered together; the rest went with COMMIT
+    assert fetched == [1]  # the locked read; the writes went with the Sync
 
 
 def test_hot_transactions_run_side_by_side_on_the_event_loop_within_their_pool(pg: str) -> None:
@@ -627,7 +627,8 @@ def test_held_writes_go_as_one_statement_before_the_next_read_and_fail_together(
     """#34: ``lobby.rows.later`` holds a PostgreSQL transaction's writes and sends them as one
     statement: each keeps its own parameters (the same names in two writes), a read later in the
     transaction sees them (they are sent first), and when one fails (a duplicate receipt) the
-    transaction writes none of them."""
+    transaction writes none of them. A transaction is a pipeline that its Sync commits (no BEGIN):
+    work that fails after its writes were sent still writes nothing."""
     import psycopg
 
     from lobby.database import Database
@@ -656,6 +657,14 @@ def test_held_writes_go_as_one_statement_before_the_next_read_and_fail_together(
 
     with pytest.raises(psycopg.errors.UniqueViolation):
         db.run_tx(one_fails)
+
+    def sent_then_fails(tx: Any) -> None:  # the write is sent before the read; then the work fails
+        later(tx, receipt, {"m": "z", "p": "a", "c": "1"})
+        assert run(tx, "SELECT count(*) FROM movereceipt WHERE match_id = 'z'").fetchone() == (1,)
+        raise ValueError("the work failed after writing")
+
+    with pytest.raises(ValueError):
+        db.run_tx(sent_then_fails)
     with Session(db.engine) as s:
         assert s.execute(text("SELECT match_id, player_id FROM movereceipt ORDER BY player_id")).all() == [
             ("x", "a"), ("x", "b")]
