@@ -112,9 +112,8 @@ class Tx:
     events, its receipt, the notification, the row's ``UPDATE``) is held (:func:`later`) and goes
     with the Sync as one statement, in one round trip. A queued write's error (a constraint)
     surfaces at the commit, which then rolls back like any other failure. A failure on the client's
-    side after a write was sent sends ``ROLLBACK`` before the Sync (:meth:`rollback`). A read-only transaction
-    (``read``: a view) sends its reads alone, in autocommit: one round trip each, no ``BEGIN`` or
-    ``COMMIT``."""
+    side after a write was sent sends ``ROLLBACK`` before the Sync (:meth:`rollback`). A read-only
+    transaction (``read``: a view) sends its reads alone, in autocommit: one round trip each."""
 
     __slots__ = ("conn", "info", "keep", "pipe")
 
@@ -254,7 +253,7 @@ JOIN_WRITES = True
 def later(db: Db, statement: str, params: Mapping[str, Any]) -> None:
     """A write whose answer nobody waits for (an ``INSERT``, an ``UPDATE``, or ``SELECT
     pg_notify(…)``). In a PostgreSQL :class:`Tx` it is held, and the transaction's held writes are
-    sent as **one** statement just before its next statement or its ``COMMIT`` (:func:`send_later`);
+    sent as **one** statement just before its next statement or at its commit (:func:`send_later`);
     elsewhere it runs at once.
 
     Why: psycopg sends each statement of a pipeline as it is queued, one ``send`` to the server
