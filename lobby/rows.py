@@ -180,8 +180,6 @@ class Tx:
                 with contextlib.suppress(psycopg.Error):  # (a pipeline the server aborted rolls back)
                     self._send("ROLLBACK")  # or the Sync would commit what was sent
             self._leave_pipeline(cause or RuntimeError("rolled back"))
-            if not pg.closed and pg.info.transaction_status != TransactionStatus.IDLE:
-                self._send("ROLLBACK")
         finally:
             self._release()
 
@@ -375,11 +373,9 @@ def _load(db: Db, match_id: str, lock: str, running_only: bool, player: str | No
     if player is not None:
         statement += " AND :player IN (player0, player1)"
         params["player"] = player
-    send_later(db)
-    cur = _cursor(db)
-    if lock and db.info["pg"]:
+    if lock and for_update(db):
         statement += " FOR UPDATE SKIP LOCKED" if lock == "skip" else " FOR UPDATE"
-    r = cur.execute(_text(db, statement), params).fetchone()
+    r = run(db, statement, params).fetchone()
     if r is None:
         return None, None
     row = MatchRow(*r[:len(COLUMNS)])
