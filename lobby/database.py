@@ -41,6 +41,8 @@ LOG = logging.getLogger("lobby")
 SCHEMA_LOCK = 0x10BB1
 #: PostgreSQL connections a worker's hot transactions hold at most (the cold paths' pool has its own)
 HOT_CONNECTIONS = 20
+#: the cold paths' pool (the ORM sessions of the other routes and the sweeper): kept open, and at most
+COLD_POOL, COLD_CONNECTIONS = 5, 15
 
 
 def make_engine(url: str) -> Engine:
@@ -69,7 +71,8 @@ def make_engine(url: str) -> Engine:
         return engine
     if url.startswith(("postgresql://", "postgres://")):  # the installed driver is psycopg 3
         url = "postgresql+psycopg://" + url.split("://", 1)[1]
-    engine = create_engine(url, pool_size=5, max_overflow=10)  # the cold paths (docs/lobby.md, "Connections")
+    # the cold paths (docs/lobby.md, "Connections")
+    engine = create_engine(url, pool_size=COLD_POOL, max_overflow=COLD_CONNECTIONS - COLD_POOL)
 
     @event.listens_for(engine, "checkout")
     def _ping(dbapi_con: Any, _record: Any, _proxy: Any) -> None:
@@ -118,6 +121,9 @@ class Database:
         self.engine = make_engine(url)
         self.serial = threading.Lock() if url.startswith("sqlite") else None
         self.aserial = asyncio.Lock() if self.serial is not None else None
+        #: PostgreSQL: the cold routes in flight, at most one per connection of the cold pool
+        #: (``request_slot``)
+        self.cold_routes = asyncio.Semaphore(COLD_CONNECTIONS) if self.serial is None else None
         self.bells = Bells()
         self.listener = Listener(pg_dsn(url), svc.NOTIFY_CHANNEL, self.bells) if self.serial is None else None
         self.hot_pool = Pool(pg_dsn(url), HOT_CONNECTIONS) if self.serial is None else None
@@ -231,11 +237,16 @@ class Database:
         return result
 
     async def request_slot(self) -> AsyncIterator[None]:
-        """A FastAPI route's turn (SQLite: one at a time; PostgreSQL: no wait)."""
-        if self.aserial is None:
-            yield
-            return
-        async with self.aserial:
+        """A FastAPI route's turn: SQLite, one at a time; PostgreSQL, as many at once as the cold
+        pool has connections. Why the bound: a route takes its connection in one of AnyIO's 40
+        threads (its player's token is read there) and runs its body in another, so without it a
+        burst left every connection held by a route waiting for a thread and every thread held by
+        a route waiting for a connection, until the pool's 30 s timeout failed them all
+        (``tests/lobby/test_cold_routes.py``). With at most one route per connection, a route that
+        holds one always finds a thread free."""
+        slot = self.aserial or self.cold_routes
+        assert slot is not None
+        async with slot:
             yield
 
     def close(self) -> None:
