@@ -217,7 +217,7 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
             due += period
 
     start = time.perf_counter()
-    loop0 = _loop_thread_ticks(pid)
+    loop0, pg0 = _loop_thread_ticks(pid), _postgres_ticks()
     sampler = asyncio.ensure_future(sample_cpu(pid, trace))
     if rate > 0:
         period = len(pairs) / rate
@@ -227,7 +227,7 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
     else:
         await asyncio.gather(*(drive(*p) for p in pairs))
     sampler.cancel()
-    loop_ticks = _loop_thread_ticks(pid) - loop0
+    loop_ticks, pg_ticks = _loop_thread_ticks(pid) - loop0, _postgres_ticks() - pg0
     # moves are only started before `stop`; a paced match may then sleep past it until it sees so
     elapsed = min(time.perf_counter() - start, seconds)
 
@@ -244,7 +244,9 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
             "p50": pct(latencies, 0.5), "p99": pct(latencies, 0.99), "view_p50": pct(views, 0.5),
             "view_p99": pct(views, 0.99), "statuses": statuses, "errors": errors, "trace": trace, "start": start,
             "cpu": cpu, "server_ms_per_move": 1000 * server_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0,
-            "loop_ms_per_move": 1000 * loop_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0}
+            "loop_ms_per_move": 1000 * loop_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0,
+            # over the same seconds as the lobby's (the matches' set-up, before them, is in neither)
+            "pg_ms_per_move": 1000 * pg_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0}
 
 
 def share(rows: list[tuple[int, list[float]]], k: int) -> float:
@@ -262,7 +264,9 @@ def report(args: argparse.Namespace, r: dict[str, Any], rate: float) -> None:
           f"p99 {r['view_p99']:.1f} ms; {r['moves']} moves in {r['elapsed']:.1f} s, at most {args.inflight} "
           f"requests in flight; move answers {r['statuses']})  server CPU {r['server_ms_per_move']:.2f} ms per "
           f"move (with its view)" + (f", its event loop's thread {r['loop_ms_per_move']:.2f} ms"
-                                     if args.workers == 1 else ""), flush=True)
+                                     if args.workers == 1 else "")
+          + (f"; the PostgreSQL server's CPU {r['pg_ms_per_move']:.2f} ms per move" if args.db == "pg" else ""),
+          flush=True)
     if r["errors"]:
         print("refused moves, e.g.:", r["errors"])
     slow = [(t - r["start"], ms) for t, kind, ms in r["trace"] if kind in ("view", "move") and ms > 50]
@@ -351,12 +355,9 @@ async def find_max(pool: Pool, args: argparse.Namespace, pid: int) -> dict[str, 
     async def attempt(rate: float) -> bool:
         nonlocal step
         step += 1
-        pg0 = _postgres_ticks()
         r = await run_load(pool, args.matches, rate, args.seconds, pid, step)
-        pg_ms = 1000 * (_postgres_ticks() - pg0) / os.sysconf("SC_CLK_TCK") / r["moves"] if r["moves"] else 0.0
+        pg_ms = r["pg_ms_per_move"]
         report(args, r, rate)
-        if args.db == "pg":
-            print(f"  PostgreSQL server CPU {pg_ms:.2f} ms per move", flush=True)
         if not _held(r, rate):
             return False
         best.update(rate=r["rate"], server_ms=r["server_ms_per_move"], pg_ms=pg_ms, busy=_busy(r["cpu"]))
