@@ -400,6 +400,12 @@ async def compare(args: argparse.Namespace) -> None:
           f"PostgreSQL 2 / 1 workers: {ratio(pg2['rate'], pg1['rate']):.2f} (target >= 1.7); "
           f"CPU per move, PostgreSQL (lobby + server) / SQLite: "
           f"{ratio(pg1['server_ms'] + pg1['pg_ms'], lite['server_ms']):.2f} (target <= 2)")
+    # the most any number of workers could hold here: the whole machine's CPU per move at one
+    # worker's rate (lobby, PostgreSQL and this driver, which share the cores), with every core busy
+    if pg1["busy"]:
+        print(f"This machine's ceiling for PostgreSQL: {pg1['rate'] * 100 / pg1['busy']:.0f} moves/s with all "
+              f"{os.cpu_count()} cores busy at one worker's CPU per move (the whole machine's), so at most "
+              f"{100 / pg1['busy']:.2f}x one worker's rate, however many workers")
 
 
 async def main() -> None:
