@@ -284,8 +284,14 @@ def report(args: argparse.Namespace, r: dict[str, Any], rate: float) -> None:
           + f". The server used {2 * share(cpu, 5):.0f} % of one core, the driver {2 * share(cpu, 6):.0f} %.")
 
 
-def start_server(db: str, workers: int, stack: contextlib.ExitStack) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(db: str, workers: int, stack: contextlib.ExitStack,
+                 pin: bool = False) -> tuple[subprocess.Popen[bytes], int]:
+    """The lobby on a fresh database. ``pin``: the lobby's workers on the first cores, PostgreSQL
+    and this driver on the last one (a cluster started from here inherits this process's)."""
     tmp = tempfile.mkdtemp()
+    last = os.cpu_count() or 1
+    if pin:
+        os.sched_setaffinity(0, {last - 1})
     if db == "pg":
         from tests.pg import postgres
         url = stack.enter_context(postgres())
@@ -293,7 +299,8 @@ def start_server(db: str, workers: int, stack: contextlib.ExitStack) -> tuple[su
         url = f"sqlite:///{tmp}/bench.sqlite"
     port = free_port()
     env = {**os.environ, "LOBBY_RATE": "100000", "LOBBY_BURST": "100000"}
-    proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", url,
+    where = ["taskset", "-c", f"0-{max(0, last - 2)}"] if pin else []
+    proc = subprocess.Popen([*where, sys.executable, "-m", "lobby", "--port", str(port), "--db", url,
                              "--workers", str(workers)], cwd=ROOT, env=env)
     for _ in range(200):
         try:
@@ -381,7 +388,7 @@ async def compare(args: argparse.Namespace) -> None:
     for db, workers in (("sqlite", 1), ("pg", 1), ("pg", 2)):
         run = argparse.Namespace(**{**vars(args), "db": db, "workers": workers})
         with contextlib.ExitStack() as stack:
-            proc, port = start_server(db, workers, stack)
+            proc, port = start_server(db, workers, stack, args.pin)
             try:
                 rows.append((db, workers, await find_max(Pool(port, args.inflight), run, proc.pid)))
             finally:
@@ -422,12 +429,14 @@ async def main() -> None:
                     "as JSON lines to this file, to see when slow requests happened")
     ap.add_argument("--compare", action="store_true",
                     help="#34's rows in one run: --find-max for SQLite x1, PostgreSQL x1 and PostgreSQL x2")
+    ap.add_argument("--pin", action="store_true",
+                    help="the lobby's workers on the first cores, PostgreSQL and this driver on the last one")
     args = ap.parse_args()
     if args.compare:
         await compare(args)
         return
     with contextlib.ExitStack() as stack:
-        proc, port = start_server(args.db, args.workers, stack)
+        proc, port = start_server(args.db, args.workers, stack, args.pin)
         try:
             pool = Pool(port, args.inflight)
             if not args.find_max:
