@@ -121,9 +121,9 @@ class Database:
         self.engine = make_engine(url)
         self.serial = threading.Lock() if url.startswith("sqlite") else None
         self.aserial = asyncio.Lock() if self.serial is not None else None
-        #: PostgreSQL: the cold routes in flight, at most one per connection of the cold pool
-        #: (``request_slot``)
-        self.cold_routes = asyncio.Semaphore(COLD_CONNECTIONS) if self.serial is None else None
+        #: the FastAPI routes' turns (``request_slot``): SQLite's one writer; on PostgreSQL one per
+        #: connection of the cold pool
+        self.route_turns: asyncio.Lock | asyncio.Semaphore = self.aserial or asyncio.Semaphore(COLD_CONNECTIONS)
         self.bells = Bells()
         self.listener = Listener(pg_dsn(url), svc.NOTIFY_CHANNEL, self.bells) if self.serial is None else None
         self.hot_pool = Pool(pg_dsn(url), HOT_CONNECTIONS) if self.serial is None else None
@@ -244,9 +244,7 @@ class Database:
         a route waiting for a connection, until the pool's 30 s timeout failed them all
         (``tests/lobby/test_cold_routes.py``). With at most one route per connection, a route that
         holds one always finds a thread free."""
-        slot = self.aserial or self.cold_routes
-        assert slot is not None
-        async with slot:
+        async with self.route_turns:
             yield
 
     def close(self) -> None:

@@ -234,6 +234,9 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
     def pct(xs: list[float], q: float) -> float:
         xs = sorted(xs)
         return xs[min(len(xs) - 1, int(len(xs) * q))] if xs else 0.0
+    def per_move(ticks: float) -> float:
+        """CPU ticks as milliseconds per move made."""
+        return 1000 * ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0
     cpu = [(int(t - start), ticks) for t, kind, ticks in trace if kind == "cpu"]
     server_ticks = sum(r[5] for _, r in cpu)
     if trace_to is not None:
@@ -243,10 +246,9 @@ async def run_load(pool: Pool, matches: int, rate: float, seconds: float, pid: i
     return {"setup_s": setup, "moves": moves, "elapsed": elapsed, "rate": moves / elapsed if elapsed else 0.0,
             "p50": pct(latencies, 0.5), "p99": pct(latencies, 0.99), "view_p50": pct(views, 0.5),
             "view_p99": pct(views, 0.99), "statuses": statuses, "errors": errors, "trace": trace, "start": start,
-            "cpu": cpu, "server_ms_per_move": 1000 * server_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0,
-            "loop_ms_per_move": 1000 * loop_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0,
+            "cpu": cpu, "server_ms_per_move": per_move(server_ticks), "loop_ms_per_move": per_move(loop_ticks),
             # over the same seconds as the lobby's (the matches' set-up, before them, is in neither)
-            "pg_ms_per_move": 1000 * pg_ticks / os.sysconf("SC_CLK_TCK") / moves if moves else 0.0}
+            "pg_ms_per_move": per_move(pg_ticks)}
 
 
 def share(rows: list[tuple[int, list[float]]], k: int) -> float:
@@ -363,11 +365,10 @@ async def find_max(pool: Pool, args: argparse.Namespace, pid: int) -> dict[str, 
         nonlocal step
         step += 1
         r = await run_load(pool, args.matches, rate, args.seconds, pid, step)
-        pg_ms = r["pg_ms_per_move"]
         report(args, r, rate)
         if not _held(r, rate):
             return False
-        best.update(rate=r["rate"], server_ms=r["server_ms_per_move"], pg_ms=pg_ms, busy=_busy(r["cpu"]))
+        best.update(rate=r["rate"], server_ms=r["server_ms_per_move"], pg_ms=r["pg_ms_per_move"], busy=_busy(r["cpu"]))
         return True
     missed = None
     for rate in COARSE:
