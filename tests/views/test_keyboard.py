@@ -40,11 +40,15 @@ pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not Path(CHROMIUM).exists(),
                                  reason="Debian chromium is not installed (apt-get install chromium)")]
 
-#: records each text Flutter puts in the page's live regions (polite and assertive)
+#: records each text Flutter puts in the page's live regions (polite and assertive). They are found by
+#: their own tags, not by their host: while a modal dialog is open (aria-modal hides the rest of the
+#: page from a screen reader), Flutter's web engine moves the live region into the dialog for the
+#: message, then back. Listening under the host missed a result said after the result dialog's
+#: semantics reached the page, which a loaded machine's ordering sometimes gives (a CI failure).
 LISTEN = """() => { window.__said = [];
   new MutationObserver(ms => { for (const m of ms) {
       const n = m.target.nodeType === 3 ? m.target.parentElement : m.target;
-      if (n && n.closest && n.closest('flt-announcement-host')) {
+      if (n && n.closest && n.closest('flt-announcement-polite, flt-announcement-assertive')) {
         const said = (n.textContent || '').trim();
         if (said && window.__said[window.__said.length - 1] !== said) window.__said.push(said);
       } } })

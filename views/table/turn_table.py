@@ -93,10 +93,10 @@ class TurnBasedTable(Table, Generic[A]):
         raise NotImplementedError
 
     def after_said(self, then: Callable[[], object]) -> None:
-        """Run ``then`` (the result dialog) after what was just announced has gone to the client:
-        announcements go out as tasks (``Feedback.say``), and a dialog opened before the game's last
-        announcement reached the page took that announcement away now and then in the browser
-        (#47: the Lanes keyboard game did not hear its result). Without a running page, at once."""
+        """Run ``then`` (the result dialog) after what was just announced has been sent: announcements
+        go out as tasks (``Feedback.say``), and a screen reader should hear the game's last move and
+        result before the dialog. (On the web an announcement made while a modal dialog is open is
+        still heard: Flutter moves its live region into the dialog.) Without a running page, at once."""
         async def later() -> None:
             if not self.stopped:
                 then()
