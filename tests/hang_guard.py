@@ -6,7 +6,9 @@ waits for the renderer to take the input, ``locator.count()`` runs in the page. 
 renderer stops answering, they wait for ever. So each test marked ``browser`` runs under a watchdog.
 After ``BROWSER_HANG_SECONDS`` (default 300, ~4× the slowest browser test on a loaded machine), the
 watchdog notes the test's stack and kills every process the test started: Chromium, Playwright's
-driver and the app. The blocked call then raises at once.
+driver and the app. The blocked call then raises at once. Playwright's sync API runs its own event
+loop in a greenlet of the test's thread, so while a call waits that thread's stack is the loop's; the
+test's own frames are in the greenlet it left, and the report gives those too.
 
 Such a test is run once more, on fresh fixtures, and its stack becomes a warning in the run's summary:
 so a hang in the browser does not sink a CI run, and it is never silent. A second hang fails the test
@@ -17,12 +19,14 @@ suite is stopped by pytest-timeout (pyproject.toml), which prints every thread's
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import signal
 import sys
 import threading
 import traceback
 from pathlib import Path
+from types import FrameType
 
 import pytest
 from _pytest.runner import runtestprotocol
@@ -62,12 +66,28 @@ class Watchdog:
         self._timer.cancel()
 
     def _fire(self) -> None:
-        frame = sys._current_frames().get(self._watched)
-        frames = [f for f in traceback.extract_stack(frame) if not any(part in f.filename for part in PLUMBING)]
-        self.stack = "".join(traceback.format_list(frames)) or "(no stack)"
+        self.stack = "".join([stack_of(sys._current_frames().get(self._watched)) or "(no stack)\n",
+                              *(f"and in a greenlet it switched from (the test, under Playwright's sync API):\n{s}"
+                                for s in suspended_stacks())])
         for pid in descendants(os.getpid()):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def stack_of(frame: FrameType | None) -> str:
+    """The stack that ends at ``frame``, without the runner's own frames."""
+    frames = [f for f in traceback.extract_stack(frame) if not any(part in f.filename for part in PLUMBING)]
+    return "".join(traceback.format_list(frames))
+
+
+def suspended_stacks() -> list[str]:
+    """The stacks of the greenlets switched away from (not running), where a Playwright test waits."""
+    try:
+        from greenlet import greenlet
+    except ImportError:
+        return []
+    frames = [g.gr_frame for g in gc.get_objects() if isinstance(g, greenlet) and g.gr_frame is not None]
+    return [stack for frame in frames if (stack := stack_of(frame))]
 
 
 def hung(seconds: float, stack: str) -> str:

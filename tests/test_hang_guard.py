@@ -43,6 +43,18 @@ def test_hangs_always():
     wait_for_a_child_that_never_ends()
 
 
+def in_the_test_greenlet():
+    """As under Playwright's sync API: the test switches to a greenlet that runs the wait."""
+    import greenlet
+    greenlet.greenlet(wait_for_a_child_that_never_ends).switch()
+
+
+@pytest.mark.browser
+def test_hangs_once_in_a_greenlet():
+    if runs("greenlet") == 1:
+        in_the_test_greenlet()
+
+
 @pytest.mark.browser
 def test_fails_plainly():
     runs("plain")
@@ -62,11 +74,14 @@ def test_a_hung_browser_test_is_killed_reported_and_run_once_more(tmp_path: Path
                           "-o", "markers=browser: b", "-rA", "test_scenarios.py"],
                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     out = run.stdout
-    assert "2 failed, 2 passed" in out, out
-    counts = {name: int((tmp_path / name).read_text()) for name in ("once", "always", "plain", "plain-unit")}
-    assert counts == {"once": 2, "always": 2, "plain": 1, "plain-unit": 1}, out
+    assert "2 failed, 3 passed" in out, out
+    names = ("once", "always", "greenlet", "plain", "plain-unit")
+    counts = {name: int((tmp_path / name).read_text()) for name in names}
+    assert counts == {"once": 2, "always": 2, "greenlet": 2, "plain": 1, "plain-unit": 1}, out
     assert "test_scenarios.py::test_hangs_once stopped answering for 1 s" in out, out  # the warning summary
     assert "It was run again." in out
+    in_greenlet = out.split("test_hangs_once_in_a_greenlet stopped answering")[1].split("It was run again.")[0]
+    assert "in a greenlet it switched from" in in_greenlet and "in_the_test_greenlet" in in_greenlet, out
     hang_section = out.split("- hang -")[1]  # the twice-hung test's failure shows both stacks
     assert hang_section.count("wait_for_a_child_that_never_ends") >= 2, out
     assert "runtestprotocol" not in hang_section  # the runner's own frames are left out
