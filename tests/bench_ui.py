@@ -18,8 +18,9 @@ to prototype).
 * tap -> update: a hand card tapped to select it, then to deselect it, until the status line
   changes (the app taps a card the rules let it play now), against the counter's tap until its
   number changes; median and p95 as ratios to the counter, select and deselect apart, each split
-  at the page's websocket into the server's part (the tap's frame out -> the first answer in) and
-  the browser's (-> shown), with the bytes the server sent for it; alternating blocks of taps;
+  at the page's websocket: the input (the click -> the tap's frame out), the server's part (-> the
+  answer's first frame in), the rest of the answer (-> its last frame in) and the browser's (->
+  shown), with the bytes the server sent for it; alternating blocks of taps;
 * a Spit round against the Expert bot (real time: the player taps a stock and a pile whenever a
   card fits, and "Spit!" when play is stuck): the app process's CPU seconds per second of play, and
   the longest gap between two frames the browser drew (requestAnimationFrame), against the same
@@ -147,6 +148,8 @@ class Wire:
     def __init__(self, page: Any) -> None:
         self.sent: float | None = None
         self.answered: float | None = None
+        #: when the last frame of the answer came in (the server sends an update as several)
+        self.last: float | None = None
         self.bytes = 0
         page.on("websocket", self.attach)
 
@@ -155,7 +158,7 @@ class Wire:
         ws.on("framereceived", self.on_received)
 
     def reset(self) -> None:
-        self.sent, self.answered, self.bytes = None, None, 0
+        self.sent, self.answered, self.last, self.bytes = None, None, None, 0
 
     def on_sent(self, payload: Any) -> None:
         if self.sent is None:
@@ -163,7 +166,8 @@ class Wire:
 
     def on_received(self, payload: Any) -> None:
         if self.sent is not None:
-            self.answered = self.answered or time.perf_counter()
+            self.last = time.perf_counter()
+            self.answered = self.answered or self.last
             self.bytes += len(payload)
 
 
@@ -175,6 +179,10 @@ class Tap:
     server: float
     browser: float
     bytes: int
+    #: from the click until the tap's frame left the browser (the page taking the input)
+    input: float = float("nan")
+    #: from the answer's first frame to its last (the server sends an update as several)
+    sending: float = float("nan")
 
 
 def tap_until(page: Any, ident: str, changed: Any, wire: Wire | None = None) -> Tap:
@@ -191,7 +199,9 @@ def tap_until(page: Any, ident: str, changed: Any, wire: Wire | None = None) -> 
     end = time.perf_counter()
     if wire is None or wire.sent is None or wire.answered is None:
         return Tap((end - start) * 1000, float("nan"), float("nan"), 0)
-    return Tap((end - start) * 1000, (wire.answered - wire.sent) * 1000, (end - wire.answered) * 1000, wire.bytes)
+    last = min(wire.last or end, end)
+    return Tap((end - start) * 1000, (wire.answered - wire.sent) * 1000, (end - last) * 1000, wire.bytes,
+               (wire.sent - start) * 1000, (last - wire.answered) * 1000)
 
 
 FRAMES_JS = """() => { window.__gaps = []; let last = performance.now();
@@ -306,11 +316,12 @@ def tap_line(name: str, taps: list[Tap], base: float) -> str:
     median, p95 = figures([t.total for t in taps])
     sel = statistics.median(t.total for t in taps[0::2])
     desel = statistics.median(t.total for t in taps[1::2])
-    server = statistics.median(t.server for t in taps)
-    browser = statistics.median(t.browser for t in taps)
+    taken, server, sending, browser = (statistics.median(getattr(t, part) for t in taps)
+                                       for part in ("input", "server", "sending", "browser"))
     size = statistics.median(t.bytes for t in taps)
     return (f"  {name}: median {median:.0f} ms (ratio {median / base:.2f}), p95 {p95:.0f} ms; select {sel:.0f}, "
-            f"deselect {desel:.0f}; server {server:.0f} + browser {browser:.0f} ms; {size:.0f} bytes an update")
+            f"deselect {desel:.0f}; input {taken:.0f} + server {server:.0f} (first frame) + {sending:.0f} (the "
+            f"rest) + browser {browser:.0f} ms; {size:.0f} bytes an update")
 
 
 def main() -> None:
