@@ -20,7 +20,9 @@ to prototype).
   number changes; median and p95 as ratios to the counter, select and deselect apart, each split
   at the page's websocket: the input (the click -> the tap's frame out), the server's part (-> the
   answer's first frame in), the rest of the answer (-> its last frame in) and the browser's (->
-  shown), with the bytes the server sent for it; alternating blocks of taps;
+  shown), with the bytes the server sent for it; alternating blocks of taps. Every time is the
+  page's own (`CLOCK_JS`, `ARM_JS`): the input's time stamp, the frames stamped in the page, the
+  words seen in the semantics tree by a mutation observer (docs/app.md, "How a tap is timed");
 * a Spit round against the Expert bot (real time: the player taps a stock and a pile whenever a
   card fits, and "Spit!" when play is stuck): the app process's CPU seconds per second of play, and
   the longest gap between two frames the browser drew (requestAnimationFrame), against the same
@@ -33,6 +35,7 @@ Debian Chromium.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import socket
 import statistics
@@ -89,9 +92,54 @@ def enable_semantics(page: Any) -> None:
         time.sleep(0.05)
 
 
+#: in the page, before the app loads: each websocket frame out and in, on the page's clock (the
+#: Playwright events reach this script only when it next talks to the browser, so their times were
+#: late by as much as the check that polled the page, which costs more on a bigger page)
+CLOCK_JS = """(() => {
+  window.__out = []; window.__in = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (d) { window.__out.push(performance.now()); return send.call(this, d); };
+  const Socket = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Socket(...args);
+    ws.addEventListener('message', () => window.__in.push(performance.now()));
+    return ws; };
+  window.WebSocket.prototype = Socket.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})()"""
+#: before a tap: when the pointer went down (the input's own time stamp, so a busy page's wait to
+#: handle it counts) and when ``changed`` (a JS expression) first held after it, seen by a
+#: mutation observer (no polling, which loaded the page's main thread more on a bigger page)
+ARM_JS = """(changed) => { const tap = window.__tap = {down: null, done: null};
+  document.addEventListener('pointerdown', e => { tap.down = e.timeStamp; }, {capture: true, once: true});
+  const check = new Function('return (' + changed + ')');
+  const seen = new MutationObserver(() => {
+    if (tap.down !== null && tap.done === null && check()) { tap.done = performance.now(); seen.disconnect(); } });
+  seen.observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true}); }"""
+#: the tap's times on the page's clock: down, the first frame out after it, the first frame in
+#: after that, the last frame in before the change was shown, and shown
+READ_JS = """() => { const t = window.__tap; const out = window.__out.find(x => x >= t.down);
+  const after = window.__in.filter(x => out !== undefined && x >= out && x <= t.done);
+  const [first, last] = after.length ? [after[0], after[after.length - 1]] : [null, null];
+  return [t.down, out ?? null, first, last, t.done]; }"""
+#: the words shown on the screen (the semantics tree), not what was announced to a screen reader
+#: (the app says its status line aloud as well, in a live region outside that tree, a frame earlier)
+SHOWN_JS = "(document.querySelector('flt-semantics-host') || {textContent: ''}).textContent"
+
+
+#: the counter page's number, as the page holds it
+COUNT_JS = "(document.querySelector('[flt-semantics-identifier=\"count\"]') || {}).textContent"
+
+
+def new_page(browser: Any) -> Any:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.add_init_script(CLOCK_JS)
+    return page
+
+
 def open_page(browser: Any, url: str, ready: str) -> tuple[Any, float]:
     """A fresh page at ``url``; seconds until the control ``ready`` (a semantics id) is shown."""
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = new_page(browser)
     start = time.perf_counter()
     page.goto(url)
     enable_semantics(page)
@@ -105,7 +153,7 @@ def table_ready(browser: Any, url: str, pace: float = 0.0) -> tuple[Any, Wire, f
     was shown and until the table was. ``pace``: seconds a person takes to read a screen before
     tapping on it, waited before each press and not counted in the times (0: a robot's instant
     press, which also charges a page for work it does while a person would still be reading)."""
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = new_page(browser)
     wire = Wire(page)
     start = time.perf_counter()
     page.goto(url)
@@ -148,8 +196,6 @@ class Wire:
     def __init__(self, page: Any) -> None:
         self.sent: float | None = None
         self.answered: float | None = None
-        #: when the last frame of the answer came in (the server sends an update as several)
-        self.last: float | None = None
         self.bytes = 0
         page.on("websocket", self.attach)
 
@@ -158,7 +204,7 @@ class Wire:
         ws.on("framereceived", self.on_received)
 
     def reset(self) -> None:
-        self.sent, self.answered, self.last, self.bytes = None, None, None, 0
+        self.sent, self.answered, self.bytes = None, None, 0
 
     def on_sent(self, payload: Any) -> None:
         if self.sent is None:
@@ -166,8 +212,7 @@ class Wire:
 
     def on_received(self, payload: Any) -> None:
         if self.sent is not None:
-            self.last = time.perf_counter()
-            self.answered = self.answered or self.last
+            self.answered = self.answered or time.perf_counter()
             self.bytes += len(payload)
 
 
@@ -185,23 +230,24 @@ class Tap:
     sending: float = float("nan")
 
 
-def tap_until(page: Any, ident: str, changed: Any, wire: Wire | None = None) -> Tap:
+def tap_until(page: Any, ident: str, changed: str, wire: Wire | None = None) -> Tap:
+    """Tap the control ``ident`` and wait until the JS expression ``changed`` holds; the times are
+    the page's own (`ARM_JS`, `READ_JS`)."""
     box = page.locator(f'[flt-semantics-identifier="{ident}"]').first.bounding_box()
     if wire is not None:
         wire.reset()
-    start = time.perf_counter()
+    page.evaluate(ARM_JS, changed)
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + min(20, box["height"] / 2))
-    while not changed():
-        if time.perf_counter() - start > 10:
-            page.screenshot(path="/tmp/bench-stuck.png")
-            raise SystemExit(f"no update after a tap on {ident} at {page.url}: {page.inner_text('body')[:200]!r}")
-        time.sleep(0.002)
-    end = time.perf_counter()
-    if wire is None or wire.sent is None or wire.answered is None:
-        return Tap((end - start) * 1000, float("nan"), float("nan"), 0)
-    last = min(wire.last or end, end)
-    return Tap((end - start) * 1000, (wire.answered - wire.sent) * 1000, (end - last) * 1000, wire.bytes,
-               (wire.sent - start) * 1000, (last - wire.answered) * 1000)
+    try:
+        page.wait_for_function("() => window.__tap.done !== null", timeout=10_000)
+    except Exception as exc:
+        page.screenshot(path="/tmp/bench-stuck.png")
+        raise SystemExit(f"no update after a tap on {ident} at {page.url}: {page.inner_text('body')[:200]!r}") from exc
+    down, out, first, last, done = page.evaluate(READ_JS)
+    size = 0 if wire is None else wire.bytes
+    if out is None or first is None or last is None:
+        return Tap(done - down, float("nan"), float("nan"), size)
+    return Tap(done - down, first - out, done - last, size, out - down, last - first)
 
 
 FRAMES_JS = """() => { window.__gaps = []; let last = performance.now();
@@ -308,7 +354,7 @@ def playable(db: Path) -> int:
 def select_deselect(page: Any, wire: Wire, taps: list[Tap], card: int = 0) -> None:
     """Two taps on hand card ``card``: select (the status asks for a lane), then deselect."""
     for want in ("Tap a highlighted lane", "Opening:"):
-        taps.append(tap_until(page, f"hand-{card}", lambda w=want: w in page.inner_text("body"), wire))
+        taps.append(tap_until(page, f"hand-{card}", f"{SHOWN_JS}.includes({want!r})", wire))
 
 
 def tap_line(name: str, taps: list[Tap], base: float) -> str:
@@ -384,9 +430,8 @@ def main() -> None:
             while len(taps["app"]) < args.taps:
                 for _ in range(args.block // 2):
                     for _ in range(2):
-                        before = counter.inner_text('[flt-semantics-identifier="count"]')
-                        counter_taps.append(tap_until(counter, "add", lambda b=before: counter.inner_text(
-                            '[flt-semantics-identifier="count"]') != b))
+                        before = counter.evaluate(f"() => {COUNT_JS}")
+                        counter_taps.append(tap_until(counter, "add", f"{COUNT_JS} !== {json.dumps(before)}"))
                 for name, (page, wire) in pages.items():
                     for _ in range(args.block // 2):
                         select_deselect(page, wire, taps[name], card[name])
