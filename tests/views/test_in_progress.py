@@ -16,7 +16,7 @@ from tests.views.screen import Screen
 from tests.views.test_screens import dialog_says, open_at, played_lanes_game
 from views.lanes.controller import LanesMatch
 from views.spit.controller import SpitGame
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 
 
 def unfinished_lanes(db: Path, seed: int, moves: int) -> int:
@@ -63,6 +63,8 @@ def test_every_game_in_progress_is_listed_resumed_and_deleted(tmp_path: Path) ->
     try:
         s.wait_for(lambda: in_progress_ids(s) == {old, new, spit}, what="all three games in progress")
         assert s.shows(t("en", "in_progress")) and s.shows(f"{t('en', 'lanes')} · {t('en', 'vs', who='Beginner')}")
+        n = len(next(g for g in api.local_games_in_progress(s.app.storage) if g.id == spit).actions)
+        assert s.shows(f"{t('en', 'spit')} · {t('en', 'vs', who='Beginner')} · {n} move{'' if n == 1 else 's'}")
         s.tap(ident=f"resume-{old}")  # the older one, which "Continue" never reached
         s.wait_for(lambda: s.page.route == f"/play/{old}", what="the older game resumed")
         s.go("/stats")
@@ -101,3 +103,14 @@ def test_a_new_game_over_one_in_progress_is_asked_about_first(tmp_path: Path) ->
         assert len(api.local_games_in_progress(s.app.storage, "lanes")) == 2  # the other one kept
     finally:
         s.close()
+
+
+def test_a_game_in_progress_counts_its_moves_in_each_languages_number_forms() -> None:
+    """"1 move", not "1 moves"; Arabic has four forms (one, two, 3–10, 11 and more), Vietnamese one."""
+    def said(n: int) -> list[str]:
+        return [t(lang, counted("moves_n", n), n=n) for lang in ("en", "ar", "vi")]
+
+    assert said(1) == ["1 move", "نقلة واحدة", "1 nước"]
+    assert said(2) == ["2 moves", "نقلتان", "2 nước"]
+    assert said(3) == ["3 moves", "3 نقلات", "3 nước"]
+    assert said(12) == ["12 moves", "12 نقلة", "12 nước"]

@@ -12,7 +12,7 @@ import flet as ft
 from storage import api
 from storage.seats import SeatKind
 from views.ui import theme
-from views.ui.i18n import listed, t
+from views.ui.i18n import counted, listed, t
 from views.ui.widgets import Tap, icon_button, tagged, text
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def described(app: Host, g: api.GameInfo) -> str:
     lang = app.lang
     bots = [seat.get("level", "") for seat in g.seats if seat.get("kind") == SeatKind.BOT]
     who = t(lang, "vs", who=listed(lang, (t(lang, lv) for lv in bots))) if bots else t(lang, "pass_and_play")
-    return f"{t(lang, g.game)} · {who} · {t(lang, 'moves_n', n=len(g.actions))}"
+    return f"{t(lang, g.game)} · {who} · {t(lang, counted('moves_n', len(g.actions)), n=len(g.actions))}"
 
 
 def in_progress_section(app: Host, redraw: Callable[[], None],
