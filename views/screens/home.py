@@ -54,7 +54,7 @@ def _tile(app: Host, views: GameViews, in_progress: list[api.GameInfo]) -> ft.Co
     extra: list[ft.Control] = [
         ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}")),
         ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK, on_click=lambda e: app.go(f"/rules/{game}"))]
-    return ft.Card(content=ft.Container(padding=theme.SPACE_WIDE, content=ft.Column([
+    return ft.Card(col=theme.TILE_COLUMNS, content=ft.Container(padding=theme.SPACE_WIDE, content=ft.Column([
         text(lang, t(lang, game), theme.TYPE_TILE, True),
         text(lang, t(lang, f"{game}_blurb"), theme.TYPE_BODY),
         ft.Row(buttons, wrap=True, spacing=theme.SPACE),
@@ -74,7 +74,8 @@ def home(app: Host) -> ft.Control:
                 icon_button(ft.Icons.SETTINGS, t(lang, "settings"), lambda e: app.go("/settings"))]),
         text(lang, t(lang, "tagline"), theme.TYPE_BODY, color=theme.PAGE_MUTED),
         online,
-        *(_tile(app, g, in_progress) for g in games().values()),
+        ft.ResponsiveRow([_tile(app, g, in_progress) for g in games().values()], spacing=theme.SPACE_LOOSE,
+                         run_spacing=theme.SPACE_LOOSE),
         # below the games: they stay where a player knows them
         *in_progress_section(app, lambda: app.go("/"), in_progress),
         # the coming deal's first pictures, loaded while the player looks: its table draws at once

@@ -110,6 +110,9 @@ SPACE_SCALE = {SPACE_NONE, SPACE_HAIR, SPACE_FINE, SPACE_TIGHT, SPACE_SNUG, SPAC
                SPACE_VAST}
 
 MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middle of the felt
+#: the home's game tiles: one per row on a phone, two side by side from 768 px, three from 1200
+#: (a desktop's tiles were each as wide as their own words, three ragged widths down the left)
+TILE_COLUMNS: ft.ResponsiveNumber = {"xs": 12, "md": 6, "xl": 4}
 PAD = SPACE_WIDE  # around a screen's content
 FELT_PAD = SPACE_TIGHT  # the cloth's side margin around a table (a 360 px phone's hand needs every pixel)
 
