@@ -37,7 +37,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -68,14 +67,11 @@ def counter_main(port: int) -> None:
 
 
 def serve(cmd: list[str], port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    from tests.helpers import listening
+
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return proc
-        except OSError:
-            time.sleep(0.05)
+    if listening(port, 60):
+        return proc
     proc.kill()
     raise SystemExit(f"{cmd} did not listen on {port}")
 
@@ -245,7 +241,7 @@ def tap_until(page: Any, ident: str, changed: str, wire: Wire | None = None) -> 
         raise SystemExit(f"no update after a tap on {ident} at {page.url}: {page.inner_text('body')[:200]!r}") from exc
     down, out, first, last, done = page.evaluate(READ_JS)
     size = 0 if wire is None else wire.bytes
-    if out is None or first is None or last is None:
+    if first is None:  # no answer came in (then ``last`` is None too)
         return Tap(done - down, float("nan"), float("nan"), size)
     return Tap(done - down, first - out, done - last, size, out - down, last - first)
 

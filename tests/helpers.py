@@ -1,8 +1,10 @@
-"""Small helpers for the tests: run a conformance request in-process; a free local port."""
+"""Small helpers for the tests: run a conformance request in-process; a free local port, and waiting
+until a server the tests started listens on it."""
 
 from __future__ import annotations
 
 import socket
+import time
 from typing import Any
 
 from engine.conformance import handle
@@ -27,3 +29,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def listening(port: int, seconds: float) -> bool:
+    """Wait up to ``seconds`` until something accepts connections on 127.0.0.1:``port``."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return True
+        except OSError:
+            time.sleep(0.05)
+    return False

@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import ROOT
-from tests.helpers import free_port
+from tests.helpers import free_port, listening
 from tests.views.modes import local, state_of
 from views.ui.i18n import card_name, t
 
@@ -45,13 +44,7 @@ def serve(db: Path) -> Iterator[str]:
     proc = subprocess.Popen([sys.executable, "main.py", "--web", "--port", str(port)], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=open(db.parent / "app-stderr.log", "wb"))  # noqa: SIM115 - open while the app runs
     try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.3)
+        listening(port, 60)
         yield f"http://127.0.0.1:{port}/"
     finally:
         proc.terminate()

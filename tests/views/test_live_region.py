@@ -6,7 +6,6 @@ game's result, announced as its result dialog arrived, went unheard in a CI run.
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT
-from tests.helpers import free_port
+from tests.helpers import free_port, listening
 from tests.views.live_region_app import SAID
 from tests.views.test_browser import CHROMIUM, launch, open_app, wait_until
 from tests.views.test_keyboard import LISTEN
@@ -31,7 +30,7 @@ def test_an_announcement_inside_an_open_dialog_is_heard(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "tests.views.live_region_app", str(port)], cwd=ROOT,
                             stdout=subprocess.DEVNULL, stderr=open(tmp_path / "stderr.log", "wb"))  # noqa: SIM115
     try:
-        assert wait_until(lambda: _accepts(port), 60), "the app did not start"
+        assert listening(port, 60), "the app did not start"
         with sync_playwright() as p:
             browser, page = launch(p)
             open_app(page, f"http://127.0.0.1:{port}/")
@@ -46,10 +45,3 @@ def test_an_announcement_inside_an_open_dialog_is_heard(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(timeout=15)
 
-
-def _accepts(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-    except OSError:
-        return False
-    return True
