@@ -8,40 +8,16 @@ from pathlib import Path
 from typing import Any
 
 import flet as ft
+import pytest
 
 from engine.lanes import RULES, LanesOptions
-from views.ui.reconcile import keyed, reconcile, show, update_children
+from views.ui.reconcile import Parts, Same, differs, keyed, reconcile, show, update_children
 from views.ui.widgets import card_face
 
 
 def same(a: Any, b: Any) -> bool:
     """Two control trees describe the same screen (types, properties, children; handlers present)."""
-    if type(a) is not type(b):
-        return False
-    if not isinstance(a, ft.BaseControl):
-        return bool(a == b)
-    kind: Any = type(a)  # Flet's @control sets these on the class
-    events = kind._event_fields
-    for name in a._values.keys() | b._values.keys():
-        x, y = getattr(a, name), getattr(b, name)
-        if name in events:
-            if (x is None) != (y is None):
-                return False
-        elif isinstance(x, ft.BaseControl) or isinstance(y, ft.BaseControl):
-            if not same(x, y):
-                return False
-        elif x != y:
-            return False
-    for name in kind._structural_fields:
-        if name.startswith("_"):
-            continue
-        x, y = getattr(a, name, None), getattr(b, name, None)
-        if isinstance(x, list) and isinstance(y, list):
-            if len(x) != len(y) or not all(same(p, q) for p, q in zip(x, y, strict=True)):
-                return False
-        elif x != y:
-            return False
-    return True
+    return differs(a, b) is None
 
 
 def keyed_hand(cards: list[str]) -> ft.Row:
@@ -219,3 +195,67 @@ def test_a_control_with_several_changed_parts_is_sent_whole_once() -> None:
     one, changed = lane(False, "Lane 1"), list[ft.BaseControl]()
     reconcile(one, lane(False, "Lane 1, empty"), changed)  # one part changed: only that part is sent
     assert len(changed) == 1 and isinstance(changed[0], ft.Semantics)
+
+
+# --- parts kept from one show to the next (Parts) ------------------------------------------------
+
+def test_a_part_is_kept_while_what_it_is_drawn_from_is_the_same_and_drawn_again_when_it_changes(
+        monkeypatch: Any) -> None:
+    monkeypatch.setattr(Parts, "check", False)  # (on in these tests: it builds kept parts too)
+    root, parts, built = ft.Column(), Parts(), []
+
+    def label(words: str) -> ft.Control:
+        built.append(words)
+        return ft.Container(ft.Text(words), padding=len(words))
+
+    def refresh(words: str) -> ft.Control:
+        part = parts.part("label", words, lambda: label(words))
+        show(root, [ft.Text("title"), part], update=False, parts=parts)
+        return root.controls[1]
+
+    first = refresh("a")
+    assert refresh("a") is first and built == ["a"]  # kept: not described again
+    assert refresh("bb") is first and built == ["a", "bb"]  # drawn again, shown by the same control
+    assert same(first, ft.Container(ft.Text("bb"), padding=2))
+    assert refresh("bb") is first and built == ["a", "bb"]  # the control on screen is the one kept
+
+
+def test_a_part_left_out_of_a_show_is_forgotten(monkeypatch: Any) -> None:
+    """A show without a part (the pass-and-play privacy screen) drops it: the control kept before
+    is no longer on screen, and the next show describes it anew."""
+    monkeypatch.setattr(Parts, "check", False)
+    root, parts, built = ft.Column(), Parts(), []
+
+    def text() -> ft.Control:
+        built.append(1)
+        return ft.Text("p")
+
+    show(root, [parts.part("p", 1, text)], update=False, parts=parts)
+    show(root, [ft.Text("hand the device over")], update=False, parts=parts)
+    show(root, [parts.part("p", 1, text)], update=False, parts=parts)
+    assert built == [1, 1]
+
+
+def test_with_check_on_a_kept_part_that_misses_an_input_raises(monkeypatch: Any) -> None:
+    root, parts, colour = ft.Column(), Parts(), ["red"]
+    monkeypatch.setattr(Parts, "check", True)
+
+    def refresh() -> None:  # drawn from nothing: the colour is a forgotten input
+        show(root, [parts.part("p", (), lambda: ft.Text("x", color=colour[0]))], update=False, parts=parts)
+
+    refresh()
+    refresh()
+    colour[0] = "blue"
+    with pytest.raises(AssertionError, match="color"):
+        refresh()
+
+
+def test_differs_names_where_two_descriptions_part() -> None:
+    a = ft.Column([ft.Text("x"), ft.Container(ft.Text("y"), on_click=lambda e: None)])
+    assert differs(a, ft.Column([ft.Text("x"), ft.Container(ft.Text("y"), on_click=lambda e: 1)])) is None
+    assert differs(a, ft.Column([ft.Text("x"), ft.Container(ft.Text("z"), on_click=lambda e: None)])) \
+        == ".controls[1].content.value: 'y' shown, 'z' described"
+    assert "handler" in str(differs(a, ft.Column([ft.Text("x"), ft.Container(ft.Text("y"))])))
+    assert "children" in str(differs(a, ft.Column([ft.Text("x")])))
+    card = ft.Text("5H")
+    assert Same(card) == Same(card) and Same(card) != Same(ft.Text("5H"))

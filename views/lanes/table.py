@@ -6,7 +6,8 @@ tap one to play. The opponent's last move is highlighted in words."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from functools import partial
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import flet as ft
 
@@ -35,6 +36,7 @@ from views.ui.widgets import (
     HIGHLIGHT,
     SUIT_GLYPH,
     SYMBOLS,
+    Moving,
     card_face,
     copies_said,
     drag_ghost,
@@ -103,6 +105,23 @@ class Remote(Protocol):
 
     def bar(self) -> list[ft.Control]:
         """What it adds to the player's action bar (the quick-message button)."""
+
+
+class HandCard(NamedTuple):
+    """Everything a card in my hand is drawn from (``LanesTable._hand_card``)."""
+
+    card: str
+    at: int  # its place in the hand
+    selected: bool
+    suggested: bool
+    my_turn: bool
+    dim: bool
+    said: str | None
+    width: float
+    height: float
+    shows: tuple[float, float]
+    moving: Moving | None
+    look: theme.Look
 
 
 class LanesTable(TurnBasedTable[LanesAction]):
@@ -243,14 +262,6 @@ class LanesTable(TurnBasedTable[LanesAction]):
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
 
-    def _draggable(self, card: str, face: ft.Control, fan: Fan) -> ft.Control:
-        """A hand card can be dragged onto a lane, a card or the Discard button (when it is my turn)."""
-        if not self.match.my_turn:
-            return face
-        return ft.Draggable(group="lanes-card", data=card, content=face,
-                            content_feedback=dragged_card(card),
-                            content_when_dragging=drag_ghost(fan.card_width, fan.card_height))
-
     def _drop(self, target: ft.Control, owner: int, lane: int | None, stack: int | None) -> ft.Control:
         if not self.match.my_turn:
             return target
@@ -286,13 +297,24 @@ class LanesTable(TurnBasedTable[LanesAction]):
         coached = m.coach_cards()
         said = copies_said(self.lang, obs["hand"])
         n = len(obs["hand"])
-        return [self._draggable(c, card_face(c, fan.card_width, fan.card_height,
-                                             selected=m.selected is not None and str(m.selected) == c,
-                                             suggested=c in coached, dim=m.my_turn and c not in playable,
-                                             ident=f"hand-{i}", said=said[i], shows=fan.shows[i],
-                                             moving=self.motion.hand_card(i, n, c in arrived),
-                                             on_click=handler(self.on_card, c) if m.my_turn else None), fan)
-                for i, c in enumerate(obs["hand"])]
+        cards: list[ft.Control] = []
+        for i, c in enumerate(obs["hand"]):
+            # kept while it is drawn the same: a selection redraws one card, not the hand
+            drawn = HandCard(c, i, m.selected is not None and str(m.selected) == c, c in coached, m.my_turn,
+                             m.my_turn and c not in playable, said[i], fan.card_width, fan.card_height, fan.shows[i],
+                             self.motion.hand_card(i, n, c in arrived), theme.look())
+            cards.append(self.parts.part(("hand", i), drawn, partial(self._hand_card, drawn)))
+        return cards
+
+    def _hand_card(self, h: HandCard) -> ft.Control:
+        """A card in my hand, drawn from ``h`` alone (so that it is kept while ``h`` is the same)."""
+        face = card_face(h.card, h.width, h.height, selected=h.selected, suggested=h.suggested, dim=h.dim,
+                         ident=f"hand-{h.at}", said=h.said, shows=h.shows, moving=h.moving,
+                         on_click=handler(self.on_card, h.card) if h.my_turn else None)
+        if not h.my_turn:  # dragged only on my turn
+            return face
+        return ft.Draggable(group="lanes-card", data=h.card, content=face, content_feedback=dragged_card(h.card),
+                            content_when_dragging=drag_ghost(h.width, h.height))
 
     def _status(self, obs: LanesObservation) -> str:
         caption = self.match.mode.caption(self.lang)
@@ -322,11 +344,14 @@ class LanesTable(TurnBasedTable[LanesAction]):
         m = self.match
         coach, powers = m.mode.coach, m.mode.powers
         title = coach.lesson.title[self.lang] if coach else f"{t(self.lang, 'lanes')} · {t(self.lang, m.level)}"
+        return self.parts.part("header", (self.lang, title, powers.resign, obs["over"]),
+                               partial(self._header_bar, title, powers.resign, obs["over"]))
+
+    def _header_bar(self, title: str, resign: bool, over: bool) -> ft.Control:
         rules = rules_button(self.app, "lanes")
-        if powers.resign:
-            resign = table_button(t(self.lang, "resign"), self.on_resign, disabled=obs["over"], kind="text",
-                                  color=theme.RESIGN)
-            rules = ft.Row([rules, resign], spacing=theme.SPACE_NONE, tight=True)
+        if resign:
+            rules = ft.Row([rules, table_button(t(self.lang, "resign"), self.on_resign, disabled=over, kind="text",
+                                                color=theme.RESIGN)], spacing=theme.SPACE_NONE, tight=True)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"), rules)
 
     def _seat_row(self, obs: LanesObservation, opp: int, name: str | None = None) -> ft.Control:
@@ -334,10 +359,15 @@ class LanesTable(TurnBasedTable[LanesAction]):
         the bottom seat's, named, on a spectator's table, where no hand shows it)."""
         info = obs["players"][opp]
         held = t(self.lang, "hand", n=info["hand_size"]) + " · " + t(self.lang, "deck", n=info["deck_size"])
-        plate = seat_plate(self.lang, name or self._opponent_name(), text(self.lang, held, theme.TYPE_NOTE,
-                                                                  color=theme.ON_FELT_MUTED),
-                           count=info["hand_size"], turn=obs["to_move"] == opp and not obs["over"])
-        return ft.Row([plate, *self._said_by(opp)], spacing=theme.SPACE_SNUG)
+        plate = (name or self._opponent_name(), held, info["hand_size"], obs["to_move"] == opp and not obs["over"])
+        if self.remote is not None:  # with the quick message said beside it
+            return ft.Row([self._plate(*plate), *self._said_by(opp)], spacing=theme.SPACE_SNUG)
+        return self.parts.part(("seat", opp), (plate, self.lang),
+                               lambda: ft.Row([self._plate(*plate)], spacing=theme.SPACE_SNUG))
+
+    def _plate(self, name: str, held: str, count: int, turn: bool) -> ft.Control:
+        return seat_plate(self.lang, name, text(self.lang, held, theme.TYPE_NOTE, color=theme.ON_FELT_MUTED),
+                          count=count, turn=turn)
 
     def _said_by(self, seat: int) -> list[ft.Control]:
         return [] if self.remote is None else self.remote.said_by(seat)
@@ -389,12 +419,12 @@ class LanesTable(TurnBasedTable[LanesAction]):
         rows = [
             self._header(obs), *self.top_rows(), self._seat_row(obs, opp), self._side(obs, opp), status,
             self._side(obs, me),
-            hand_fan(hand, fan, room, obs["hand"], t(self.lang, "said_hand")),
+            hand_fan(hand, fan, room, obs["hand"], t(self.lang, "said_hand"), self.parts),
             *([] if powers.read_only else [actions]),  # a replay has its own bar
             *([self._seat_row(obs, me, self.remote.seat_name(me))] if self.remote and powers.read_only
               else []),  # a spectator's table: the bottom seat's plate (and its quick message)
         ]
-        show(self.root, rows, update)
+        show(self.root, rows, update, self.parts)
         self.motion.settle(self.app.page, self.refresh)
         if obs["over"] and not self.busy and powers.result:
             self.after_said(lambda: self.show_result(obs))

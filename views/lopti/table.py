@@ -273,7 +273,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             hand_fan(hand, fan, room, m.sorted_hand(), t(self.lang, "said_hand")),
             ft.Row(self._buttons(setup), spacing=theme.SPACE, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
         ]
-        show(self.root, rows, update)
+        show(self.root, rows, update, self.parts)
         self.motion.settle(self.app.page, self.refresh)
 
     def _hand(self, setup: bool, fan: Fan) -> list[ft.Control]:

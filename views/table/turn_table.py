@@ -15,7 +15,7 @@ from views.table.motion import Arrivals
 from views.table.screen import NewGame, Table
 from views.ui import theme
 from views.ui.i18n import counted, spoken_cards, t
-from views.ui.reconcile import show
+from views.ui.reconcile import Parts, show
 from views.ui.widgets import tagged, text
 
 if TYPE_CHECKING:
@@ -69,6 +69,8 @@ class TurnBasedTable(Table, Generic[A]):
         self.new_game = new_game
         self.match = match
         self.root = ft.Column(expand=True, spacing=theme.SPACE_SNUG)
+        #: the parts of the table a refresh keeps when what they are drawn from is unchanged
+        self.parts = Parts()
         self.busy = False
         #: the table left the page: a bot still thinking stops, and its move is not played
         self.stopped = False
@@ -128,7 +130,7 @@ class TurnBasedTable(Table, Generic[A]):
                 t(lang, "ready", n=n), on_click=lambda e: ready())),
         ], horizontal_alignment=ft.CrossAxisAlignment.CENTER, spacing=theme.SPACE_WIDE),
             padding=ft.Padding.symmetric(horizontal=theme.PAD)),  # a long line wraps inside the screen
-            ft.Container(expand=True)], update)
+            ft.Container(expand=True)], update, self.parts)
 
     def leave(self) -> None:
         """Back (the header's arrow): the route's parent — the lessons from a lesson, the stats from

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import flet as ft
 
 from views.ui import sizing, theme
-from views.ui.reconcile import keyed
+from views.ui.reconcile import Parts, Same, keyed
 
 MAX_ROWS = 3  # a longer hand scrolls sideways (with its scroll bar shown) rather than fill the table
 GAP = 4  # between cards that do not need to overlap
@@ -89,7 +89,8 @@ def card_keys(cards: Sequence[str]) -> list[tuple[str, int]]:
     return keys
 
 
-def hand_fan(cards: list[ft.Control], fan: Fan, room: float, names: Sequence[str], said: str) -> ft.Control:
+def hand_fan(cards: list[ft.Control], fan: Fan, room: float, names: Sequence[str], said: str,
+             parts: Parts | None = None) -> ft.Control:
     """``cards`` (built at the fan's card size, each as the part of it that ``fan.shows``) at their
     spots; right-to-left hands start at the right (a Stack places absolutely, so the mirroring is
     done here), and there each row is painted from its left end, so that each card lies over its
@@ -98,12 +99,17 @@ def hand_fan(cards: list[ft.Control], fan: Fan, room: float, names: Sequence[str
 
     The hand is one group a screen reader names (``said``: "Your hand"). The group carries the
     page's direction, so the cards are put in the page in reading order, right to left in Arabic;
-    without it the nearest direction above them was the page's left-to-right one."""
+    without it the nearest direction above them was the page's left-to-right one.
+
+    ``parts``: the table's kept parts; a card kept at its spot keeps its spot's control too."""
     rtl = fan.rtl
-    placed: list[ft.Control] = [
-        keyed(ft.Container(c, top=top, left=None if rtl else start,
-                           right=start + fan.card_width - shows[0] if rtl else None), key)
-        for c, (start, top), shows, key in zip(cards, fan.spots, fan.shows, card_keys(names), strict=True)]
+    placed: list[ft.Control] = []
+    for c, (start, top), shows, key in zip(cards, fan.spots, fan.shows, card_keys(names), strict=True):
+        spot = (top, None if rtl else start, start + fan.card_width - shows[0] if rtl else None)
+        def place(c: ft.Control = c, key: tuple[str, int] = key, spot: tuple[float, float | None, float | None] = spot
+                  ) -> ft.Control:
+            return keyed(ft.Container(c, top=spot[0], left=spot[1], right=spot[2]), key)
+        placed.append(place() if parts is None else parts.part(("spot", key), (Same(c), spot), place))
     if rtl:  # paint each row from its left end: reversed within the row, the rows in order
         placed = [placed[i] for i in sorted(range(len(placed)), key=lambda i: (fan.spots[i][1], -i))]
     stack = ft.Semantics(content=ft.Stack(placed, width=fan.width, height=fan.height,

@@ -31,8 +31,8 @@ Two rules for the descriptions this works on:
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
-from typing import TypeVar, cast
+from collections.abc import Callable, Hashable, Sequence
+from typing import ClassVar, TypeVar, cast
 
 import flet as ft
 from flet.controls.base_control import BaseControl
@@ -67,6 +67,7 @@ def reconcile(old: object, new: C, changed: list[BaseControl] | None = None) -> 
     if itself or len(out) - first >= WHOLE_AT:
         del out[first:]  # sending it sends them: Flet diffs it once, its changes in one message
         out.append(old)
+    object.__setattr__(new, "_became", old)  # what shows ``new`` on screen (``Parts`` asks)
     return cast("C", old)  # of new's very type (checked above)
 
 
@@ -154,12 +155,103 @@ def _structure(old: BaseControl, new: BaseControl, changed: list[BaseControl]) -
     return touched
 
 
-def show(root: BaseControl, children: Sequence[BaseControl], update: bool = True) -> None:
+class Parts:
+    """The parts of a screen kept from one ``show`` to the next while what they are drawn from is
+    the same. A table describes itself afresh on every refresh, and most taps change few of its
+    parts (a selection lifts one hand card); but building a Flet control sets each of its ~50
+    fields through Flet's descriptors, and describing the parts that had not changed was most of
+    a tap's time on the server (#44, docs/app.md "How a tap is timed").
+
+    ``part(slot, drawn_from, build)`` gives the control on screen at ``slot`` when ``drawn_from``
+    equals what it was drawn from at the last ``show``, else ``build()``; ``show(..., parts=)``
+    then notes which control shows each part (every ``show`` of the root must pass its parts: a
+    part not described in a show is forgotten). ``drawn_from`` must hold everything ``build``
+    reads: a forgotten input is a stale screen, so with ``Parts.check`` on (the screen tests) every
+    kept part is built anyway and compared with the kept control, and a difference raises."""
+
+    #: build every kept part anyway and raise when it differs (tests/views/screen.py turns it on)
+    check: ClassVar[bool] = False
+
+    def __init__(self) -> None:
+        self._shown: dict[Hashable, tuple[object, BaseControl]] = {}
+        self._now: dict[Hashable, tuple[object, BaseControl]] = {}
+
+    def part(self, slot: Hashable, drawn_from: object, build: Callable[[], C]) -> C:
+        """The control for the part at ``slot`` (unique in the screen), drawn from ``drawn_from``."""
+        kept = self._shown.get(slot)
+        if kept is not None and kept[0] == drawn_from:
+            if Parts.check:
+                stale = differs(kept[1], build(), str(slot))
+                if stale is not None:
+                    raise AssertionError(f"a kept part is stale (its drawn_from misses an input): {stale}")
+            self._now[slot] = kept
+            return cast("C", kept[1])
+        built = build()
+        if not isinstance(built, BaseControl):
+            raise TypeError(f"a part is a control, not {built!r}")
+        self._now[slot] = (drawn_from, built)
+        return built
+
+    def shown(self) -> None:
+        """After a show: each part described in it is shown by the control it became."""
+        self._shown = {slot: (drawn, _became(c)) for slot, (drawn, c) in self._now.items()}
+        self._now = {}
+
+
+class Same:
+    """In what a part is drawn from: another part, equal only to itself (``Same(card)``: the spot
+    holding that very card control). Holding it keeps it alive, so no later control takes its id."""
+
+    __slots__ = ("control",)
+
+    def __init__(self, control: object) -> None:
+        self.control = control
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Same) and other.control is self.control
+
+    __hash__ = None  # type: ignore[assignment]  # compared, never a key
+
+
+def _became(control: BaseControl) -> BaseControl:
+    shown = getattr(control, "_became", None)
+    return control if shown is None else _became(shown)
+
+
+def differs(shown: object, built: object, path: str = "") -> str | None:
+    """Where ``built`` would show something other than ``shown`` (None: nowhere), as ``reconcile``
+    compares them: properties, children, ``anew_when`` marks, and only whether a handler is set."""
+    if isinstance(shown, list) and isinstance(built, list):
+        if len(shown) != len(built):
+            return f"{path}: {len(shown)} children, {len(built)} described"
+        return next((d for i, (a, b) in enumerate(zip(shown, built, strict=True))
+                     if (d := differs(a, b, f"{path}[{i}]")) is not None), None)
+    if not isinstance(shown, BaseControl) or not isinstance(built, BaseControl):
+        return None if shown == built else f"{path}: {shown!r} shown, {built!r} described"
+    if type(shown) is not type(built) or getattr(shown, "_shows", None) != getattr(built, "_shows", None):
+        return f"{path}: {type(shown).__name__} shown, {type(built).__name__} described"
+    events: frozenset[str] = getattr(type(shown), "_event_fields", frozenset())
+    defaults: dict[str, object] = getattr(type(shown), "_prop_defaults", {})
+    for name in sorted(shown._values.keys() | built._values.keys()):
+        a, b = shown._values.get(name, defaults.get(name)), built._values.get(name, defaults.get(name))
+        found = ((None if (a is None) == (b is None) else f"{path}.{name}: a handler on one side only")
+                 if name in events else differs(a, b, f"{path}.{name}"))
+        if found is not None:
+            return found
+    structural: frozenset[str] = getattr(type(shown), "_structural_fields", frozenset())
+    return next((d for name in sorted(structural) if not name.startswith("_")
+                 and (d := differs(getattr(shown, name), getattr(built, name), f"{path}.{name}")) is not None), None)
+
+
+def show(root: BaseControl, children: Sequence[BaseControl], update: bool = True, parts: Parts | None = None) -> None:
     """``children`` under ``root`` in place; when ``update`` (and ``root`` is on a page), only the
-    controls that changed are sent — Flet then diffs those few, not the whole table."""
+    controls that changed are sent — Flet then diffs those few, not the whole table. ``parts``:
+    the parts kept for this root (``Parts``), told which controls now show them."""
     changed: list[BaseControl] = []
     if update_children(root, children, changed=changed):
         changed = [root]
+    if parts is not None:
+        parts.shown()
     if update:
         send(*changed)
 
