@@ -28,6 +28,11 @@ to prototype).
   the longest gap between two frames the browser drew (requestAnimationFrame), against the same
   figures for the counter page left open.
 
+``--against REV`` serves the app as it was at commit ``REV`` too (a git worktree in a temporary
+directory, its own database), and takes it down every path beside the app: a change's effect
+measured in one run, where two runs of the same code differ by more than most changes. Each
+page's server process is also charged its CPU time, per tap.
+
 Every page is served by ``flet`` in web mode (no CDN) in its own process, driven by one headless
 Debian Chromium.
 """
@@ -66,10 +71,10 @@ def counter_main(port: int) -> None:
     ft.run(main, view=ft.AppView.WEB_BROWSER, host="127.0.0.1", port=port, no_cdn=True)
 
 
-def serve(cmd: list[str], port: int, env: dict[str, str]) -> subprocess.Popen[bytes]:
+def serve(cmd: list[str], port: int, env: dict[str, str], cwd: Path = ROOT) -> subprocess.Popen[bytes]:
     from tests.helpers import listening
 
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     if listening(port, 60):
         return proc
     proc.kill()
@@ -353,8 +358,9 @@ def select_deselect(page: Any, wire: Wire, taps: list[Tap], card: int = 0) -> No
         taps.append(tap_until(page, f"hand-{card}", f"{SHOWN_JS}.includes({want!r})", wire))
 
 
-def tap_line(name: str, taps: list[Tap], base: float) -> str:
-    """Median and p95 of ``taps``, each half (select, deselect) and its parts, as ratios to ``base``."""
+def tap_line(name: str, taps: list[Tap], base: float, cpu: list[float]) -> str:
+    """Median and p95 of ``taps``, each half (select, deselect) and its parts, as ratios to ``base``;
+    ``cpu``: its server's CPU ms per tap, block by block."""
     median, p95 = figures([t.total for t in taps])
     sel = statistics.median(t.total for t in taps[0::2])
     desel = statistics.median(t.total for t in taps[1::2])
@@ -363,7 +369,8 @@ def tap_line(name: str, taps: list[Tap], base: float) -> str:
     size = statistics.median(t.bytes for t in taps)
     return (f"  {name}: median {median:.0f} ms (ratio {median / base:.2f}), p95 {p95:.0f} ms; select {sel:.0f}, "
             f"deselect {desel:.0f}; input {taken:.0f} + server {server:.0f} (first frame) + {sending:.0f} (the "
-            f"rest) + browser {browser:.0f} ms; {size:.0f} bytes an update")
+            f"rest) + browser {browser:.0f} ms; {size:.0f} bytes an update; server CPU "
+            f"{statistics.median(cpu):.1f} ms a tap")
 
 
 def main() -> None:
@@ -374,6 +381,8 @@ def main() -> None:
     ap.add_argument("--opens", type=int, default=5, help="page-ready runs (alternating the pages)")
     ap.add_argument("--pace", type=float, default=0.0,
                     help="seconds a person reads a screen before tapping it, on the open path (not counted)")
+    ap.add_argument("--against", default=None, metavar="REV",
+                    help="also serve the app as it was at this commit, beside it on every path")
     ap.add_argument("--serve-counter", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--serve-page", nargs=2, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -392,13 +401,21 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp())
     env = {**os.environ, "CARDTABLE_DB": str(tmp / "bench.sqlite")}
-    ports = {name: free_port() for name in ("app", "counter", "bare", "declarative")}
+    apps = {"app": tmp / "bench.sqlite"}  # each app served and its database
+    ports = {name: free_port() for name in ("app", "counter", "bare", "declarative", "against")}
     bench = [sys.executable, "tests/bench_ui.py"]
     procs = {"app": serve([sys.executable, "main.py", "--web", "--port", str(ports["app"])], ports["app"], env),
              "counter": serve([*bench, "--serve-counter", str(ports["counter"])], ports["counter"], env),
              "bare": serve([*bench, "--serve-page", "imperative", str(ports["bare"])], ports["bare"], env),
              "declarative": serve([*bench, "--serve-page", "declarative", str(ports["declarative"])],
                                   ports["declarative"], env)}
+    if args.against:
+        then = tmp / "against"
+        subprocess.run(["git", "worktree", "add", "--detach", str(then), args.against], cwd=ROOT, check=True,
+                       capture_output=True)
+        apps["against"] = tmp / "against.sqlite"
+        procs["against"] = serve([sys.executable, "main.py", "--web", "--port", str(ports["against"])],
+                                 ports["against"], {**env, "CARDTABLE_DB": str(apps["against"])}, cwd=then)
     url = {name: f"http://127.0.0.1:{port}/" for name, port in ports.items()}
     try:
         with sync_playwright() as p:
@@ -409,9 +426,11 @@ def main() -> None:
                 counter, counter_ready = open_page(browser, url["counter"], "add")
                 row = {"counter": counter_ready}
                 pages: dict[str, tuple[Any, Wire]] = {}
-                forget_games(tmp / "bench.sqlite")
-                order = ["app", "bare", "declarative"]
-                for name in order[len(opens) % 3:] + order[:len(opens) % 3]:  # each goes first in turn
+                for db in apps.values():
+                    forget_games(db)
+                order = [*apps, "bare", "declarative"]
+                turn = len(opens) % len(order)
+                for name in order[turn:] + order[:turn]:  # each goes first in turn
                     page, wire, home, ready = table_ready(browser, url[name], args.pace)
                     row[name], row[f"{name} home"] = ready, home
                     pages[name] = (page, wire)
@@ -420,17 +439,22 @@ def main() -> None:
                     for page, _ in pages.values():
                         page.close()
                     counter.close()
-            card = {"app": playable(tmp / "bench.sqlite"), "bare": 0, "declarative": 0}
+            card = {**{name: playable(db) for name, db in apps.items()}, "bare": 0, "declarative": 0}
             counter_taps: list[Tap] = []
             taps: dict[str, list[Tap]] = {name: [] for name in pages}
+            cpu: dict[str, list[float]] = {name: [] for name in ["counter", *pages]}
             while len(taps["app"]) < args.taps:
+                spent = cpu_seconds(procs["counter"].pid)
                 for _ in range(args.block // 2):
                     for _ in range(2):
                         before = counter.evaluate(f"() => {COUNT_JS}")
                         counter_taps.append(tap_until(counter, "add", f"{COUNT_JS} !== {json.dumps(before)}"))
+                cpu["counter"].append((cpu_seconds(procs["counter"].pid) - spent) * 1000 / args.block)
                 for name, (page, wire) in pages.items():
+                    spent = cpu_seconds(procs[name].pid)
                     for _ in range(args.block // 2):
                         select_deselect(page, wire, taps[name], card[name])
+                    cpu[name].append((cpu_seconds(procs[name].pid) - spent) * 1000 / args.block)
             counter_cpu, counter_gap = watch(counter, procs["counter"].pid, args.spit_seconds)
             spit_cpu, spit_gap = spit_round(browser, url["app"], procs["app"].pid, args.spit_seconds,
                                             tmp / "bench.sqlite")
@@ -439,7 +463,10 @@ def main() -> None:
         for proc in procs.values():
             proc.terminate()
             proc.wait(timeout=10)
-    report(opens, counter_taps, taps, args.pace)
+        if args.against:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tmp / "against")], cwd=ROOT,
+                           capture_output=True)
+    report(opens, counter_taps, taps, cpu, args.pace)
     print(f"Spit against the Expert for {args.spit_seconds:.0f} s ({spit_actions(tmp / 'bench.sqlite')} actions "
           f"played): app process {spit_cpu:.2f} CPU s/s, longest "
           f"frame gap {spit_gap:.0f} ms; the counter page open as long: {counter_cpu:.2f} CPU s/s, "
@@ -447,22 +474,31 @@ def main() -> None:
 
 
 def report(opens: list[dict[str, float]], counter_taps: list[Tap], taps: dict[str, list[Tap]],
-           pace: float) -> None:
+           cpu: dict[str, list[float]], pace: float) -> None:
+    against = "against" in taps
     for row in opens:
+        then = f", against {row['against']:.2f} s" if against else ""
         print(f"page ready: counter {row['counter']:.2f} s; home: app {row['app home']:.2f} s, bare "
               f"{row['bare home']:.2f} s; playable table: app {row['app']:.2f} s, bare {row['bare']:.2f} s, "
-              f"declarative {row['declarative']:.2f} s")
-    ratio = {name: statistics.median(r[name] / r["bare"] for r in opens) for name in ("app", "declarative")}
+              f"declarative {row['declarative']:.2f} s{then}")
+    ratio = {name: statistics.median(r[name] / r["bare"] for r in opens)
+             for name in ("app", "declarative", *(["against"] if against else []))}
     paced = f" at a person's pace ({pace:.2f} s before each tap, not counted)" if pace else ""
     print(f"open -> playable table{paced}, median of {len(opens)} runs, as a ratio to the bare Flet page's same path: "
-          f"app {ratio['app']:.2f}, declarative {ratio['declarative']:.2f}; the app's home to the counter's "
+          f"app {ratio['app']:.2f}, declarative {ratio['declarative']:.2f}"
+          f"{', against ' + format(ratio['against'], '.2f') if against else ''}; the app's home to the counter's "
           f"page {statistics.median(r['app home'] / r['counter'] for r in opens):.2f}")
     base, _ = figures([t.total for t in counter_taps])
-    print(f"tap -> update ({len(counter_taps)} taps each; ratios to the counter's median {base:.0f} ms):")
+    print(f"tap -> update ({len(counter_taps)} taps each; ratios to the counter's median {base:.0f} ms, server CPU "
+          f"{statistics.median(cpu['counter']):.1f} ms a tap):")
     for name, mine in taps.items():
-        print(tap_line(name, mine, base))
+        print(tap_line(name, mine, base, cpu[name]))
     app, bare = figures([t.total for t in taps["app"]])[0], figures([t.total for t in taps["bare"]])[0]
     print(f"  the app's hand card to the bare table's: {app / bare:.2f}")
+    if against:
+        earlier = figures([t.total for t in taps["against"]])[0]
+        print(f"  the app against the app at --against: tap {app / earlier:.2f}, open -> table "
+              f"{statistics.median(r['app'] / r['against'] for r in opens):.2f}")
 
 
 if __name__ == "__main__":
