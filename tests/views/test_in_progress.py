@@ -12,10 +12,11 @@ import flet as ft
 from storage import api
 from storage.db import open_storage
 from tests.views.modes import local
-from tests.views.screen import Screen
+from tests.views.screen import Screen, walk
 from tests.views.test_screens import dialog_says, open_at, played_lanes_game
 from views.lanes.controller import LanesMatch
 from views.spit.controller import SpitGame
+from views.ui import theme
 from views.ui.i18n import counted, t
 
 
@@ -78,6 +79,32 @@ def test_every_game_in_progress_is_listed_resumed_and_deleted(tmp_path: Path) ->
         s.tap(t("en", "delete_game"), kind=ft.TextButton)
         s.wait_for(lambda: in_progress_ids(s) == {old, spit}, what="the deleted game gone")
         assert {g.id for g in api.local_games_in_progress(s.app.storage)} == {old, spit}
+    finally:
+        s.close()
+
+
+def test_a_lopti_deal_has_no_delete_of_its_own_and_its_resume_stands_in_the_others_column(tmp_path: Path) -> None:
+    """A Lopti session's deal goes with its session, so its row has no Delete; the Delete's place
+    stays empty, so that its Resume stands in one column with the other rows' (on a wide screen it
+    stood a button's width further right)."""
+    lanes = unfinished_lanes(tmp_path / "app.sqlite", 3, 1)
+    s = open_at(tmp_path, "/")
+    try:
+        s.tap(t("en", "players_n", n=3))
+        s.wait_for(lambda: s.find(ident="seat-me"), what="the Lopti table")
+        s.go("/")
+        s.wait_for(lambda: len(in_progress_ids(s)) == 2, what="both games in progress")
+        lopti = next(i for i in in_progress_ids(s) if i != lanes)
+        assert s.find(ident=f"delete-{lanes}") and not s.find(ident=f"delete-{lopti}")
+
+        def last_width(game_id: int) -> object:
+            """The width of what stands after the row's Resume (a Delete, or its empty place)."""
+            row = s.one(ident=f"in-progress-{game_id}").content
+            return next((w for c in walk(row.controls[-1]) if (w := getattr(c, "width", None)) is not None), None)
+
+        assert last_width(lopti) == last_width(lanes) == theme.BUTTON_HEIGHT
+        s.tap(ident=f"resume-{lopti}")
+        s.wait_for(lambda: s.page.route == f"/play/{lopti}", what="the deal resumed")
     finally:
         s.close()
 

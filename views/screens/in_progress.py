@@ -43,6 +43,8 @@ def in_progress_section(app: Host, redraw: Callable[[], None],
         if g.session_id is None:  # a Lopti session's deal goes with its session, never alone
             actions.append(icon_button(ft.Icons.DELETE_OUTLINE, t(lang, "delete_game"), deleter(app, g.id, redraw),
                                        ident=f"delete-{g.id}"))
+        else:  # its place kept empty, so that every row's Resume stands in one column
+            actions.append(ft.Container(width=theme.BUTTON_HEIGHT, height=theme.BUTTON_HEIGHT))
         rows.append(ft.Semantics(identifier=f"in-progress-{g.id}", container=True, content=ft.Row(
             [ft.Container(text(lang, described(app, g), theme.TYPE_BODY), expand=True), *actions],
             vertical_alignment=ft.CrossAxisAlignment.CENTER)))
