@@ -159,8 +159,8 @@ class Parts:
     """The parts of a screen kept from one ``show`` to the next while what they are drawn from is
     the same. A table describes itself afresh on every refresh, and most taps change few of its
     parts (a selection lifts one hand card); but building a Flet control sets each of its ~50
-    fields through Flet's descriptors, and describing the parts that had not changed was most of
-    a tap's time on the server (#44, docs/app.md "How a tap is timed").
+    fields through Flet's descriptors (~15-20 us a control), and describing the parts that had not
+    changed was a fifth to a quarter of a tap's time on the server (#44, docs/app.md "Kept parts").
 
     ``part(slot, drawn_from, build)`` gives the control on screen at ``slot`` when ``drawn_from``
     equals what it was drawn from at the last ``show``, else ``build()``; ``show(..., parts=)``
@@ -169,7 +169,7 @@ class Parts:
     reads: a forgotten input is a stale screen, so with ``Parts.check`` on (the screen tests) every
     kept part is built anyway and compared with the kept control, and a difference raises."""
 
-    #: build every kept part anyway and raise when it differs (tests/views/screen.py turns it on)
+    #: build every kept part anyway and raise when it differs (on in tests/views, by its conftest)
     check: ClassVar[bool] = False
 
     def __init__(self) -> None:
