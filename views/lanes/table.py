@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import flet as ft
 
@@ -36,11 +36,10 @@ from views.ui.widgets import (
     HIGHLIGHT,
     SUIT_GLYPH,
     SYMBOLS,
-    Moving,
+    HandCard,
     card_face,
     copies_said,
-    drag_ghost,
-    dragged_card,
+    hand_card,
     handler,
     mini_card,
     pad,
@@ -105,23 +104,6 @@ class Remote(Protocol):
 
     def bar(self) -> list[ft.Control]:
         """What it adds to the player's action bar (the quick-message button)."""
-
-
-class HandCard(NamedTuple):
-    """Everything a card in my hand is drawn from (``LanesTable._hand_card``)."""
-
-    card: str
-    at: int  # its place in the hand
-    selected: bool
-    suggested: bool
-    my_turn: bool
-    dim: bool
-    said: str | None
-    width: float
-    height: float
-    shows: tuple[float, float]
-    moving: Moving | None
-    look: theme.Look
 
 
 class LanesTable(TurnBasedTable[LanesAction]):
@@ -300,21 +282,12 @@ class LanesTable(TurnBasedTable[LanesAction]):
         cards: list[ft.Control] = []
         for i, c in enumerate(obs["hand"]):
             # kept while it is drawn the same: a selection redraws one card, not the hand
-            drawn = HandCard(c, i, m.selected is not None and str(m.selected) == c, c in coached, m.my_turn,
+            drawn = HandCard(c, i, m.selected is not None and str(m.selected) == c, c in coached,
                              m.my_turn and c not in playable, said[i], fan.card_width, fan.card_height, fan.shows[i],
-                             self.motion.hand_card(i, n, c in arrived), theme.look())
-            cards.append(self.parts.part(("hand", i), drawn, partial(self._hand_card, drawn)))
+                             self.motion.hand_card(i, n, c in arrived), m.my_turn, "lanes-card" if m.my_turn else None,
+                             theme.look())
+            cards.append(self.parts.part(("hand", i), drawn, partial(hand_card, drawn, self.on_card)))
         return cards
-
-    def _hand_card(self, h: HandCard) -> ft.Control:
-        """A card in my hand, drawn from ``h`` alone (so that it is kept while ``h`` is the same)."""
-        face = card_face(h.card, h.width, h.height, selected=h.selected, suggested=h.suggested, dim=h.dim,
-                         ident=f"hand-{h.at}", said=h.said, shows=h.shows, moving=h.moving,
-                         on_click=handler(self.on_card, h.card) if h.my_turn else None)
-        if not h.my_turn:  # dragged only on my turn
-            return face
-        return ft.Draggable(group="lanes-card", data=h.card, content=face, content_feedback=dragged_card(h.card),
-                            content_when_dragging=drag_ghost(h.width, h.height))
 
     def _status(self, obs: LanesObservation) -> str:
         caption = self.match.mode.caption(self.lang)

@@ -6,6 +6,7 @@ only legal moves are enabled (from ``legal_actions`` via the controller)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING
 
 import flet as ft
@@ -39,12 +40,12 @@ from views.ui.i18n import RTL, listed, t, why_text
 from views.ui.reconcile import show
 from views.ui.widgets import (
     HIGHLIGHT,
+    HandCard,
     border,
     card_back,
     card_face,
     card_slot,
-    drag_ghost,
-    dragged_card,
+    hand_card,
     handler,
     pad,
     radius,
@@ -188,14 +189,6 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
                       horizontal_alignment=ft.CrossAxisAlignment.CENTER),
             on_click=lambda e: rules_dialog(self.app, "lopti", "P-3.5"), ink=True))
 
-    def _draggable(self, card: str, face: ft.Control, setup: bool, fan: Fan) -> ft.Control:
-        """In play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play."""
-        if not self.match.my_turn or setup:
-            return face
-        return ft.Draggable(group="lopti-card", data=card, content=face,
-                            content_feedback=dragged_card(card),
-                            content_when_dragging=drag_ghost(fan.card_width, fan.card_height))
-
     def on_drop(self, card: str) -> None:
         """A card dropped on the pile plays it together with any cards of its rank already selected
         (or alone); a play the rules refuse is explained, as for the Play button."""
@@ -270,7 +263,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
             ft.Container(expand=True),
             ft.Row([self._my_seat(obs), *self._slots(me, setup)], spacing=theme.SPACE_SNUG, wrap=True,
                    alignment=ft.MainAxisAlignment.CENTER, vertical_alignment=ft.CrossAxisAlignment.CENTER),
-            hand_fan(hand, fan, room, m.sorted_hand(), t(self.lang, "said_hand")),
+            hand_fan(hand, fan, room, m.sorted_hand(), t(self.lang, "said_hand"), self.parts),
             ft.Row(self._buttons(setup), spacing=theme.SPACE, wrap=True, alignment=ft.MainAxisAlignment.CENTER),
         ]
         show(self.root, rows, update, self.parts)
@@ -284,13 +277,15 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         coached = m.coach_cards()
         arrived = set(drawn(m.last_events, m.human)) if self.motion.fresh(m.last_events) else set()
         cards = m.sorted_hand()
-        return [self._draggable(c, card_face(c, fan.card_width, fan.card_height, selected=c in sel, ident=f"hand-{i}",
-                                             suggested=c in coached,
-                                             dim=m.my_turn and not setup and parse_card(c).rank not in playable,
-                                             shows=fan.shows[i],
-                                             moving=self.motion.hand_card(i, len(cards), c in arrived),
-                                             on_click=handler(self.on_hand, c) if m.my_turn else None), setup, fan)
-                for i, c in enumerate(cards)]
+        # in play, a hand card can be dragged onto the pile: the same as selecting it and tapping Play
+        drag = "lopti-card" if m.my_turn and not setup else None
+        hand: list[ft.Control] = []
+        for i, c in enumerate(cards):  # each kept while it is drawn the same
+            dim = m.my_turn and not setup and parse_card(c).rank not in playable
+            held = HandCard(c, i, c in sel, c in coached, dim, None, fan.card_width, fan.card_height, fan.shows[i],
+                            self.motion.hand_card(i, len(cards), c in arrived), m.my_turn, drag, theme.look())
+            hand.append(self.parts.part(("hand", i), held, partial(hand_card, held, self.on_hand)))
+        return hand
 
     def _ups(self, me: LoptiSeatView, setup: bool) -> list[ft.Control]:
         """My face-up cards (tappable during the setup swap)."""

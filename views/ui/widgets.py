@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import flet as ft
 
@@ -284,6 +284,36 @@ def drag_ghost(width: float, height: float) -> ft.Control:
     """What stays behind while a card is dragged: a faded slot of its size. (Never the card's own
     control: a control may stand in one place only, or its updates reach the wrong copy.)"""
     return ft.Container(width=width, height=height, border_radius=radius(6), bgcolor=theme.SHADE)
+
+
+class HandCard(NamedTuple):
+    """Everything a card in my hand is drawn from (``hand_card``): a table keeps the card's control
+    while this is the same (``Parts`` in views/ui/reconcile.py), so it names every input."""
+
+    card: str
+    at: int  # its place in the hand (its semantics identifier is ``hand-{at}``)
+    selected: bool
+    suggested: bool
+    dim: bool
+    said: str | None
+    width: float
+    height: float
+    shows: tuple[float, float]
+    moving: Moving | None
+    tappable: bool  # my turn
+    drag: str | None  # the drag group while it can be dragged onto the table, else None
+    look: theme.Look
+
+
+def hand_card(h: HandCard, on_tap: Callable[[str], object]) -> ft.Control:
+    """A card in my hand, drawn from ``h`` alone; ``on_tap(card)`` when tapped."""
+    face = card_face(h.card, h.width, h.height, selected=h.selected, suggested=h.suggested, dim=h.dim,
+                     ident=f"hand-{h.at}", said=h.said, shows=h.shows, moving=h.moving,
+                     on_click=handler(on_tap, h.card) if h.tappable else None)
+    if h.drag is None:
+        return face
+    return ft.Draggable(group=h.drag, data=h.card, content=face, content_feedback=dragged_card(h.card),
+                        content_when_dragging=drag_ghost(h.width, h.height))
 
 
 def card_back(width: float = 46, height: float = 64, label: str | None = None) -> ft.Control:
