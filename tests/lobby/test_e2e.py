@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -21,7 +20,7 @@ from engine.lanes import RULES
 from lobby.glicko2 import Rating, after_game
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from tests.conftest import ROOT
-from tests.helpers import free_port
+from tests.helpers import free_port, listening
 
 pytestmark = pytest.mark.process
 
@@ -29,13 +28,8 @@ pytestmark = pytest.mark.process
 def start(db: Path, port: int) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-m", "lobby", "--port", str(port), "--db", f"sqlite:///{db}"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return proc
-        except OSError:
-            time.sleep(0.2)
+    if listening(port, 30):
+        return proc
     proc.kill()
     raise RuntimeError("lobby did not start")
 

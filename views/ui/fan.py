@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import flet as ft
 
@@ -89,6 +90,12 @@ def card_keys(cards: Sequence[str]) -> list[tuple[str, int]]:
     return keys
 
 
+def _placed(card: ft.Control, key: tuple[str, int], spot: tuple[float, float | None, float | None]) -> ft.Control:
+    """``card`` at its spot in a hand (top, left, right), keyed by which card it is."""
+    top, left, right = spot
+    return keyed(ft.Container(card, top=top, left=left, right=right), key)
+
+
 def hand_fan(cards: list[ft.Control], fan: Fan, room: float, names: Sequence[str], said: str,
              parts: Parts | None = None) -> ft.Control:
     """``cards`` (built at the fan's card size, each as the part of it that ``fan.shows``) at their
@@ -106,9 +113,7 @@ def hand_fan(cards: list[ft.Control], fan: Fan, room: float, names: Sequence[str
     placed: list[ft.Control] = []
     for c, (start, top), shows, key in zip(cards, fan.spots, fan.shows, card_keys(names), strict=True):
         spot = (top, None if rtl else start, start + fan.card_width - shows[0] if rtl else None)
-        def place(c: ft.Control = c, key: tuple[str, int] = key, spot: tuple[float, float | None, float | None] = spot
-                  ) -> ft.Control:
-            return keyed(ft.Container(c, top=spot[0], left=spot[1], right=spot[2]), key)
+        place = partial(_placed, c, key, spot)
         placed.append(place() if parts is None else parts.part(("spot", key), (Same(c), spot), place))
     if rtl:  # paint each row from its left end: reversed within the row, the rows in order
         placed = [placed[i] for i in sorted(range(len(placed)), key=lambda i: (fan.spots[i][1], -i))]
