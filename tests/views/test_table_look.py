@@ -431,6 +431,42 @@ def test_each_lane_says_its_value_direction_and_sale(tmp_path: Path) -> None:
         s.close()
 
 
+def test_a_refresh_that_changes_no_lane_describes_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#44: the lanes are kept parts (``LaneDrawn``): picking a card up changes every lane (each bed
+    and card starts answering taps), so all six are described; a refused move that follows changes
+    none (L-3.2: a number card goes on my own lanes), so none is, and the refusal is on screen."""
+    from engine.lanes.actions import Play
+    from views.lanes import table as lanes_module
+    from views.ui.reconcile import Parts
+
+    monkeypatch.setattr(App, "new_seed", staticmethod(lambda: 1))  # a deal where I move first
+    monkeypatch.setattr(Parts, "check", False)  # (on, every kept part is built as well, to compare)
+    built: list[tuple[int, int]] = []
+    draw = lanes_module.lane_column
+
+    def counted(d: Any, *rest: Any) -> ft.Control:
+        built.append((d.owner, d.lane))
+        return draw(d, *rest)
+
+    monkeypatch.setattr(lanes_module, "lane_column", counted)
+    s = open_app(tmp_path)
+    try:
+        table = lanes_table(s)
+        s.wait_text(t("en", "opening"))
+        opp = 1 - table.match.human
+        move = next(a for a in table.match.legal() if isinstance(a, Play) and a.owner is None)
+        built.clear()
+        s.tap(ident=f"hand-{table.match.observation['hand'].index(str(move.card))}")
+        assert sorted(built) == [(o, lane) for o in range(2) for lane in range(3)]
+        built.clear()
+        s.tap(ident=f"lane-{opp}-0")
+        assert table.match.refusal is not None and table.match.selected is not None
+        assert built == []
+        s.wait_text(t("en", "not_possible", why="").split(":")[0])
+    finally:
+        s.close()
+
+
 def test_a_new_deal_arrives_from_the_deck_until_the_first_move() -> None:
     """A deal nobody has moved in comes in card after card, each growing in at its own place; once
     a move's events arrive the hand is drawn plainly again (and a move's own motions take over). A

@@ -13,12 +13,10 @@ import flet as ft
 
 from engine.lanes.actions import LanesAction
 from views.lanes.contract import LanesControls, LanesTargets
+from views.lanes.lane import LaneDrawn, lane_column
 from views.screens.rules import rules_button
 from views.table.coach import coach_for
 from views.table.motion import (
-    DURATION_MS,
-    TOWARD_ME,
-    TOWARD_THEM,
     drawn,
     lanes_landed,
     lanes_removed,
@@ -30,22 +28,13 @@ from views.table.turn_table import TurnBasedTable
 from views.ui import sizing, theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
 from views.ui.i18n import RTL, card_name, listed, t, why_text
-from views.ui.reconcile import anew_when, show
+from views.ui.reconcile import Same, show
 from views.ui.widgets import (
-    FELT_DARK,
-    HIGHLIGHT,
     SUIT_GLYPH,
-    SYMBOLS,
     HandCard,
-    card_face,
     copies_said,
     hand_card,
-    handler,
-    mini_card,
-    pad,
-    radius,
     seat_plate,
-    state_said,
     status_box,
     table_button,
     table_header,
@@ -152,95 +141,39 @@ class LanesTable(TurnBasedTable[LanesAction]):
             return t(self.lang, "said_in_lane", what=what, n=lane + 1, k=stack + 1)
         return t(self.lang, "said_in_lane_of", what=what, who=self._opponent_name(), n=lane + 1, k=stack + 1)
 
-    def _lane_name(self, obs: LanesObservation, owner: int, lane: int, armed: bool, lit: bool) -> ft.Control:
-        """The lane's header, read out as the lane's words. While a card is picked up it is also the
-        lane's button for a keyboard or a screen reader (an empty lane has no card to focus): it
-        takes focus, says whether the card can go there, and Enter plays it like a tap on the bed."""
-        said = state_said(self.lang, self._lane_said(obs, owner, lane), target=lit)
-        header = self._lane_header(obs, owner, lane)
-        if owner != self.match.human:  # a card goes on my lanes; theirs take it on a card
-            return ft.Semantics(label=said, exclude_semantics=True, content=header)
-        # an ink well is what Flutter's focus order visits (Tab) and activates (Enter, Space); it is
-        # there at every moment and only answers while a card is picked up, so picking one up changes
-        # a few properties instead of sending new controls (as on a hand card: the ink well's own
-        # node, which takes the focus, is the labelled node)
-        tap = handler(self.on_lane, lane, owner) if armed else None
-        return ft.MergeSemantics(ft.Semantics(
-            label=said, button=armed, identifier=f"my-lane-{lane}", content=ft.Container(
-                ft.Semantics(exclude_semantics=True, content=header), on_click=tap, ink=True,
-                border_radius=theme.SPACE_TIGHT)))
-
-    def _lane_header(self, obs: LanesObservation, owner: int, lane: int) -> ft.Control:
-        p = obs["players"][owner]
-        v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
-        selling = obs["selling"][lane] == owner
-        label = f"{v} {ARROW[d]} {SUIT_GLYPH.get(s, '') if s else ''}".strip() if v else "—"
-        chips: list[ft.Control] = [ft.Text(label, size=theme.TYPE_SMALL, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
-                                           style=SYMBOLS)]
-        if selling:
-            chips.append(ft.Container(text(self.lang, t(self.lang, "selling"), theme.TYPE_TINY, True, theme.INK),
-                                      bgcolor=theme.SELLING, border_radius=radius(8),
-                                      padding=ft.Padding.symmetric(horizontal=theme.SPACE_TIGHT,
-                                                                   vertical=theme.SPACE_NONE)))
-        return ft.Row(chips, spacing=theme.SPACE_TIGHT, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
-
     def _lane(self, obs: LanesObservation, owner: int, lane: int, targets: LanesTargets,
               disbandable: set[int]) -> ft.Control:
-        stacks = obs["players"][owner]["lanes"][lane]
-        cw, ch, step = self.lane_card
-        children: list[ft.Control] = []
+        """The lane, kept on screen while what it is drawn from is the same (``LaneDrawn``)."""
+        drawn = self._lane_drawn(obs, owner, lane, targets, disbandable)
+        return self.parts.part(("lane", owner, lane), drawn, partial(lane_column, drawn, self, self.motion))
+
+    def _lane_drawn(self, obs: LanesObservation, owner: int, lane: int, targets: LanesTargets,
+                    disbandable: set[int]) -> LaneDrawn:
+        """Everything the lane is drawn from, in words and flags (the spoken words need the names)."""
+        m = self.match
+        p = obs["players"][owner]
+        stacks = tuple(tuple(stack) for stack in p["lanes"][lane])
+        v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
+        me = owner == m.human
         # with a card selected every lane and card answers a tap: lit ones play, the others say why not
-        armed = self.match.my_turn and self.match.selected is not None
-        for si, stack in enumerate(stacks):
-            card, attached = stack[0], stack[1:]
-            is_target = (owner, lane, si) in targets.stacks
-            face = self._drop(card_face(card, cw, ch, target=is_target, ident=f"lane-{owner}-{lane}-{si}",
-                                        said=self._card_in_lane_said(card, owner, lane, si),
-                                        on_click=handler(self.on_stack, owner, lane, si) if armed else None),
-                              owner, lane, si)
-            row = _with_attachments(face, attached)
-            if (owner, lane, si) in self.landed:
-                row = self.motion.wrap(row)
-            # a Stack positions absolutely: in right-to-left layouts the cards hang from the right edge
-            # (the row of card + attachments is mirrored), so that number cards stay in one column
-            rtl = self.lang in RTL
-            children.append(ft.Container(row, top=si * step, left=None if rtl else 0, right=0 if rtl else None))
-        height = ch + step * max(0, len(stacks) - 1) + 4
-        me = owner == self.match.human
-        lane_target = me and lane in targets.lanes
-        if (owner, lane) in self.removed:  # what a jack, a joker or a disband took flies off and fades
-            at, cards = self.removed[(owner, lane)]
-            ghost = _with_attachments(card_face(cards[0], cw, ch), cards[1:4])
-            children.append(ft.Container(self.motion.ghost(ghost, TOWARD_ME if me else TOWARD_THEM),
-                                         top=(len(stacks) if at is None else at) * step, left=0))
-            height = max(height, ch + step * (len(stacks) if at is None else at) + 4)
-        pile = ft.Stack(children, height=max(height, ch + 4))
-        body = ft.Container(
-            # the header is read out as the lane's words; the lane's own node keeps no label: a label
-            # on a node with an identifier makes Flutter's web semantics drop the identifier when
-            # the lane is patched in place (a tap that lights the lanes), and taps look it up
-            content=ft.Column([self._lane_name(obs, owner, lane, armed, lane_target), pile],
-                              spacing=theme.SPACE_TIGHT, tight=True,
-                              horizontal_alignment=ft.CrossAxisAlignment.CENTER),
-            padding=pad(theme.SPACE_TIGHT), border_radius=radius(8), expand=True,
-            shadow=self.motion.glow() if lane in self.sold else None, animate=ft.Animation(DURATION_MS * 2),
-            bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if lane_target else ft.Border.all(1, theme.SUCCESS),
-            # only while a card is picked up: a bed that answers gestures at other times (it once
-            # explained L-5.9 on a tap) loses its cards' semantics identifiers in Flutter's web
-            # engine when the selection patches it, and a tap before picking a card opened a dialog
-            on_click=(lambda e, o=owner, ln=lane: self.on_lane(ln, o)) if armed else None)
-        # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
-        # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
-        # the bed fills the side's height: the felt below the cards is the lane's, where its next
-        # cards will lie (not empty cloth between the lanes and the hand)
-        column: list[ft.Control] = [anew_when(ft.Semantics(identifier=f"lane-{owner}-{lane}", container=True,
-                                                           expand=True, content=self._drop(body, owner, lane, None)),
-                                              tuple(tuple(stack) for stack in stacks))]
-        if me and lane in disbandable and self.match.selected is None:
-            column.append(table_button(t(self.lang, "disband"), handler(self.on_disband, lane), kind="text",
-                                       ident=f"disband-{lane}", said=t(self.lang, "disband_lane", n=lane + 1)))
-        return ft.Column(column, expand=True, spacing=theme.SPACE_FINE,
-                         horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+        armed = m.my_turn and m.selected is not None
+        removed = self.removed.get((owner, lane))
+        moving = bool(removed) or lane in self.sold or any((owner, lane, i) in self.landed for i in range(len(stacks)))
+        return LaneDrawn(
+            owner=owner, lane=lane, mine=me, stacks=stacks,
+            stacks_said=tuple(self._card_in_lane_said(stack[0], owner, lane, i) for i, stack in enumerate(stacks)),
+            said=self._lane_said(obs, owner, lane),
+            label=f"{v} {ARROW[d]} {SUIT_GLYPH.get(s, '') if s else ''}".strip() if v else "—",
+            selling=t(self.lang, "selling") if obs["selling"][lane] == owner else None,
+            armed=armed, lit=me and lane in targets.lanes,
+            targets=frozenset(i for i in range(len(stacks)) if (owner, lane, i) in targets.stacks),
+            my_turn=m.my_turn,
+            disband=(t(self.lang, "disband"), t(self.lang, "disband_lane", n=lane + 1))
+            if me and lane in disbandable and m.selected is None else None,
+            card=self.lane_card,
+            landed=frozenset(i for i in range(len(stacks)) if (owner, lane, i) in self.landed),
+            removed=None if removed is None else (removed[0], tuple(removed[1])),
+            glow=lane in self.sold, arriving=self.motion.arriving and moving, look=theme.look())
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
 
@@ -267,9 +200,9 @@ class LanesTable(TurnBasedTable[LanesAction]):
     def _side(self, obs: LanesObservation, owner: int) -> ft.Control:
         targets = self.match.targets()
         dis = self.match.disbandable()
-        return ft.Row([self._lane(obs, owner, i, targets, dis) for i in range(3)], spacing=theme.SPACE_TIGHT,
-                      expand=True,
-                      vertical_alignment=ft.CrossAxisAlignment.STRETCH)
+        lanes = [self._lane(obs, owner, i, targets, dis) for i in range(3)]
+        return self.parts.part(("side", owner), tuple(Same(lane) for lane in lanes), lambda: ft.Row(
+            lanes, spacing=theme.SPACE_TIGHT, expand=True, vertical_alignment=ft.CrossAxisAlignment.STRETCH))
 
     def _hand(self, obs: LanesObservation, fan: Fan, arrived: set[str]) -> list[ft.Control]:
         """My hand at the fan's card size: the selected card lifted, the coach's cards lit, the ones I
@@ -560,8 +493,3 @@ class LanesTable(TurnBasedTable[LanesAction]):
         self.app.page.pop_dialog()
         self.app.go("/")
 
-
-def _with_attachments(face: ft.Control, attached: list[str]) -> ft.Control:
-    """A number card with the cards played on it (L-6) beside it, small, top to bottom."""
-    return ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=theme.SPACE_HAIR, tight=True)],
-                  spacing=theme.SPACE_FINE, vertical_alignment=ft.CrossAxisAlignment.START)

@@ -1,0 +1,174 @@
+"""One lane of the Lanes table, drawn from ``LaneDrawn`` alone: the table keeps a lane's controls
+while what it is drawn from is the same (``Parts``, views/ui/reconcile.py), so a refresh that
+changes no lane (a refused move, the status line, a clock, the second frame of a motion elsewhere)
+describes none, and a move describes the lanes it changed (#44). Picking a card up changes them
+all: every bed, and every card in them, starts answering taps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, Protocol
+
+import flet as ft
+
+from views.table.motion import DURATION_MS, TOWARD_ME, TOWARD_THEM
+from views.ui import theme
+from views.ui.i18n import RTL
+from views.ui.reconcile import anew_when
+from views.ui.widgets import (
+    FELT_DARK,
+    HIGHLIGHT,
+    SYMBOLS,
+    card_face,
+    handler,
+    mini_card,
+    pad,
+    radius,
+    state_said,
+    table_button,
+    text,
+)
+
+if TYPE_CHECKING:
+    from views.table.motion import Arrivals
+
+
+class LaneTaps(Protocol):
+    """What a lane's taps and drops call (the table's handlers)."""
+
+    def on_lane(self, lane: int, owner: int | None = None) -> None: ...
+
+    def on_stack(self, owner: int, lane: int, stack: int) -> None: ...
+
+    def on_drop(self, card: str, owner: int, lane: int | None, stack: int | None) -> None: ...
+
+    def on_disband(self, lane: int) -> None: ...
+
+
+class LaneDrawn(NamedTuple):
+    """Everything one lane is drawn from (``lane_column``), so that it names every input."""
+
+    owner: int
+    lane: int
+    mine: bool  # the lane is the player's at this device (a card goes on it; theirs take it on a card)
+    stacks: tuple[tuple[str, ...], ...]  # each number card, then the cards played on it
+    stacks_said: tuple[str, ...]  # each number card said with where it lies ("King of hearts, lane 2, card 3")
+    said: str  # the lane's words for a screen reader ("Lane 2: 23, descending, hearts")
+    label: str  # the header: value, direction and suit in signs
+    selling: str | None  # the "selling" chip's word when the lane sells, else None
+    armed: bool  # a card is picked up: its bed and cards (and my lane's header) answer taps
+    lit: bool  # my lane a picked-up number card may start or extend
+    targets: frozenset[int]  # its stacks a picked-up card may go on
+    my_turn: bool  # cards may be dropped on it
+    disband: tuple[str, str] | None  # the Disband button's words and its spoken words, when offered
+    card: tuple[float, float, float]  # a lane card's width, height and the step between stacks
+    landed: frozenset[int]  # its stacks arriving now
+    removed: tuple[int | None, tuple[str, ...]] | None  # what a jack, a joker or a disband took (where, cards)
+    glow: bool  # it just sold
+    arriving: bool  # the motion's first frame (what arrives starts where it came from)
+    look: theme.Look
+
+
+def lane_column(d: LaneDrawn, taps: LaneTaps, motion: Arrivals) -> ft.Control:
+    """The lane: its bed (header and cards) filling the side's height, and its Disband under it."""
+    cw, ch, step = d.card
+    children: list[ft.Control] = [_stack(d, si, taps, motion) for si in range(len(d.stacks))]
+    height = ch + step * max(0, len(d.stacks) - 1) + 4
+    if d.removed is not None:  # what a jack, a joker or a disband took flies off and fades
+        at, cards = d.removed
+        ghost = _with_attachments(card_face(cards[0], cw, ch), list(cards[1:4]))
+        children.append(ft.Container(motion.ghost(ghost, TOWARD_ME if d.mine else TOWARD_THEM),
+                                     top=(len(d.stacks) if at is None else at) * step, left=0))
+        height = max(height, ch + step * (len(d.stacks) if at is None else at) + 4)
+    pile = ft.Stack(children, height=max(height, ch + 4))
+    body = ft.Container(
+        # the header is read out as the lane's words; the lane's own node keeps no label: a label
+        # on a node with an identifier makes Flutter's web semantics drop the identifier when
+        # the lane is patched in place (a tap that lights the lanes), and taps look it up
+        content=ft.Column([_name(d, taps), pile], spacing=theme.SPACE_TIGHT, tight=True,
+                          horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        padding=pad(theme.SPACE_TIGHT), border_radius=radius(8), expand=True,
+        shadow=motion.glow() if d.glow else None, animate=ft.Animation(DURATION_MS * 2),
+        bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if d.lit else ft.Border.all(1, theme.SUCCESS),
+        on_click=_bed_tap(d, taps))
+    # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
+    # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
+    # the bed fills the side's height: the felt below the cards is the lane's, where its next
+    # cards will lie (not empty cloth between the lanes and the hand)
+    column: list[ft.Control] = [anew_when(ft.Semantics(identifier=f"lane-{d.owner}-{d.lane}", container=True,
+                                                       expand=True, content=_drop(d, body, taps, None)), d.stacks)]
+    if d.disband is not None:
+        words, said = d.disband
+        column.append(table_button(words, handler(taps.on_disband, d.lane), kind="text", ident=f"disband-{d.lane}",
+                                   said=said))
+    return ft.Column(column, expand=True, spacing=theme.SPACE_FINE, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
+
+
+def _bed_tap(d: LaneDrawn, taps: LaneTaps) -> Callable[[object], None] | None:
+    """A bed answers taps only while a card is picked up: a bed that answers gestures at other times
+    (it once explained L-5.9 on a tap) loses its cards' semantics identifiers in Flutter's web
+    engine when the selection patches it, and a tap before picking a card opened a dialog."""
+    if d.armed:
+        return lambda e: taps.on_lane(d.lane, d.owner)
+    return None
+
+
+def _stack(d: LaneDrawn, si: int, taps: LaneTaps, motion: Arrivals) -> ft.Control:
+    """A number card of the lane with the cards played on it, where it hangs in the pile."""
+    cw, ch, step = d.card
+    card, attached = d.stacks[si][0], d.stacks[si][1:]
+    face = _drop(d, card_face(card, cw, ch, target=si in d.targets, ident=f"lane-{d.owner}-{d.lane}-{si}",
+                              said=d.stacks_said[si],
+                              on_click=handler(taps.on_stack, d.owner, d.lane, si) if d.armed else None),
+                 taps, si)
+    row = _with_attachments(face, list(attached))
+    if si in d.landed:
+        row = motion.wrap(row)
+    # a Stack positions absolutely: in right-to-left layouts the cards hang from the right edge
+    # (the row of card + attachments is mirrored), so that number cards stay in one column
+    rtl = d.look.lang in RTL
+    return ft.Container(row, top=si * step, left=None if rtl else 0, right=0 if rtl else None)
+
+
+def _name(d: LaneDrawn, taps: LaneTaps) -> ft.Control:
+    """The lane's header, read out as the lane's words. While a card is picked up it is also the
+    lane's button for a keyboard or a screen reader (an empty lane has no card to focus): it
+    takes focus, says whether the card can go there, and Enter plays it like a tap on the bed."""
+    said = state_said(d.look.lang, d.said, target=d.lit)
+    header = _header(d)
+    if not d.mine:  # a card goes on my lanes; theirs take it on a card
+        return ft.Semantics(label=said, exclude_semantics=True, content=header)
+    # an ink well is what Flutter's focus order visits (Tab) and activates (Enter, Space); it is
+    # there at every moment and only answers while a card is picked up, so picking one up changes
+    # a few properties instead of sending new controls (as on a hand card: the ink well's own
+    # node, which takes the focus, is the labelled node)
+    tap = handler(taps.on_lane, d.lane, d.owner) if d.armed else None
+    return ft.MergeSemantics(ft.Semantics(
+        label=said, button=d.armed, identifier=f"my-lane-{d.lane}", content=ft.Container(
+            ft.Semantics(exclude_semantics=True, content=header), on_click=tap, ink=True,
+            border_radius=theme.SPACE_TIGHT)))
+
+
+def _header(d: LaneDrawn) -> ft.Control:
+    chips: list[ft.Control] = [ft.Text(d.label, size=theme.TYPE_SMALL, weight=ft.FontWeight.BOLD, color=theme.ON_FELT,
+                                       style=SYMBOLS)]
+    if d.selling is not None:
+        chips.append(ft.Container(text(d.look.lang, d.selling, theme.TYPE_TINY, True, theme.INK),
+                                  bgcolor=theme.SELLING, border_radius=radius(8),
+                                  padding=ft.Padding.symmetric(horizontal=theme.SPACE_TIGHT,
+                                                               vertical=theme.SPACE_NONE)))
+    return ft.Row(chips, spacing=theme.SPACE_TIGHT, alignment=ft.MainAxisAlignment.CENTER, wrap=True)
+
+
+def _drop(d: LaneDrawn, target: ft.Control, taps: LaneTaps, stack: int | None) -> ft.Control:
+    """Drag and drop: the same moves as tapping, through the same controller calls."""
+    if not d.my_turn:
+        return target
+    return ft.DragTarget(group="lanes-card", content=target,
+                         on_accept=lambda e: taps.on_drop(str(e.src.data), d.owner, d.lane, stack))
+
+
+def _with_attachments(face: ft.Control, attached: list[str]) -> ft.Control:
+    """A number card with the cards played on it (L-6) beside it, small, top to bottom."""
+    return ft.Row([face, ft.Column([mini_card(c) for c in attached], spacing=theme.SPACE_HAIR, tight=True)],
+                  spacing=theme.SPACE_FINE, vertical_alignment=ft.CrossAxisAlignment.START)
