@@ -1,7 +1,7 @@
 """One lane of the Lanes table, drawn from ``LaneDrawn`` alone: the table keeps a lane's controls
 while what it is drawn from is the same (``Parts``, views/ui/reconcile.py), so a refresh that
 changes no lane (a refused move, the status line, a clock, the second frame of a motion elsewhere)
-describes none, and a move describes the lanes it changed (#44). Picking a card up changes them
+describes none, and a bot's move only the lanes it changed (#44). Picking a card up changes them
 all: every bed, and every card in them, starts answering taps."""
 
 from __future__ import annotations
