@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from views.table.motion import Arrivals
 
 
+#: the group of a hand card dragged onto the table, and of what takes it (a lane, a card, Discard)
+DRAG_GROUP = "lanes-card"
+
+
 class LaneTaps(Protocol):
     """What a lane's taps and drops call (the table's handlers)."""
 
@@ -161,11 +165,17 @@ def _header(d: LaneDrawn) -> ft.Control:
 
 
 def _drop(d: LaneDrawn, target: ft.Control, taps: LaneTaps, stack: int | None) -> ft.Control:
-    """Drag and drop: the same moves as tapping, through the same controller calls."""
-    if not d.my_turn:
+    return droppable(target, taps, d.owner, d.lane, stack, d.my_turn)
+
+
+def droppable(target: ft.Control, taps: LaneTaps, owner: int, lane: int | None, stack: int | None,
+              my_turn: bool) -> ft.Control:
+    """``target`` taking a hand card dropped on it during my turn (lane ``None``: the Discard
+    button): the same moves as tapping, through the same controller calls (``on_drop``)."""
+    if not my_turn:
         return target
-    return ft.DragTarget(group="lanes-card", content=target,
-                         on_accept=lambda e: taps.on_drop(str(e.src.data), d.owner, d.lane, stack))
+    return ft.DragTarget(group=DRAG_GROUP, content=target,
+                         on_accept=lambda e: taps.on_drop(str(e.src.data), owner, lane, stack))
 
 
 def _with_attachments(face: ft.Control, attached: list[str]) -> ft.Control:

@@ -13,7 +13,7 @@ import flet as ft
 
 from engine.lanes.actions import LanesAction
 from views.lanes.contract import LanesControls, LanesTargets
-from views.lanes.lane import LaneDrawn, lane_column
+from views.lanes.lane import DRAG_GROUP, LaneDrawn, droppable, lane_column
 from views.screens.rules import rules_button
 from views.table.coach import coach_for
 from views.table.motion import (
@@ -158,7 +158,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
         # with a card selected every lane and card answers a tap: lit ones play, the others say why not
         armed = m.my_turn and m.selected is not None
         removed = self.removed.get((owner, lane))
-        moving = bool(removed) or lane in self.sold or any((owner, lane, i) in self.landed for i in range(len(stacks)))
+        landed = frozenset(i for i in range(len(stacks)) if (owner, lane, i) in self.landed)
         return LaneDrawn(
             owner=owner, lane=lane, mine=me, stacks=stacks,
             stacks_said=tuple(self._card_in_lane_said(stack[0], owner, lane, i) for i, stack in enumerate(stacks)),
@@ -171,17 +171,11 @@ class LanesTable(TurnBasedTable[LanesAction]):
             disband=(t(self.lang, "disband"), t(self.lang, "disband_lane", n=lane + 1))
             if me and lane in disbandable and m.selected is None else None,
             card=self.lane_card,
-            landed=frozenset(i for i in range(len(stacks)) if (owner, lane, i) in self.landed),
-            removed=None if removed is None else (removed[0], tuple(removed[1])),
-            glow=lane in self.sold, arriving=self.motion.arriving and moving, look=theme.look())
+            landed=landed, removed=None if removed is None else (removed[0], tuple(removed[1])), glow=lane in self.sold,
+            # only what moves reads the motion's frame (a lane at rest stays kept through it)
+            arriving=self.motion.arriving and bool(landed or removed or lane in self.sold), look=theme.look())
 
     # --- drag and drop: the same moves as tapping, through the same controller calls ----------------
-
-    def _drop(self, target: ft.Control, owner: int, lane: int | None, stack: int | None) -> ft.Control:
-        if not self.match.my_turn:
-            return target
-        return ft.DragTarget(group="lanes-card", content=target,
-                             on_accept=lambda e: self.on_drop(str(e.src.data), owner, lane, stack))
 
     def on_drop(self, card: str, owner: int, lane: int | None, stack: int | None) -> None:
         """A card dropped on a target plays exactly as a tap on the card then on the target would
@@ -217,7 +211,7 @@ class LanesTable(TurnBasedTable[LanesAction]):
             # kept while it is drawn the same: a selection redraws one card, not the hand
             drawn = HandCard(c, i, m.selected is not None and str(m.selected) == c, c in coached,
                              m.my_turn and c not in playable, said[i], fan.card_width, fan.card_height, fan.shows[i],
-                             self.motion.hand_card(i, n, c in arrived), m.my_turn, "lanes-card" if m.my_turn else None,
+                             self.motion.hand_card(i, n, c in arrived), m.my_turn, DRAG_GROUP if m.my_turn else None,
                              theme.look())
             cards.append(self.parts.part(("hand", i), drawn, partial(hand_card, drawn, self.on_card)))
         return cards
@@ -312,8 +306,8 @@ class LanesTable(TurnBasedTable[LanesAction]):
                                 status_box(self.lang, "", t(self.lang, "last_move", text=last)) if last
                                 else ft.Container()], spacing=theme.SPACE_TIGHT, tight=True)
         actions = ft.Row([
-            self._drop(table_button(t(self.lang, "discard"), self.on_discard, disabled=not targets.discard),
-                       self.match.human, None, None),
+            droppable(table_button(t(self.lang, "discard"), self.on_discard, disabled=not targets.discard),
+                      self, self.match.human, None, None, self.match.my_turn),
             *([table_button(t(self.lang, "hint"), self.on_hint, disabled=not m.my_turn or self.thinking, kind="text",
                             color=theme.LAST_MOVE)]
               if powers.hint and not lesson else []),  # a lesson's coach has its own Hint; online has none
