@@ -432,9 +432,10 @@ def test_each_lane_says_its_value_direction_and_sale(tmp_path: Path) -> None:
 
 
 def test_a_refresh_that_changes_no_lane_describes_none(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """#44: the lanes are kept parts (``LaneDrawn``): picking a card up changes every lane (each bed
-    and card starts answering taps), so all six are described; a refused move that follows changes
-    none (L-3.2: a number card goes on my own lanes), so none is, and the refusal is on screen."""
+    """#44: the lanes are kept parts (``LaneDrawn``): picking a card up changes only the lanes it
+    lights (every bed, card and lane button answers taps throughout my turn), so only those are
+    described; a refused move that follows changes none (L-3.2: a number card goes on my own
+    lanes), so none is, and the refusal is on screen."""
     from engine.lanes.actions import Play
     from views.lanes import table as lanes_module
     from views.ui.reconcile import Parts
@@ -457,12 +458,49 @@ def test_a_refresh_that_changes_no_lane_describes_none(tmp_path: Path, monkeypat
         move = next(a for a in table.match.legal() if isinstance(a, Play) and a.owner is None)
         built.clear()
         s.tap(ident=f"hand-{table.match.observation['hand'].index(str(move.card))}")
-        assert sorted(built) == [(o, lane) for o in range(2) for lane in range(3)]
+        lit = sorted(table.match.targets().lanes)
+        assert lit and sorted(built) == [(table.match.human, lane) for lane in lit]
         built.clear()
         s.tap(ident=f"lane-{opp}-0")
         assert table.match.refusal is not None and table.match.selected is not None
         assert built == []
         s.wait_text(t("en", "not_possible", why="").split(":")[0])
+    finally:
+        s.close()
+
+
+def test_every_lane_answers_taps_on_my_turn_and_one_tapped_before_a_card_says_to_pick_one(tmp_path: Path) -> None:
+    """#44: a lane's bed and cards, and my lanes' buttons (a keyboard's way onto an empty lane),
+    answer taps throughout my turn, so picking a card up never adds or takes away a tap (Flutter's
+    web semantics drops the identifier of a node whose tap comes or goes in place). A lane tapped
+    with no card picked up says to pick one first and plays nothing."""
+    from engine.lanes.actions import Play
+
+    def beds(ident: str) -> int:  # the bed is the lane's control that fills its column and answers taps
+        node = s.one(ident=ident)
+        return s.call(lambda: sum(getattr(c, "on_click", None) is not None and bool(getattr(c, "expand", False))
+                                  for c in walk(node)))
+
+    def buttons() -> list[bool]:
+        nodes = [s.one(ident=f"my-lane-{lane}") for lane in range(3)]
+        return s.call(lambda: [any(getattr(c, "on_click", None) is not None for c in walk(n)) for n in nodes])
+
+    s = open_app(tmp_path)
+    try:
+        table = lanes_table(s)
+        s.wait_text(t("en", "opening"))
+        me, opp = table.match.human, 1 - table.match.human
+        lanes = [f"lane-{o}-{lane}" for o in (me, opp) for lane in range(3)]
+        assert [beds(ident) for ident in lanes] == [1] * 6 and buttons() == [True] * 3
+        seen = s.call(lambda: repr(table.match.observation))
+        s.tap(ident=f"lane-{opp}-1")
+        assert table.match.refusal is not None and table.match.refusal.key == "no_card"
+        s.wait_text(t("en", "why_no_card"))
+        assert table.match.selected is None and s.call(lambda: repr(table.match.observation)) == seen
+        move = next(a for a in table.match.legal() if isinstance(a, Play) and a.owner is None)
+        s.tap(ident=f"hand-{table.match.observation['hand'].index(str(move.card))}")
+        s.wait_text(t("en", "pick_target"))
+        assert [beds(ident) for ident in lanes] == [1] * 6 and buttons() == [True] * 3
     finally:
         s.close()
 

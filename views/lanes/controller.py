@@ -160,9 +160,11 @@ class LanesMatch:
         """The selected card tapped onto a lane or a card of it, lit or not. A legal action for that
         spot is played (a face card tapped on the lane goes on its last card it may take); with
         none, the action the tap means is sent anyway so the engine explains its refusal
-        (``refusal``) and nothing changes."""
+        (``refusal``) and nothing changes; with no card picked up, ``refusal`` says to pick one."""
         card = self.selected
         if card is None:
+            if self.my_turn:
+                self.refusal = Why("no_card", "Pick a card from your hand first, then tap where it goes.")
             return []
         here = [a for a in self.legal() if isinstance(a, Play) and a.card == card and a.lane == lane]
         mine = owner == self.human

@@ -1,8 +1,10 @@
 """One lane of the Lanes table, drawn from ``LaneDrawn`` alone: the table keeps a lane's controls
 while what it is drawn from is the same (``Parts``, views/ui/reconcile.py), so a refresh that
 changes no lane (a refused move, the status line, a clock, the second frame of a motion elsewhere)
-describes none, and a bot's move only the lanes it changed (#44). Picking a card up changes them
-all: every bed, and every card in them, starts answering taps."""
+describes none, and a bot's move only the lanes it changed (#44). Every bed, card and lane button
+answers taps throughout my turn, so picking a card up changes only the lanes it lights (a border,
+a card's ring, the words said), never whether a control answers taps: Flutter's web semantics drops
+the identifier of a node whose tap comes or goes while it is patched in place."""
 
 from __future__ import annotations
 
@@ -60,10 +62,9 @@ class LaneDrawn(NamedTuple):
     said: str  # the lane's words for a screen reader ("Lane 2: 23, descending, hearts")
     label: str  # the header: value, direction and suit in signs
     selling: str | None  # the "selling" chip's word when the lane sells, else None
-    armed: bool  # a card is picked up: its bed and cards (and my lane's header) answer taps
     lit: bool  # my lane a picked-up number card may start or extend
     targets: frozenset[int]  # its stacks a picked-up card may go on
-    my_turn: bool  # cards may be dropped on it
+    my_turn: bool  # its bed, its cards and (mine) its button answer taps, and cards may be dropped on it
     disband: tuple[str, str] | None  # the Disband button's words and its spoken words, when offered
     card: tuple[float, float, float]  # a lane card's width, height and the step between stacks
     landed: frozenset[int]  # its stacks arriving now
@@ -85,14 +86,17 @@ def lane_column(d: LaneDrawn, taps: LaneTaps, motion: Arrivals) -> ft.Control:
                                      top=(len(d.stacks) if at is None else at) * step, left=0))
         height = max(height, ch + step * (len(d.stacks) if at is None else at) + 4)
     pile = ft.Stack(children, height=max(height, ch + 4))
+    # the lane's words are said by its header (theirs) or its button (mine); the lane's own node
+    # keeps no label: a label on a node with an identifier makes Flutter's web semantics drop the
+    # identifier when the lane is patched in place (a tap that lights the lanes), and taps look it up
+    shown: ft.Control = ft.Column([_name(d), pile], spacing=theme.SPACE_TIGHT, tight=True,
+                                  horizontal_alignment=ft.CrossAxisAlignment.CENTER)
     body = ft.Container(
-        # the header is read out as the lane's words; the lane's own node keeps no label: a label
-        # on a node with an identifier makes Flutter's web semantics drop the identifier when
-        # the lane is patched in place (a tap that lights the lanes), and taps look it up
-        content=ft.Column([_name(d, taps), pile], spacing=theme.SPACE_TIGHT, tight=True,
-                          horizontal_alignment=ft.CrossAxisAlignment.CENTER),
+        content=ft.Stack([_lane_button(d, taps), shown]) if d.mine else shown,
         padding=pad(theme.SPACE_TIGHT), border_radius=radius(8), expand=True,
-        shadow=motion.glow() if d.glow else None, animate=ft.Animation(DURATION_MS * 2),
+        # only a lane that just sold animates (its light fades): a lit border shows at once, as a
+        # card is picked up (patched in place, an animated bed would light up over half a second)
+        shadow=motion.glow() if d.glow else None, animate=ft.Animation(DURATION_MS * 2) if d.glow else None,
         bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if d.lit else ft.Border.all(1, theme.SUCCESS),
         on_click=_bed_tap(d, taps))
     # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
@@ -109,10 +113,11 @@ def lane_column(d: LaneDrawn, taps: LaneTaps, motion: Arrivals) -> ft.Control:
 
 
 def _bed_tap(d: LaneDrawn, taps: LaneTaps) -> Callable[[object], None] | None:
-    """A bed answers taps only while a card is picked up: a bed that answers gestures at other times
-    (it once explained L-5.9 on a tap) loses its cards' semantics identifiers in Flutter's web
-    engine when the selection patches it, and a tap before picking a card opened a dialog."""
-    if d.armed:
+    """A bed answers taps throughout my turn, like its cards: one whose tap came with the selection
+    (or went: it once explained L-5.9 on a tap) made Flutter's web engine drop its cards' semantics
+    identifiers when the selection patched it in place. With no card picked up, the table says to
+    pick one first."""
+    if d.my_turn:
         return lambda e: taps.on_lane(d.lane, d.owner)
     return None
 
@@ -123,7 +128,7 @@ def _stack(d: LaneDrawn, si: int, taps: LaneTaps, motion: Arrivals) -> ft.Contro
     card, attached = d.stacks[si][0], d.stacks[si][1:]
     face = _drop(d, card_face(card, cw, ch, target=si in d.targets, ident=f"lane-{d.owner}-{d.lane}-{si}",
                               said=d.stacks_said[si],
-                              on_click=handler(taps.on_stack, d.owner, d.lane, si) if d.armed else None),
+                              on_click=handler(taps.on_stack, d.owner, d.lane, si) if d.my_turn else None),
                  taps, si)
     row = _with_attachments(face, list(attached))
     if si in d.landed:
@@ -134,23 +139,29 @@ def _stack(d: LaneDrawn, si: int, taps: LaneTaps, motion: Arrivals) -> ft.Contro
     return ft.Container(row, top=si * step, left=None if rtl else 0, right=0 if rtl else None)
 
 
-def _name(d: LaneDrawn, taps: LaneTaps) -> ft.Control:
-    """The lane's header, read out as the lane's words. While a card is picked up it is also the
-    lane's button for a keyboard or a screen reader (an empty lane has no card to focus): it
-    takes focus, says whether the card can go there, and Enter plays it like a tap on the bed."""
-    said = state_said(d.look.lang, d.said, target=d.lit)
-    header = _header(d)
-    if not d.mine:  # a card goes on my lanes; theirs take it on a card
-        return ft.Semantics(label=said, exclude_semantics=True, content=header)
-    # an ink well is what Flutter's focus order visits (Tab) and activates (Enter, Space); it is
-    # there at every moment and only answers while a card is picked up, so picking one up changes
-    # a few properties instead of sending new controls (as on a hand card: the ink well's own
-    # node, which takes the focus, is the labelled node)
-    tap = handler(taps.on_lane, d.lane, d.owner) if d.armed else None
-    return ft.MergeSemantics(ft.Semantics(
-        label=said, button=d.armed, identifier=f"my-lane-{d.lane}", content=ft.Container(
-            ft.Semantics(exclude_semantics=True, content=header), on_click=tap, ink=True,
-            border_radius=theme.SPACE_TIGHT)))
+def _name(d: LaneDrawn) -> ft.Control:
+    """The lane's header: its value, direction, suit and sale in signs. The opponent's is read out
+    as the lane's words; mine are said by the lane's button (``_lane_button``)."""
+    if d.mine:
+        return ft.Semantics(exclude_semantics=True, content=_header(d))
+    return ft.Semantics(label=state_said(d.look.lang, d.said, target=d.lit), exclude_semantics=True,
+                        content=_header(d))
+
+
+def _lane_button(d: LaneDrawn, taps: LaneTaps) -> ft.Control:
+    """My lane's button for a keyboard or a screen reader (an empty lane has no card to focus): a
+    strip across the top of the bed, under its header and cards, as tall as a finger's target (the
+    header's line of small words is not). It takes focus (Tab), says the lane's words and whether
+    the picked-up card can go there, and Enter plays it like a tap on the bed. It answers
+    throughout my turn, as the bed does, so a selection only changes its words: an ink well whose
+    tap came and went with the selection, patched in place, lost its identifier in Flutter's web
+    semantics. Under the cards in the Stack, so a card's own tap comes first where they overlap."""
+    tap = handler(taps.on_lane, d.lane, d.owner) if d.my_turn else None
+    # the ink well's own node, which takes the focus, is the labelled node (as on a hand card)
+    return ft.Container(ft.MergeSemantics(ft.Semantics(
+        label=state_said(d.look.lang, d.said, target=d.lit), button=d.my_turn, identifier=f"my-lane-{d.lane}",
+        content=ft.Container(height=theme.BUTTON_HEIGHT, on_click=tap, ink=True, border_radius=theme.SPACE_TIGHT))),
+        top=0, left=0, right=0)
 
 
 def _header(d: LaneDrawn) -> ft.Control:

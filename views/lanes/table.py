@@ -155,8 +155,6 @@ class LanesTable(TurnBasedTable[LanesAction]):
         stacks = tuple(tuple(stack) for stack in p["lanes"][lane])
         v, d, s = p["value"][lane], p["direction"][lane], p["suit"][lane]
         me = owner == m.human
-        # with a card selected every lane and card answers a tap: lit ones play, the others say why not
-        armed = m.my_turn and m.selected is not None
         removed = self.removed.get((owner, lane))
         landed = frozenset(i for i in range(len(stacks)) if (owner, lane, i) in self.landed)
         return LaneDrawn(
@@ -165,11 +163,11 @@ class LanesTable(TurnBasedTable[LanesAction]):
             said=self._lane_said(obs, owner, lane),
             label=f"{v} {ARROW[d]} {SUIT_GLYPH.get(s, '') if s else ''}".strip() if v else "—",
             selling=t(self.lang, "selling") if obs["selling"][lane] == owner else None,
-            armed=armed, lit=me and lane in targets.lanes,
+            lit=me and lane in targets.lanes,
             targets=frozenset(i for i in range(len(stacks)) if (owner, lane, i) in targets.stacks),
             my_turn=m.my_turn,
             disband=(t(self.lang, "disband"), t(self.lang, "disband_lane", n=lane + 1))
-            if me and lane in disbandable and m.selected is None else None,
+            if me and lane in disbandable else None,
             card=self.lane_card,
             landed=landed, removed=None if removed is None else (removed[0], tuple(removed[1])), glow=lane in self.sold,
             # only what moves reads the motion's frame (a lane at rest stays kept through it)
@@ -369,12 +367,14 @@ class LanesTable(TurnBasedTable[LanesAction]):
         self.match.selected, self.match.refusal = None, None
 
     def on_lane(self, lane: int, owner: int | None = None) -> None:
-        if self.busy or self.match.selected is None:
+        """A tap on a lane: the picked-up card goes there, or the status says why not (also when
+        no card is picked up: every lane answers taps throughout my turn, views/lanes/lane.py)."""
+        if self.busy:
             return
         self._played(self.match.play_at(self.match.human if owner is None else owner, lane))
 
     def on_stack(self, owner: int, lane: int, stack: int) -> None:
-        if self.busy or self.match.selected is None:
+        if self.busy:
             return
         self._played(self.match.play_at(owner, lane, stack))
 
