@@ -8,7 +8,6 @@ the identifier of a node whose tap comes or goes while it is patched in place.""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import flet as ft
@@ -21,6 +20,7 @@ from views.ui.widgets import (
     FELT_DARK,
     HIGHLIGHT,
     SYMBOLS,
+    Tap,
     card_face,
     handler,
     mini_card,
@@ -98,7 +98,7 @@ def lane_column(d: LaneDrawn, taps: LaneTaps, motion: Arrivals) -> ft.Control:
         # card is picked up (patched in place, an animated bed would light up over half a second)
         shadow=motion.glow() if d.glow else None, animate=ft.Animation(DURATION_MS * 2) if d.glow else None,
         bgcolor=FELT_DARK, border=ft.Border.all(3, HIGHLIGHT) if d.lit else ft.Border.all(1, theme.SUCCESS),
-        on_click=_bed_tap(d, taps))
+        on_click=_lane_tap(d, taps))
     # keyed by its cards: Flutter's web semantics drops the identifier of a node whose children
     # change, so a lane whose cards change is a new node (views/ui/reconcile.py)
     # the bed fills the side's height: the felt below the cards is the lane's, where its next
@@ -112,14 +112,12 @@ def lane_column(d: LaneDrawn, taps: LaneTaps, motion: Arrivals) -> ft.Control:
     return ft.Column(column, expand=True, spacing=theme.SPACE_FINE, horizontal_alignment=ft.CrossAxisAlignment.STRETCH)
 
 
-def _bed_tap(d: LaneDrawn, taps: LaneTaps) -> Callable[[object], None] | None:
-    """A bed answers taps throughout my turn, like its cards: one whose tap came with the selection
-    (or went: it once explained L-5.9 on a tap) made Flutter's web engine drop its cards' semantics
-    identifiers when the selection patched it in place. With no card picked up, the table says to
-    pick one first."""
-    if d.my_turn:
-        return lambda e: taps.on_lane(d.lane, d.owner)
-    return None
+def _lane_tap(d: LaneDrawn, taps: LaneTaps) -> Tap | None:
+    """The tap of the lane's bed and (mine) its button: throughout my turn, like its cards. A bed
+    whose tap came with the selection (or went: it once explained L-5.9 on a tap) made Flutter's web
+    engine drop its cards' semantics identifiers when the selection patched it in place. With no
+    card picked up, the table says to pick one first."""
+    return handler(taps.on_lane, d.lane, d.owner) if d.my_turn else None
 
 
 def _stack(d: LaneDrawn, si: int, taps: LaneTaps, motion: Arrivals) -> ft.Control:
@@ -142,10 +140,8 @@ def _stack(d: LaneDrawn, si: int, taps: LaneTaps, motion: Arrivals) -> ft.Contro
 def _name(d: LaneDrawn) -> ft.Control:
     """The lane's header: its value, direction, suit and sale in signs. The opponent's is read out
     as the lane's words; mine are said by the lane's button (``_lane_button``)."""
-    if d.mine:
-        return ft.Semantics(exclude_semantics=True, content=_header(d))
-    return ft.Semantics(label=state_said(d.look.lang, d.said, target=d.lit), exclude_semantics=True,
-                        content=_header(d))
+    return ft.Semantics(label=None if d.mine else state_said(d.look.lang, d.said, target=d.lit),
+                        exclude_semantics=True, content=_header(d))
 
 
 def _lane_button(d: LaneDrawn, taps: LaneTaps) -> ft.Control:
@@ -156,11 +152,11 @@ def _lane_button(d: LaneDrawn, taps: LaneTaps) -> ft.Control:
     throughout my turn, as the bed does, so a selection only changes its words: an ink well whose
     tap came and went with the selection, patched in place, lost its identifier in Flutter's web
     semantics. Under the cards in the Stack, so a card's own tap comes first where they overlap."""
-    tap = handler(taps.on_lane, d.lane, d.owner) if d.my_turn else None
     # the ink well's own node, which takes the focus, is the labelled node (as on a hand card)
     return ft.Container(ft.MergeSemantics(ft.Semantics(
         label=state_said(d.look.lang, d.said, target=d.lit), button=d.my_turn, identifier=f"my-lane-{d.lane}",
-        content=ft.Container(height=theme.BUTTON_HEIGHT, on_click=tap, ink=True, border_radius=theme.SPACE_TIGHT))),
+        content=ft.Container(height=theme.BUTTON_HEIGHT, on_click=_lane_tap(d, taps), ink=True,
+                             border_radius=theme.SPACE_TIGHT))),
         top=0, left=0, right=0)
 
 
