@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -26,15 +27,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench_ui import Wire, enable_semantics, forget_games, press, serve  # noqa: E402
+from tests.bench_ui import Wire, cpu_seconds, enable_semantics, forget_games, press, serve  # noqa: E402
 
 STEPS = ("home", "press 1", "opponent", "press 2", "table", "tap sent", "answer in", "first picture asked",
          "last picture in", "total", "main thread: home", "main thread: to opponent", "main thread: to table",
-         "main thread: 1 s after")
+         "main thread: 1 s after", "main thread CPU: open -> hand", "server CPU: open -> hand")
 
 
-def open_path(browser: Any, url: str) -> dict[str, float]:
-    """One fresh page taken home -> "Play against a bot" -> "Beginner" -> the hand; seconds per step."""
+def open_path(browser: Any, url: str, server: int) -> dict[str, float]:
+    """One fresh page taken home -> "Play against a bot" -> "Beginner" -> the hand; seconds per step
+    (``server``: the serving process, charged its CPU)."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     wire = Wire(page)
     asked: list[float] = []
@@ -44,6 +46,7 @@ def open_path(browser: Any, url: str) -> dict[str, float]:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Performance.enable")
     busy = [main_thread_ms(cdp)]
+    work = [metric(cdp, "ThreadTime"), cpu_seconds(server)]
     start = time.perf_counter()
     page.goto(url)
     enable_semantics(page)
@@ -65,6 +68,7 @@ def open_path(browser: Any, url: str) -> dict[str, float]:
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
     table = time.perf_counter()
     busy.append(main_thread_ms(cdp))
+    work = [metric(cdp, "ThreadTime") - work[0], cpu_seconds(server) - work[1]]
     page.wait_for_timeout(1_000)  # the pictures still on their way
     busy.append(main_thread_ms(cdp))
     page.close()
@@ -73,18 +77,25 @@ def open_path(browser: Any, url: str) -> dict[str, float]:
             "tap sent": (wire.sent or pressed_2) - pressed_2, "answer in": (wire.answered or pressed_2) - pressed_2,
             "first picture asked": min(asked, default=pressed_2) - pressed_2,
             "last picture in": max(arrived, default=pressed_2) - pressed_2, "total": table - start,
+            "main thread CPU: open -> hand": work[0], "server CPU: open -> hand": work[1],
             **{f"main thread: {step}": (b - a) / 1000 for step, a, b in zip(
                 ("home", "to opponent", "to table", "1 s after"), busy, busy[1:], strict=False)}}
 
 
 def main_thread_ms(cdp: Any) -> float:
     """The page's main thread's busy time so far (Chromium's ``TaskDuration``), in ms."""
-    return 1000 * next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "TaskDuration")
+    return 1000 * metric(cdp, "TaskDuration")
+
+
+def metric(cdp: Any, name: str) -> float:
+    """One of Chromium's performance metrics for the page (seconds, for the times)."""
+    return float(next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == name))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=8)
+    ap.add_argument("--against", metavar="REV", help="also serve the app as it was at this commit, beside it")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -93,28 +104,52 @@ def main() -> None:
 
     tmp = Path(tempfile.mkdtemp())
     env = {**os.environ, "CARDTABLE_DB": str(tmp / "bench.sqlite")}
-    ports = {name: free_port() for name in ("app", "bare")}
+    names = ("app", "bare", *(("against",) if args.against else ()))
+    ports = {name: free_port() for name in names}
+    dbs = {"app": tmp / "bench.sqlite", "against": tmp / "against.sqlite"}
     procs = {"app": serve([sys.executable, "main.py", "--web", "--port", str(ports["app"])], ports["app"], env),
              "bare": serve([sys.executable, "tests/bench_ui.py", "--serve-page", "imperative", str(ports["bare"])],
                            ports["bare"], env)}
-    runs: dict[str, list[dict[str, float]]] = {"app": [], "bare": []}
+    if args.against:
+        then = tmp / "against"
+        subprocess.run(["git", "worktree", "add", "--detach", str(then), args.against], cwd=ROOT, check=True,
+                       capture_output=True)
+        procs["against"] = serve([sys.executable, "main.py", "--web", "--port", str(ports["against"])],
+                                 ports["against"], {**env, "CARDTABLE_DB": str(dbs["against"])}, cwd=then)
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in names}
     try:
         with sync_playwright() as p:
             browser, first = launch(p)
             first.close()
             for i in range(max(1, args.runs)):
-                forget_games(tmp / "bench.sqlite")
-                for name in ("app", "bare") if i % 2 == 0 else ("bare", "app"):
-                    runs[name].append(open_path(browser, f"http://127.0.0.1:{ports[name]}/"))
+                for db in dbs.values():
+                    if db.exists():
+                        forget_games(db)
+                for name in names[i % len(names):] + names[:i % len(names)]:  # each page first in turn
+                    runs[name].append(open_path(browser, f"http://127.0.0.1:{ports[name]}/", procs[name].pid))
             browser.close()
     finally:
         for proc in procs.values():
             proc.terminate()
             proc.wait(timeout=10)
-    print(f"open path, medians of {args.runs} runs (ms): app, bare page, difference")
+        if args.against:
+            subprocess.run(["git", "worktree", "remove", "--force", str(tmp / "against")], cwd=ROOT,
+                           capture_output=True)
+    report(runs, args.runs)
+
+
+def report(runs: dict[str, list[dict[str, float]]], n: int) -> None:
+    against = "against" in runs
+    print(f"open path, medians of {n} runs (ms): app, bare page, difference"
+          + (", the app at --against, the app's difference to it" if against else ""))
     for step in STEPS:
-        app, bare = (1000 * statistics.median(r[step] for r in runs[name]) for name in ("app", "bare"))
-        print(f"  {step:26s} {app:6.0f} {bare:6.0f} {app - bare:+6.0f}")
+        app, bare, *then = (1000 * statistics.median(r[step] for r in runs[name]) for name in runs)
+        print(f"  {step:30s} {app:6.0f} {bare:6.0f} {app - bare:+6.0f}"
+              + (f" {then[0]:6.0f} {app - then[0]:+6.0f}" if then else ""))
+    for name in runs:
+        if name != "bare":
+            ratio = statistics.median(a["total"] / b["total"] for a, b in zip(runs[name], runs["bare"], strict=True))
+            print(f"  {name}: open -> hand {ratio:.2f} of the bare page's (median of the runs' ratios)")
 
 
 if __name__ == "__main__":
