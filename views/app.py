@@ -32,6 +32,11 @@ from views.ui.prefs import Prefs
 from views.ui.reconcile import send
 from views.ui.widgets import FONT, FONTS, family, text
 
+# Every change reaches the screen through views/ui/reconcile.send. Flet's auto-update, after each
+# event whose handler sent nothing (the echo of a route the app already shows, a resize, the app's
+# life), diffed the whole page — every control of every view — for nothing on the wire (#44).
+ft.context.disable_auto_update()
+
 
 class App:
     """The host of every screen (views/host.py's contract): the page, the storage, the profile,

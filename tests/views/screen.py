@@ -1,9 +1,13 @@
 """Fast screen tests: the real app on a real Flet ``Session`` with a stand-in connection — no
 browser, no Flutter. Every control the app builds is the one a browser would draw; taps are
-dispatched through Flet's own event path (``Session.dispatch_event``, as the web server calls it:
-the handler, then Flet's auto-update when the handler sent nothing), and every outgoing message is
-encoded with Flet's own msgpack encoder, as the socket server does, so the diffs the app sends are
-the diffs a client would get.
+dispatched through Flet's own event path (``Session.dispatch_event``, as the web server calls it),
+and every outgoing message is encoded with Flet's own msgpack encoder, as the socket server does,
+so the diffs the app sends are the diffs a client would get.
+
+The app sends every change itself (views/ui/reconcile.send; views/app.py turns Flet's auto-update
+off). So after an event whose handler sent nothing, the screen diffs the whole page as Flet's
+auto-update did: a change found there was left unsent — in a browser the screen would stay stale
+— and ``close`` fails the test with it.
 
 The session's event loop runs in a thread of its own, as it does under ``ft.run``: bot turns
 started with ``page.run_task`` go on while a test looks at the screen. Tests read the screen only
@@ -23,7 +27,7 @@ from typing import Any, TypeVar
 import flet as ft
 import msgpack
 from flet.controls.base_control import BaseControl
-from flet.controls.context import _context_page
+from flet.controls.context import _context_page, context
 from flet.messaging.connection import Connection
 from flet.messaging.protocol import MessageAction, configure_encode_object_for_msgpack
 from flet.messaging.session import Session
@@ -48,6 +52,8 @@ class StandInConnection(Connection):
         self.bytes_sent = 0
         self.crashes: list[str] = []
         self.invoked: list[str] = []
+        #: the last patch sent (what a change left unsent turned out to be)
+        self.last_patch: Any = None
         #: what the app announced to a screen reader (``SemanticsService.announce_message``), in order
         self.announced: list[str] = []
 
@@ -56,6 +62,7 @@ class StandInConnection(Connection):
         self.bytes_sent += len(body)
         if message.action == MessageAction.PATCH_CONTROL:
             self.patches += 1
+            self.last_patch = message.body
         elif message.action == MessageAction.SESSION_CRASHED:
             self.crashes.append(str(message.body))
         elif message.action == MessageAction.INVOKE_METHOD:
@@ -69,9 +76,27 @@ class StandInConnection(Connection):
         self.session.handle_invoke_method_results(call.control_id, call.call_id, None, None)
         if call.name == "push_route":
             route = call.args["route"]
-            page = self.session.page
-            page.route = route
-            asyncio.ensure_future(self.session.dispatch_event(page._i, "route_change", {"route": route}))
+            # as the socket server applies the client's own change: no patch goes back for it
+            self.session.apply_page_patch({"route": route})
+            asyncio.ensure_future(self.session.dispatch_event(self.session.page._i, "route_change", {"route": route}))
+
+
+def flets_own(patch: list[Any]) -> bool:
+    """Whether a patch only touches what Flet works out for itself from a control's properties when
+    it diffs it (``_internals``: a button's style made from its colours, made anew at each diff, so
+    a diff of the whole page always finds it "changed"). A patch is the tree of the nodes it
+    touches (``[id, {field: subtree}]``), then its operations (``[op, node id, field, value]``)."""
+    tree, *ops = patch
+    own: set[int] = set()
+
+    def mark(node: list[Any], inside: bool) -> None:
+        if inside:
+            own.add(node[0])
+        for field, sub in (node[1].items() if len(node) > 1 else ()):
+            mark(sub, inside or field == "_internals")
+
+    mark(tree, False)
+    return all(op[1] in own for op in ops)
 
 
 def walk(control: Any) -> Iterator[Any]:
@@ -124,6 +149,9 @@ class Screen:
         self.session: Session = self.call(lambda: Session(self.conn))
         self.conn.session = self.session
         self.page: ft.Page = self.session.page
+        #: events after which a change stayed unsent (see the module's docstring)
+        self.unsent: list[str] = []
+        setattr(self.session, "after_event", self._checked(self.session.after_event))  # noqa: B010  # a method
         # what the socket server does when a browser registers: the client's page properties in,
         # the page (and its services) mounted and sent back
         width, height = size
@@ -131,6 +159,18 @@ class Screen:
                                                          "platform": "linux", "web": True}))
         self.conn.bytes_sent += len(msgpack.packb(self.call(self.session.get_page_patch), default=ENCODE))
         self.app = self.call(lambda: start(self.page, str(db)))
+
+    def _checked(self, after_event: Callable[[BaseControl | None], Any]) -> Callable[[BaseControl | None], Any]:
+        """Flet's end of an event, after a look for changes its handler left unsent."""
+        async def checked(control: BaseControl | None) -> None:
+            if not context.was_update_called():
+                sent = self.conn.patches
+                self.session.patch_control(self.page)  # what Flet's auto-update sent
+                if self.conn.patches != sent and not flets_own(self.conn.last_patch.patch):
+                    self.unsent.append(f"after an event of {type(control).__name__}: {self.conn.last_patch}"[:400])
+            await after_event(control)
+
+        return checked
 
     # --- running on the session's loop ----------------------------------------------------------
 
@@ -147,6 +187,7 @@ class Screen:
         if self.shares_loop:  # the loop is the other screen's: it stops when that one closes
             self.conn.executor.shutdown(wait=False, cancel_futures=True)
             assert not self.conn.crashes, self.conn.crashes
+            assert not self.unsent, f"changes left unsent (a browser would not show them): {self.unsent}"
             return
 
         async def cancel_all() -> None:
@@ -160,6 +201,7 @@ class Screen:
         self.conn.executor.shutdown(wait=False, cancel_futures=True)
         assert not self.errors, f"background work failed: {self.errors}"
         assert not self.conn.crashes, self.conn.crashes
+        assert not self.unsent, f"changes left unsent (a browser would not show them): {self.unsent}"
 
     # --- looking ----------------------------------------------------------------------------------
 
@@ -220,9 +262,9 @@ class Screen:
 
     def fire(self, control: Any, event: str = "click", data: Any = None, timeout: float = 30) -> None:
         """Deliver ``event`` to ``control`` as the client would; wait for the handler up to
-        ``timeout`` seconds (0: do not wait). (``dispatch_event`` ends in Flet's auto-update, which
-        sends nothing when the handler sent its changes: a second ``after_event`` here, as this once
-        did, diffed the whole page after every tap — ~9 ms a tap the real server never spends.)"""
+        ``timeout`` seconds (0: do not wait). (``dispatch_event`` ends in ``after_event``: a second
+        one here, as this once did, diffed the whole page after every tap — ~9 ms a tap the real
+        server never spends.)"""
         def clickable(c: Any) -> Any:
             # a Semantics wrapper or a Container: the handler sits on the first control that has one
             for x in walk(c):
@@ -253,6 +295,12 @@ class Screen:
             timeout: float = 30) -> None:
         self.fire(self.one(text, kind=kind, ident=ident), timeout=timeout)
 
+    def enter(self, control: Any, value: Any) -> None:
+        """Set ``control``'s value as the client reports a person's input (a field typed in, a menu
+        chosen, a switch flipped): taken in without a patch going back (Flet's own way), so a
+        change the app must send is never mistaken for one the client made."""
+        self.call(lambda: self.session.apply_patch(control._i, {"value": value}))
+
     def toggle(self, control: Any, value: bool) -> None:
-        self.call(lambda: setattr(control, "value", value))
+        self.enter(control, value)
         self.fire(control, "change", str(value).lower())

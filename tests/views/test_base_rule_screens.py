@@ -22,7 +22,7 @@ from views.ui.i18n import t
 
 def pick(s: Any, name: str, value: int) -> None:
     dd = s.one(ident=f"param-{name}").content
-    s.call(lambda: setattr(dd, "value", str(value)))
+    s.enter(dd, str(value))
     s.fire(dd, "select", str(value))
 
 

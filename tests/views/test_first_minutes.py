@@ -191,7 +191,7 @@ def test_the_quick_lopti_tables_bots_are_the_level_chosen_and_remembered(tmp_pat
     try:
         dd = s.one(ident="lopti-bots").content
         assert s.call(lambda: dd.value) == "mixed"
-        s.call(lambda: setattr(dd, "value", "expert"))
+        s.enter(dd, "expert")
         s.fire(dd, "select", "expert")
         s.tap(t("en", "players_n", n=3))
         s.wait_for(lambda: s.find(ident="seat-me"), what="the Lopti table")

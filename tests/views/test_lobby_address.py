@@ -24,7 +24,7 @@ def field(s: Screen, label: str) -> ft.TextField:
 
 def type_into(s: Screen, label: str, value: str) -> None:
     box = field(s, label)
-    s.call(lambda: setattr(box, "value", value))
+    s.enter(box, value)
 
 
 def test_a_bad_address_is_refused_in_the_players_language_and_nothing_is_saved(tmp_path: Path) -> None:

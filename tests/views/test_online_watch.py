@@ -97,7 +97,7 @@ def test_the_settings_switch_tells_the_lobby_and_the_online_screen_keeps_it_so(t
     s = open_at(tmp_path, "/settings", db="cleo.sqlite")
     try:
         switch = s.one(ident="setting-spectators")
-        s.call(lambda: setattr(switch.content, "value", False))  # as the client reports a flipped switch
+        s.enter(switch.content, False)  # as the client reports a flipped switch
         s.tap("Save")
         s.wait_for(lambda: cleo.me()["spectators"] is False, what="the lobby told")
         cleo.set_spectators(True)  # the lobby disagrees (told from elsewhere)

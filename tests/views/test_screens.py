@@ -181,7 +181,7 @@ def test_settings_save_the_language_and_the_app_comes_back_in_arabic(screen: Scr
     screen.go("/settings")
     screen.wait_text(t("en", "save"))
     language = next(d for d in screen.find(kind=ft.Dropdown) if d.label == t("en", "language"))
-    screen.call(lambda: setattr(language, "value", "ar"))
+    screen.enter(language, "ar")
     screen.tap(t("en", "save"))
     screen.wait_for(lambda: screen.page.route == "/" and screen.shows(t("ar", "app_title")), what="Arabic home")
     assert screen.page.rtl is True and api.get_profile(screen.app.storage)[1]["language"] == "ar"
@@ -311,7 +311,7 @@ def test_online_sign_in_the_lobby_screen_and_the_leaderboard_against_a_real_lobb
     try:
         screen.go("/online")
         url = next(f for f in screen.find(kind=ft.TextField) if f.label == t("en", "ol_url"))
-        screen.call(lambda: setattr(url, "value", f"http://127.0.0.1:{port}"))
+        screen.enter(url, f"http://127.0.0.1:{port}")
         screen.tap(t("en", "ol_sign_in"))
         screen.wait_text(t("en", "ol_find_rated"))
         assert api.get_account(screen.app.storage, f"http://127.0.0.1:{port}") is not None
@@ -657,7 +657,7 @@ def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path
         s.tap(ident="preset-save")
         s.wait_for(s.dialog_shown, what="the name dialog")
         field = s.one(kind=ft.TextField)
-        s.call(lambda: setattr(field, "value", "Kings"))
+        s.enter(field, "Kings")
         s.tap(ident="preset-save-ok")
         s.wait_for(lambda: s.find(ident="presets"), what="the saved sets")
         assert [name for _, name, _ in api.presets(s.app.storage, "lanes_variants")] == ["Kings"]
@@ -666,7 +666,7 @@ def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path
         assert s.app.drafts.lanes_variants == set()
         dd = s.one(ident="presets").content
         pid = str(api.presets(s.app.storage, "lanes_variants")[0][0])
-        s.call(lambda: setattr(dd, "value", pid))
+        s.enter(dd, pid)
         s.fire(dd, "select", pid)
         s.wait_for(lambda: s.app.drafts.lanes_variants == {"king_adds"}, what="the set picked again")
     finally:
@@ -695,11 +695,11 @@ def test_any_person_at_the_table_may_propose_the_deals_vote(tmp_path: Path) -> N
         s.wait_for(lambda: s.find(ident="sess-vote"), what="the vote before the first deal (P-9.1)")
         s.tap(ident="sess-vote")
         chooser = s.wait_for(lambda: s.find(ident="proposer") and s.one(ident="proposer").content, what="who")
-        s.call(lambda: setattr(chooser, "value", "1"))
+        s.enter(chooser, "1")
         s.fire(chooser, "select", "1")
         s.wait_for(lambda: s.one(ident="proposer").content.value == "1", what="player 2 proposing")
         dd = s.one(ident="param-draw_threshold").content
-        s.call(lambda: setattr(dd, "value", "4"))
+        s.enter(dd, "4")
         s.fire(dd, "select", "4")
         s.tap(ident="param-draw_threshold-vote")
         s.wait_for(lambda: s.find(ident="vote-count"), what="the vote")
@@ -727,7 +727,7 @@ def test_a_casual_online_challenge_with_house_rules_is_friendly_and_says_so(scre
     try:
         screen.go("/online")
         url = next(f for f in screen.find(kind=ft.TextField) if f.label == t("en", "ol_url"))
-        screen.call(lambda: setattr(url, "value", f"http://127.0.0.1:{port}"))
+        screen.enter(url, f"http://127.0.0.1:{port}")
         screen.tap(t("en", "ol_sign_in"))
         screen.wait_text(t("en", "ol_find_rated"))
         assert screen.one(ident="ol-rated-challenge").content.value is False
@@ -760,13 +760,13 @@ def test_a_running_online_match_is_listed_and_reopened_and_offered_on_opening_th
     s = open_at(tmp_path, "/online")
     try:
         url = next(f for f in s.find(kind=ft.TextField) if f.label == t("en", "ol_url"))
-        s.call(lambda: setattr(url, "value", f"http://127.0.0.1:{port}"))
+        s.enter(url, f"http://127.0.0.1:{port}")
         s.tap(t("en", "ol_sign_in"))
         s.wait_text(t("en", "ol_find_rated"))
         friend.sign_up("Friend")
         code = friend.challenge(rated=False, time_control="10+5")
         field = next(f for f in s.find(kind=ft.TextField) if f.label == t("en", "ol_code"))
-        s.call(lambda: setattr(field, "value", code))
+        s.enter(field, code)
         s.tap(t("en", "ol_accept"))
         table = s.wait_for(lambda: online_seat(s.app.screen), what="the table")
         mid = table.online.match_id
@@ -823,7 +823,7 @@ def test_the_profile_plots_the_rating_history(screen: Screen, tmp_path: Path) ->
     try:
         screen.go("/online")
         field = next(f for f in screen.find(kind=ft.TextField) if f.label == t("en", "ol_url"))
-        screen.call(lambda: setattr(field, "value", url))
+        screen.enter(field, url)
         screen.tap(t("en", "ol_sign_in"))
         screen.wait_text(t("en", "ol_find_rated"))
         acc = api.get_account(screen.app.storage, url)

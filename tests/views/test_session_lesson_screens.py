@@ -38,7 +38,7 @@ def test_the_sessions_lesson_is_played_to_its_end(tmp_path: Path, lang: str) -> 
         assert s.shows(t(lang, "sess_dealer_next", n=3, dealer=player(3), leader=player(2)))  # P-2.3
         s.tap(ident="sess-vote")
         chooser = s.wait_for(lambda: s.find(ident="proposer") and s.one(ident="proposer").content, what="who")
-        s.call(lambda: setattr(chooser, "value", "1"))
+        s.enter(chooser, "1")
         s.fire(chooser, "select", "1")
         s.wait_for(lambda: s.one(ident="proposer").content.value == "1", what="Player 2 proposing")
         s.tap(ident=f"prop-{remove_own}")

@@ -233,7 +233,7 @@ def test_reduce_motion_is_a_setting_that_stills_the_tables(tmp_path: Path) -> No
         s.fire(next(c for c in s.find(kind=ft.Semantics) if c.label == t("en", "settings")))
         s.wait_for(lambda: s.find(ident="setting-reduce_motion"), what="the settings")
         switch = next(c for c in walk(s.one(ident="setting-reduce_motion")) if isinstance(c, ft.Switch))
-        s.call(lambda: setattr(switch, "value", True))  # read when Save is pressed
+        s.enter(switch, True)  # read when Save is pressed
         s.tap(t("en", "save"))
         s.wait_for(lambda: s.find(t("en", "play_vs_bot")), what="home")
         assert api.get_profile(s.app.storage)[1]["reduce_motion"] is True

@@ -37,7 +37,7 @@ def session_with_a_winner(tmp_path: Path, lang: str) -> tuple[int, int]:
 
 def write(s: Any, words: str) -> None:
     field = s.wait_for(lambda: s.find(ident="tr-words") and s.one(ident="tr-words").content, what="the words")
-    s.call(lambda: setattr(field, "value", words))
+    s.enter(field, words)
 
 
 @pytest.mark.parametrize("lang", ["en", "ar", "vi"])
