@@ -466,15 +466,28 @@ def main() -> None:
         if args.against:
             subprocess.run(["git", "worktree", "remove", "--force", str(tmp / "against")], cwd=ROOT,
                            capture_output=True)
-    report(opens, counter_taps, taps, cpu, args.pace)
+    report(opens, counter_taps, taps, cpu, args.pace, args.block)
     print(f"Spit against the Expert for {args.spit_seconds:.0f} s ({spit_actions(tmp / 'bench.sqlite')} actions "
           f"played): app process {spit_cpu:.2f} CPU s/s, longest "
           f"frame gap {spit_gap:.0f} ms; the counter page open as long: {counter_cpu:.2f} CPU s/s, "
           f"{counter_gap:.0f} ms")
 
 
+def rounds(ratios: list[float]) -> str:
+    """Each round's ratio, in the order measured: how far one run's median can be trusted (on
+    these machines two runs of the same code differ by up to 0.2)."""
+    return ", ".join(f"{r:.2f}" for r in ratios)
+
+
+def by_block(taps: list[Tap], counter_taps: list[Tap], block: int) -> list[float]:
+    """The taps' median over the counter's, block by block (the two alternate in blocks of ``block``)."""
+    return [statistics.median(t.total for t in taps[i:i + block])
+            / statistics.median(t.total for t in counter_taps[i:i + block])
+            for i in range(0, min(len(taps), len(counter_taps)), block)]
+
+
 def report(opens: list[dict[str, float]], counter_taps: list[Tap], taps: dict[str, list[Tap]],
-           cpu: dict[str, list[float]], pace: float) -> None:
+           cpu: dict[str, list[float]], pace: float, block: int) -> None:
     against = "against" in taps
     for row in opens:
         then = f", against {row['against']:.2f} s" if against else ""
@@ -488,11 +501,13 @@ def report(opens: list[dict[str, float]], counter_taps: list[Tap], taps: dict[st
           f"app {ratio['app']:.2f}, declarative {ratio['declarative']:.2f}"
           f"{', against ' + format(ratio['against'], '.2f') if against else ''}; the app's home to the counter's "
           f"page {statistics.median(r['app home'] / r['counter'] for r in opens):.2f}")
+    print(f"  the app's open -> table, round by round: {rounds([r['app'] / r['bare'] for r in opens])}")
     base, _ = figures([t.total for t in counter_taps])
     print(f"tap -> update ({len(counter_taps)} taps each; ratios to the counter's median {base:.0f} ms, server CPU "
           f"{statistics.median(cpu['counter']):.1f} ms a tap):")
     for name, mine in taps.items():
         print(tap_line(name, mine, base, cpu[name]))
+    print(f"  the app's tap, block by block ({block} taps each): {rounds(by_block(taps['app'], counter_taps, block))}")
     app, bare = figures([t.total for t in taps["app"]])[0], figures([t.total for t in taps["bare"]])[0]
     print(f"  the app's hand card to the bare table's: {app / bare:.2f}")
     if against:
