@@ -204,6 +204,17 @@ def test_the_web_manifest_and_page_are_the_ones_the_script_makes() -> None:
     assert (ASSETS / "index.html").read_text(encoding="utf-8") == make.index_html(make.flet_web_index())
     from views.ui import theme
     assert make.manifest()["theme_color"] == theme.FELT == FLET["splash"]["color"] == FLET["icon_background"]
+    fonts = json.loads((ASSETS / "assets" / "FontManifest.json").read_text(encoding="utf-8"))
+    assert fonts == make.font_manifest(make.flet_web_font_manifest())
+    assert [font["family"] for font in fonts] == ["MaterialIcons"]
+
+
+def test_the_app_draws_nothing_with_the_fonts_its_page_leaves_out() -> None:
+    """The page loads only Material's icons of Flet's fonts (assets/icon/make.py, ``font_manifest``):
+    a Cupertino icon or a Markdown text (whose mathematics is drawn in KaTeX) would come out as boxes."""
+    used = {f"{path.relative_to(ROOT)}: {word}" for path in [ROOT / "main.py", *(ROOT / "views").rglob("*.py")]
+            for word in ("Cupertino", "Markdown") if word in path.read_text(encoding="utf-8")}
+    assert used == set()
 
 
 def test_the_manifest_names_icons_that_exist_at_their_sizes() -> None:

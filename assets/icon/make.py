@@ -10,7 +10,9 @@ What is written, and who reads it (docs/app.md, "Build for phones"):
 - ``assets/icon.png`` 1024, ``icon_android.png`` 512, ``icon_ios.png`` 1024 (RGB): ``flet build``;
 - ``assets/splash.png``, ``splash_dark.png`` 1024 (cards only, on the splash colour): ``flet build``;
 - ``assets/favicon.png`` 32, ``assets/icons/*`` 192 and 512, ``assets/manifest.json`` and
-  ``assets/index.html``: the web app, which Flet serves from assets/ before its own files.
+  ``assets/index.html``: the web app, which Flet serves from assets/ before its own files;
+- ``assets/assets/FontManifest.json``: the fonts Flutter's web engine loads before the first frame,
+  cut to the ones the app draws with (``font_manifest``).
 """
 
 from __future__ import annotations
@@ -157,6 +159,27 @@ def flet_web_index() -> str:
     return (Path(flet_web.__file__).parent / "web" / "index.html").read_text(encoding="utf-8")
 
 
+#: the families of Flet's font manifest the app draws with: Material's icons (its text is in its own
+#: font, and Roboto, which Flet adds to whatever manifest it serves)
+DRAWN_WITH = ("MaterialIcons",)
+
+
+def font_manifest(flet_manifest: list[dict[str, object]]) -> list[dict[str, object]]:
+    """Flet's web client lists every font its Flutter packages bring — Cupertino's icons and 20
+    KaTeX fonts for Markdown's mathematics, 0.9 MB in 21 files — and Flutter's web engine fetches
+    and registers all of them before it draws the first frame. The app uses neither (a test in
+    tests/test_phone_build.py fails if it starts to), so its page lists only what it draws with."""
+    return [font for font in flet_manifest if font["family"] in DRAWN_WITH]
+
+
+def flet_web_font_manifest() -> list[dict[str, object]]:
+    import flet_web
+
+    path = Path(flet_web.__file__).parent / "web" / "assets" / "FontManifest.json"
+    manifest: list[dict[str, object]] = json.loads(path.read_text(encoding="utf-8"))
+    return manifest
+
+
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
@@ -184,6 +207,9 @@ def main() -> None:
         (ASSETS / name).write_bytes(data)
     (ASSETS / "manifest.json").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
     (ASSETS / "index.html").write_text(index_html(flet_web_index()), encoding="utf-8")
+    (ASSETS / "assets").mkdir(exist_ok=True)
+    (ASSETS / "assets" / "FontManifest.json").write_text(
+        json.dumps(font_manifest(flet_web_font_manifest()), indent=2) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,8 @@ def test_the_app_asks_nothing_off_its_origin_and_every_script_renders_from_bundl
     """#42 item 2. Web mode works offline: loading the app, a table, and the settings' language menu
     (whose "العربية" the English app drew as empty boxes while Flutter fetched a Noto Arabic font it
     does not have: 404s) request nothing outside the app's origin, and nothing answers 404. Flet's
-    client asked a CDN for the Rive runtime on every load (assets/icon/make.py, NO_RIVE)."""
+    client asked a CDN for the Rive runtime on every load (assets/icon/make.py, NO_RIVE). The fonts
+    asked for are the three the app draws with."""
     from playwright.sync_api import sync_playwright
 
     from tests.views.test_browser import open_app, start_lanes_against_the_beginner, wait_until
@@ -56,7 +57,10 @@ def test_the_app_asks_nothing_off_its_origin_and_every_script_renders_from_bundl
         origin = url.rstrip("/")
         away: list[str] = []
         missing: list[str] = []
+        fonts: set[str] = set()
         page.on("request", lambda r: None if r.url.startswith((origin, "data:", "blob:")) else away.append(r.url))
+        page.on("request", lambda r: fonts.add(r.url.rsplit("/", 1)[-1])
+                if r.url.endswith((".ttf", ".otf", ".woff2")) else None)
         page.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
         open_app(page, url)
         start_lanes_against_the_beginner(page)
@@ -67,6 +71,8 @@ def test_the_app_asks_nothing_off_its_origin_and_every_script_renders_from_bundl
         page.wait_for_timeout(1500)  # any font the menu's words need is asked for now
         assert away == [], f"requests off the app's origin: {away}"
         assert missing == [], f"requests answered with an error: {missing}"
+        # Material's icons, Flet's Roboto and the app's own font: not Flet's 21 others (assets/icon/make.py)
+        assert fonts == {"MaterialIcons-Regular.otf", "roboto.woff2", "CardTable.ttf"}, fonts
         # #42 item 5: the fullest table on the smallest phone fits without anything pushed off it
         page.set_viewport_size({"width": 360, "height": 640})
         page.keyboard.press("Escape")  # the language menu
