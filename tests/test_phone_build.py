@@ -206,7 +206,32 @@ def test_the_web_manifest_and_page_are_the_ones_the_script_makes() -> None:
     assert make.manifest()["theme_color"] == theme.FELT == FLET["splash"]["color"] == FLET["icon_background"]
     fonts = json.loads((ASSETS / "assets" / "FontManifest.json").read_text(encoding="utf-8"))
     assert fonts == make.font_manifest(make.flet_web_font_manifest())
-    assert [font["family"] for font in fonts] == ["MaterialIcons"]
+    assert fonts == [{"family": "MaterialIcons", "fonts": [{"asset": make.ICON_FONT}]}]
+
+
+def test_every_icon_the_app_shows_is_in_its_icon_font() -> None:
+    """The page's Material icons are the ones views/ names and Flutter's own widgets draw, cut from
+    Flet's font (assets/icon/make.py, ``icon_font``): an icon added to views/ without
+    ``python assets/icon/make.py --fonts`` would be drawn as nothing, and fails here."""
+    from fontTools.pens.boundsPen import BoundsPen
+    from fontTools.ttLib import TTFont
+
+    make = load_make()
+    names = make.icons_named(ROOT)
+    assert {"settings", "arrow_back", "emoji_events", "arrow_drop_down"} <= names  # the scan finds them
+    wanted = make.icon_codepoints(TTFont(make.flet_web_icon_font()), names)
+    served = TTFont(ASSETS / "assets" / make.ICON_FONT)
+    cmap = served.getBestCmap()
+    assert {name: cp for name, cp in wanted.items() if cp not in cmap} == {}
+    glyphs = served.getGlyphSet()
+
+    def drawn(glyph: str) -> bool:
+        pen = BoundsPen(glyphs)
+        glyphs[glyph].draw(pen)
+        return pen.bounds is not None
+
+    assert [name for name, cp in wanted.items() if not drawn(cmap[cp])] == []  # outlines, not blanks
+    assert len(cmap) == len(set(wanted.values()))  # and nothing else of the 8,600
 
 
 def test_the_app_draws_nothing_with_the_fonts_its_page_leaves_out() -> None:

@@ -11,8 +11,10 @@ What is written, and who reads it (docs/app.md, "Build for phones"):
 - ``assets/splash.png``, ``splash_dark.png`` 1024 (cards only, on the splash colour): ``flet build``;
 - ``assets/favicon.png`` 32, ``assets/icons/*`` 192 and 512, ``assets/manifest.json`` and
   ``assets/index.html``: the web app, which Flet serves from assets/ before its own files;
-- ``assets/assets/FontManifest.json``: the fonts Flutter's web engine loads before the first frame,
-  cut to the ones the app draws with (``font_manifest``).
+- ``assets/assets/FontManifest.json`` and ``assets/assets/fonts/MaterialIcons-Used.otf``: the fonts
+  Flutter's web engine loads before the first frame, cut to the ones the app draws with
+  (``font_manifest``), and Material's icons cut to the ones it shows (``icon_font``); these alone
+  with ``python assets/icon/make.py --fonts`` (no browser needed), after an icon is added to views/.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import struct
 import sys
 import zlib
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ASSETS = HERE.parent
@@ -159,17 +162,30 @@ def flet_web_index() -> str:
     return (Path(flet_web.__file__).parent / "web" / "index.html").read_text(encoding="utf-8")
 
 
-#: the families of Flet's font manifest the app draws with: Material's icons (its text is in its own
-#: font, and Roboto, which Flet adds to whatever manifest it serves)
-DRAWN_WITH = ("MaterialIcons",)
+#: the app's Material icons, under the page's assets (``/assets/``, where Flet's font manifest points)
+ICON_FONT = "fonts/MaterialIcons-Used.otf"
+
+#: Material icons that Flutter's own widgets draw (a menu's arrow, a back button, a field's clear, a
+#: chip's delete, a sort arrow, a picker's pencil...), kept with the ones the app names
+FLUTTERS_OWN = (
+    "access_time", "add", "arrow_back", "arrow_back_ios", "arrow_back_ios_new", "arrow_downward", "arrow_drop_down",
+    "arrow_drop_up", "arrow_forward", "arrow_forward_ios", "arrow_left", "arrow_right", "arrow_upward",
+    "calendar_today", "cancel", "check", "check_box", "check_box_outline_blank", "check_circle", "chevron_left",
+    "chevron_right", "clear", "close", "content_copy", "date_range", "done", "drag_handle", "edit", "error",
+    "error_outline", "expand_less", "expand_more", "first_page", "indeterminate_check_box", "info",
+    "keyboard", "keyboard_arrow_down", "keyboard_arrow_left", "keyboard_arrow_right", "keyboard_arrow_up",
+    "last_page", "menu", "menu_open", "more_horiz", "more_vert", "navigate_before", "navigate_next",
+    "radio_button_checked", "radio_button_unchecked", "refresh", "remove", "schedule", "search", "star",
+    "star_border", "unfold_more", "visibility", "visibility_off", "warning", "wifi_off")
 
 
 def font_manifest(flet_manifest: list[dict[str, object]]) -> list[dict[str, object]]:
     """Flet's web client lists every font its Flutter packages bring — Cupertino's icons and 20
     KaTeX fonts for Markdown's mathematics, 0.9 MB in 21 files — and Flutter's web engine fetches
     and registers all of them before it draws the first frame. The app uses neither (a test in
-    tests/test_phone_build.py fails if it starts to), so its page lists only what it draws with."""
-    return [font for font in flet_manifest if font["family"] in DRAWN_WITH]
+    tests/test_phone_build.py fails if it starts to), so its page lists Material's icons alone,
+    and those from ``ICON_FONT``: the icons it shows, not all 8,600 glyphs (1.26 MB) of Flet's."""
+    return [{**font, "fonts": [{"asset": ICON_FONT}]} for font in flet_manifest if font["family"] == "MaterialIcons"]
 
 
 def flet_web_font_manifest() -> list[dict[str, object]]:
@@ -178,6 +194,52 @@ def flet_web_font_manifest() -> list[dict[str, object]]:
     path = Path(flet_web.__file__).parent / "web" / "assets" / "FontManifest.json"
     manifest: list[dict[str, object]] = json.loads(path.read_text(encoding="utf-8"))
     return manifest
+
+
+def flet_web_icon_font() -> Path:
+    import flet_web
+
+    return Path(flet_web.__file__).parent / "web" / "assets" / "fonts" / "MaterialIcons-Regular.otf"
+
+
+def icons_named(root: Path) -> set[str]:
+    """Every Material icon ``main.py`` and ``views/`` name (``ft.Icons.SETTINGS``), as Flutter names
+    it (``settings``), with the ones Flutter's own widgets draw."""
+    return {name.lower() for path in [root / "main.py", *(root / "views").rglob("*.py")]
+            for name in re.findall(r"\bIcons\.([A-Z][A-Z0-9_]*)", path.read_text(encoding="utf-8"))} | set(FLUTTERS_OWN)
+
+
+def icon_codepoints(font: Any, names: set[str]) -> dict[str, int]:
+    """Each icon's codepoint in Material's icon font, whose glyph for Flutter's ``Icons.x`` is named
+    ``x_baseline`` (``x_outlined`` and the other styles by their own names)."""
+    by_glyph = {glyph: cp for cp, glyph in font.getBestCmap().items()}
+    found = {name: by_glyph.get(f"{name}_baseline", by_glyph.get(name)) for name in sorted(names)}
+    unknown = [name for name, cp in found.items() if cp is None]
+    if unknown:
+        raise SystemExit(f"not in Material's icon font: {unknown}")
+    return {name: cp for name, cp in found.items() if cp is not None}
+
+
+def icon_font(flet_font: Path, names: set[str]) -> Any:
+    """Material's icon font with the glyphs of ``names`` alone, at their codepoints."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(flet_font, recalcTimestamp=False)  # the same bytes from the same Flet
+    options = subset.Options()
+    options.name_IDs = ["*"]  # its names and licence stay
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=sorted(icon_codepoints(font, names).values()))
+    subsetter.subset(font)
+    return font
+
+
+def write_fonts() -> None:
+    """The page's font manifest and its icon font (``--fonts``)."""
+    (ASSETS / "assets" / "fonts").mkdir(parents=True, exist_ok=True)
+    (ASSETS / "assets" / "FontManifest.json").write_text(
+        json.dumps(font_manifest(flet_web_font_manifest()), indent=2) + "\n", encoding="utf-8")
+    icon_font(flet_web_icon_font(), icons_named(ASSETS.parent)).save(ASSETS / "assets" / ICON_FONT)
 
 
 def main() -> None:
@@ -207,10 +269,8 @@ def main() -> None:
         (ASSETS / name).write_bytes(data)
     (ASSETS / "manifest.json").write_text(json.dumps(manifest(), indent=2) + "\n", encoding="utf-8")
     (ASSETS / "index.html").write_text(index_html(flet_web_index()), encoding="utf-8")
-    (ASSETS / "assets").mkdir(exist_ok=True)
-    (ASSETS / "assets" / "FontManifest.json").write_text(
-        json.dumps(font_manifest(flet_web_font_manifest()), indent=2) + "\n", encoding="utf-8")
+    write_fonts()
 
 
 if __name__ == "__main__":
-    main()
+    write_fonts() if sys.argv[1:] == ["--fonts"] else main()

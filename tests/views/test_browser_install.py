@@ -71,8 +71,8 @@ def test_the_app_asks_nothing_off_its_origin_and_every_script_renders_from_bundl
         page.wait_for_timeout(1500)  # any font the menu's words need is asked for now
         assert away == [], f"requests off the app's origin: {away}"
         assert missing == [], f"requests answered with an error: {missing}"
-        # Material's icons, Flet's Roboto and the app's own font: not Flet's 21 others (assets/icon/make.py)
-        assert fonts == {"MaterialIcons-Regular.otf", "roboto.woff2", "CardTable.ttf"}, fonts
+        # the app's Material icons, Flet's Roboto and the app's own font: not Flet's 23 (assets/icon/make.py)
+        assert fonts == {"MaterialIcons-Used.otf", "roboto.woff2", "CardTable.ttf"}, fonts
         # #42 item 5: the fullest table on the smallest phone fits without anything pushed off it
         page.set_viewport_size({"width": 360, "height": 640})
         page.keyboard.press("Escape")  # the language menu
