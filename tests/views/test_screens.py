@@ -17,6 +17,7 @@ from tests.views.modes import live, local, online_seat, state_of
 from tests.views.screen import Screen
 from views.app import start
 from views.host import Host
+from views.ui import theme
 from views.ui.i18n import t
 
 
@@ -130,6 +131,21 @@ def dialog_says(s: Screen, start: str) -> Callable[[], bool]:
 
 def open_at(tmp_path: Path, route: str, db: str = "app.sqlite") -> Screen:
     return Screen(tmp_path / db, start, route=route)
+
+
+def test_the_lopti_setup_switch_keeps_its_words_on_a_small_phone(tmp_path: Path) -> None:
+    """P-7.4's switch: Flet lays a switch's label out at its full width beside it, and the long
+    words ran off a 360-px phone; they are given the room left beside the switch, and wrap there.
+    They stay the switch's own label (a tap on them flips it; a screen reader names it by them)."""
+    s = Screen(tmp_path / "app.sqlite", start, route="/lopti/new", size=(360, 640))
+    try:
+        switch = s.wait_for(lambda: s.find(ident="first-out-ends"), what="the setup")[0].content
+        assert isinstance(switch, ft.Switch) and isinstance(switch.label, ft.Container)
+        assert isinstance(switch.label.content, ft.Text) and switch.label.content.value == t("en", "first_out_ends")
+        width = switch.label.width
+        assert width is not None and theme.SPACE_WIDE + theme.SWITCH_WIDTH + width + theme.SPACE_WIDE <= 360
+    finally:
+        s.close()
 
 
 def test_deep_links_open_their_screen_and_a_bad_one_says_so(tmp_path: Path) -> None:

@@ -127,6 +127,7 @@ GLOW = "#FFD54F"  # the light around a legal target
 CARD_SHADOW = "#66000000"  # the shadow under a card on the cloth
 MIN_TARGET = 44  # the least width and height of anything a finger taps on a phone (px)
 BUTTON_HEIGHT = 48  # a button on a table (Android's 48 dp touch target)
+SWITCH_WIDTH = 68  # what a switch takes of a row beside its words: Material's 60-px box and a gap
 
 
 @dataclass(frozen=True)
