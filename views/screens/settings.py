@@ -17,7 +17,7 @@ from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.reconcile import send
-from views.ui.widgets import card_face, icon_button, pad, tagged, text
+from views.ui.widgets import card_face, icon_button, pad, switch_words, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -38,9 +38,10 @@ def settings(app: Host) -> None:
     style = choice("card_style", prefs.card_style, [(k, t(lang, f"style_{k}")) for k in CARD_STYLES])
     speed = choice("bot_speed", prefs.bot_speed, [(k, t(lang, f"speed_{k}")) for k in BOT_SPEEDS])
     hints = choice("hint_level", prefs.hint_level, [(k, t(lang, k)) for k in HINT_LEVELS])
-    sound = ft.Switch(label=t(lang, "sound"), value=prefs.sound)
-    haptics = ft.Switch(label=t(lang, "haptics"), value=prefs.haptics)
-    motion = ft.Switch(label=t(lang, "reduce_motion"), value=prefs.reduce_motion)
+    width = app.page.width  # a switch's words wrap in what the screen leaves them (switch_words)
+    sound = ft.Switch(label=switch_words(lang, t(lang, "sound"), width), value=prefs.sound)
+    haptics = ft.Switch(label=switch_words(lang, t(lang, "haptics"), width), value=prefs.haptics)
+    motion = ft.Switch(label=switch_words(lang, t(lang, "reduce_motion"), width), value=prefs.reduce_motion)
     switches, wishes, told = online_switches(app)
     preview = live_preview(style)
     online, checked_address = settings_section(app)
@@ -89,8 +90,9 @@ def online_switches(app: Host) -> tuple[list[ft.Control], Callable[[], dict[str,
     switches, their values to save, and what to do once saved (a changed wish to be watched is
     sent to the lobby, off the loop)."""
     lang, prefs = app.lang, app.prefs
-    quick = ft.Switch(label=t(lang, "qm_setting"), value=prefs.quick_messages)
-    watched = ft.Switch(label=t(lang, "ol_spectators_setting"), value=prefs.spectators)
+    quick = ft.Switch(label=switch_words(lang, t(lang, "qm_setting"), app.page.width), value=prefs.quick_messages)
+    watched = ft.Switch(label=switch_words(lang, t(lang, "ol_spectators_setting"), app.page.width),
+                        value=prefs.spectators)
 
     def told() -> None:
         if bool(watched.value) != prefs.spectators:
