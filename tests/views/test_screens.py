@@ -14,7 +14,7 @@ import pytest
 from engine.lanes import VARIANTS
 from storage import api
 from tests.views.modes import live, local, online_seat, state_of
-from tests.views.screen import Screen
+from tests.views.screen import Screen, walk
 from views.app import start
 from views.host import Host
 from views.ui import theme
@@ -133,15 +133,19 @@ def open_at(tmp_path: Path, route: str, db: str = "app.sqlite") -> Screen:
     return Screen(tmp_path / db, start, route=route)
 
 
-def test_the_lopti_setup_switch_keeps_its_words_on_a_small_phone(tmp_path: Path) -> None:
-    """P-7.4's switch: Flet lays a switch's label out at its full width beside it, and the long
-    words ran off a 360-px phone; they are given the room left beside the switch, and wrap there.
-    They stay the switch's own label (a tap on them flips it; a screen reader names it by them)."""
-    s = Screen(tmp_path / "app.sqlite", start, route="/lopti/new", size=(360, 640))
+@pytest.mark.parametrize(("route", "ident", "words"), [
+    ("/lopti/new", "first-out-ends", "first_out_ends"), ("/settings", "setting-spectators", "ol_spectators_setting"),
+    ("/settings", "setting-reduce_motion", "reduce_motion")])
+def test_a_switch_keeps_its_words_on_a_small_phone(tmp_path: Path, route: str, ident: str, words: str) -> None:
+    """P-7.4's switch and the settings': Flet lays a switch's label out at its full width beside it,
+    and long words ran off a 360-px phone; they are given the room left beside the switch, and wrap
+    there. They stay the switch's own label (a tap on them flips it; a screen reader names it by them)."""
+    s = Screen(tmp_path / "app.sqlite", start, route=route, size=(360, 640))
     try:
-        switch = s.wait_for(lambda: s.find(ident="first-out-ends"), what="the setup")[0].content
-        assert isinstance(switch, ft.Switch) and isinstance(switch.label, ft.Container)
-        assert isinstance(switch.label.content, ft.Text) and switch.label.content.value == t("en", "first_out_ends")
+        switch = next(c for c in walk(s.wait_for(lambda: s.find(ident=ident), what=ident)[0])
+                      if isinstance(c, ft.Switch))
+        assert isinstance(switch.label, ft.Container)
+        assert isinstance(switch.label.content, ft.Text) and switch.label.content.value == t("en", words)
         width = switch.label.width
         assert width is not None and theme.SPACE_WIDE + theme.SWITCH_WIDTH + width + theme.SPACE_WIDE <= 360
     finally:
