@@ -5,9 +5,9 @@ and every outgoing message is encoded with Flet's own msgpack encoder, as the so
 so the diffs the app sends are the diffs a client would get.
 
 The app sends every change itself (views/ui/reconcile.send; views/app.py turns Flet's auto-update
-off). So after an event whose handler sent nothing, the screen diffs the whole page as Flet's
-auto-update did: a change found there was left unsent — in a browser the screen would stay stale
-— and ``close`` fails the test with it.
+off). So after an event whose handler sent nothing, while no other work of the app is under way,
+the screen diffs the whole page as Flet's auto-update did: a change found there was left unsent —
+in a browser the screen would stay stale — and ``close`` fails the test with it.
 
 The session's event loop runs in a thread of its own, as it does under ``ft.run``: bot turns
 started with ``page.run_task`` go on while a test looks at the screen. Tests read the screen only
@@ -151,6 +151,8 @@ class Screen:
         self.page: ft.Page = self.session.page
         #: events after which a change stayed unsent (see the module's docstring)
         self.unsent: list[str] = []
+        #: how many times the check looked (it looks only when the app is otherwise idle)
+        self.looked = 0
         setattr(self.session, "after_event", self._checked(self.session.after_event))  # noqa: B010  # a method
         # what the socket server does when a browser registers: the client's page properties in,
         # the page (and its services) mounted and sent back
@@ -163,7 +165,8 @@ class Screen:
     def _checked(self, after_event: Callable[[BaseControl | None], Any]) -> Callable[[BaseControl | None], Any]:
         """Flet's end of an event, after a look for changes its handler left unsent."""
         async def checked(control: BaseControl | None) -> None:
-            if not context.was_update_called():
+            if not context.was_update_called() and not self.busy():
+                self.looked += 1
                 sent = self.conn.patches
                 self.session.patch_control(self.page)  # what Flet's auto-update sent
                 if self.conn.patches != sent and not flets_own(self.conn.last_patch.patch):
@@ -171,6 +174,13 @@ class Screen:
             await after_event(control)
 
         return checked
+
+    def busy(self) -> bool:
+        """Whether other work is under way on the loop (a lobby call awaited, a bot's turn, a clock):
+        what it changed before an await it sends when it ends, so a look now could find it half
+        done. The check looks only when the app is otherwise idle, so it never depends on timing."""
+        me = asyncio.current_task()
+        return any(not task.done() for task in asyncio.all_tasks(self.loop) if task is not me)
 
     # --- running on the session's loop ----------------------------------------------------------
 

@@ -60,3 +60,22 @@ def test_what_a_person_enters_is_not_a_change_left_unsent(tmp_path: Path) -> Non
     assert field.value == "typed"
     assert not screen.unsent
     screen.close()
+
+
+
+def test_the_net_looks_on_the_real_app(tmp_path: Path) -> None:
+    """The check looks only while no other work of the app is under way; on the app's own home,
+    idle, an event its handler answers with nothing (the echo of the route shown) is looked at, so
+    the net is not one that never closes."""
+    import asyncio
+
+    from views.app import start
+
+    screen = Screen(tmp_path / "app.sqlite", start)
+    screen.wait_text("Lanes")
+    screen.wait_for(lambda: not screen.call(screen.busy), what="the app idle")
+    before = screen.looked
+    echo = screen.session.dispatch_event(screen.page._i, "route_change", {"route": screen.page.route})
+    asyncio.run_coroutine_threadsafe(echo, screen.loop).result(timeout=10)
+    assert screen.looked == before + 1 and not screen.unsent
+    screen.close()

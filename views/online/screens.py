@@ -138,13 +138,15 @@ def _loader(app: Host, acc: Account, status: ft.Text, me_line: ft.Text,
             status.value, status.color = t(lang, "ol_connecting"), theme.PAGE_MUTED
             send(status, retry)
         me = await ask(app, status, client.me)
-        retry.visible = me is FAILED
-        if me is not FAILED and status.value == t(lang, "ol_connecting"):
-            status.value = ""
         mine = await ask(app, status, client.my_matches) if me is not FAILED else FAILED
         if me is not FAILED and me.get("spectators", True) != app.prefs.spectators:
             await ask(app, status, client.set_spectators, app.prefs.spectators)  # the Settings switch
         client.close()
+        # what the answers change is changed here, at once, and sent: a change made before an await
+        # would wait unsent (and the screen still say "connecting" until the last answer, as it does)
+        retry.visible = me is FAILED
+        if me is not FAILED and status.value == t(lang, "ol_connecting"):
+            status.value = ""
         if me is not FAILED:
             me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],
                               games=me.get("rated_games", 0)) + " · " + acc.lobby_url
