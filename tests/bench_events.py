@@ -18,7 +18,6 @@ import collections
 import os
 import runpy
 import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -77,15 +76,13 @@ def drive(url: str, db: Path, opens: int) -> None:
 
 
 def measure(cwd: Path, opens: int, tmp: Path, name: str) -> dict[tuple[str, str], tuple[int, float, float]]:
-    from tests.helpers import free_port, listening
+    from tests.bench_ui import serve
+    from tests.helpers import free_port
 
     port, db, out = free_port(), tmp / f"{name}.sqlite", tmp / f"{name}.tsv"
-    proc = subprocess.Popen([sys.executable, str(ROOT / "tests/bench_events.py"), "--serve", str(port), str(out)],
-                            cwd=cwd, env={**os.environ, "CARDTABLE_DB": str(db)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = serve([sys.executable, str(ROOT / "tests/bench_events.py"), "--serve", str(port), str(out)], port,
+                 {**os.environ, "CARDTABLE_DB": str(db)}, cwd=cwd)
     try:
-        if not listening(port, 60):
-            raise SystemExit(f"{name} did not listen on {port}")
         drive(f"http://127.0.0.1:{port}/", db, opens)
         proc.send_signal(signal.SIGUSR2)
         deadline = time.monotonic() + 10
@@ -110,13 +107,13 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp())
     pages = {"app": measure(ROOT, args.opens, tmp, "app")}
     if args.against:
-        then = tmp / "against"
-        subprocess.run(["git", "worktree", "add", "--detach", str(then), args.against], cwd=ROOT, check=True,
-                       capture_output=True)
+        from tests.bench_ui import checkout, remove_checkout
+
+        then = checkout(args.against, tmp / "against")
         try:
             pages["against"] = measure(then, args.opens, tmp, "against")
         finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(then)], cwd=ROOT, capture_output=True)
+            remove_checkout(then)
     for name, spent in pages.items():
         total = sum(ms for _, ms, _ in spent.values())
         print(f"{name}: the end of every event (Flet's after_event) over {args.opens} opens, "

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -27,7 +26,16 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench_ui import Wire, cpu_seconds, enable_semantics, forget_games, press, serve  # noqa: E402
+from tests.bench_ui import (  # noqa: E402
+    Wire,
+    checkout,
+    cpu_seconds,
+    enable_semantics,
+    forget_games,
+    press,
+    remove_checkout,
+    serve,
+)
 
 STEPS = ("home", "press 1", "opponent", "press 2", "table", "tap sent", "answer in", "first picture asked",
          "last picture in", "total", "main thread: home", "main thread: to opponent", "main thread: to table",
@@ -111,9 +119,7 @@ def main() -> None:
              "bare": serve([sys.executable, "tests/bench_ui.py", "--serve-page", "imperative", str(ports["bare"])],
                            ports["bare"], env)}
     if args.against:
-        then = tmp / "against"
-        subprocess.run(["git", "worktree", "add", "--detach", str(then), args.against], cwd=ROOT, check=True,
-                       capture_output=True)
+        then = checkout(args.against, tmp / "against")
         procs["against"] = serve([sys.executable, "main.py", "--web", "--port", str(ports["against"])],
                                  ports["against"], {**env, "CARDTABLE_DB": str(dbs["against"])}, cwd=then)
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in names}
@@ -133,8 +139,7 @@ def main() -> None:
             proc.terminate()
             proc.wait(timeout=10)
         if args.against:
-            subprocess.run(["git", "worktree", "remove", "--force", str(tmp / "against")], cwd=ROOT,
-                           capture_output=True)
+            remove_checkout(tmp / "against")
     report(runs, args.runs)
 
 

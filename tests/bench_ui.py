@@ -71,6 +71,17 @@ def counter_main(port: int) -> None:
     ft.run(main, view=ft.AppView.WEB_BROWSER, host="127.0.0.1", port=port, no_cdn=True)
 
 
+def checkout(rev: str, where: Path) -> Path:
+    """The repository as it was at commit ``rev``, in a git worktree at ``where`` (``--against``);
+    ``remove_checkout`` takes it away."""
+    subprocess.run(["git", "worktree", "add", "--detach", str(where), rev], cwd=ROOT, check=True, capture_output=True)
+    return where
+
+
+def remove_checkout(where: Path) -> None:
+    subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT, capture_output=True)
+
+
 def serve(cmd: list[str], port: int, env: dict[str, str], cwd: Path = ROOT) -> subprocess.Popen[bytes]:
     from tests.helpers import listening
 
@@ -410,9 +421,7 @@ def main() -> None:
              "declarative": serve([*bench, "--serve-page", "declarative", str(ports["declarative"])],
                                   ports["declarative"], env)}
     if args.against:
-        then = tmp / "against"
-        subprocess.run(["git", "worktree", "add", "--detach", str(then), args.against], cwd=ROOT, check=True,
-                       capture_output=True)
+        then = checkout(args.against, tmp / "against")
         apps["against"] = tmp / "against.sqlite"
         procs["against"] = serve([sys.executable, "main.py", "--web", "--port", str(ports["against"])],
                                  ports["against"], {**env, "CARDTABLE_DB": str(apps["against"])}, cwd=then)
@@ -464,8 +473,7 @@ def main() -> None:
             proc.terminate()
             proc.wait(timeout=10)
         if args.against:
-            subprocess.run(["git", "worktree", "remove", "--force", str(tmp / "against")], cwd=ROOT,
-                           capture_output=True)
+            remove_checkout(tmp / "against")
     report(opens, counter_taps, taps, cpu, args.pace, args.block)
     print(f"Spit against the Expert for {args.spit_seconds:.0f} s ({spit_actions(tmp / 'bench.sqlite')} actions "
           f"played): app process {spit_cpu:.2f} CPU s/s, longest "
