@@ -14,7 +14,7 @@ from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, pad, switch_words, text
+from views.ui.widgets import icon_button, labelled_switch, pad, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -69,8 +69,7 @@ def lopti_setup(app: Host) -> None:
     def stop_changed(e: ft.Event[ft.Switch]) -> None:
         stop["first_out"] = bool(e.control.value)
 
-    first_out = ft.Switch(label=switch_words(lang, t(lang, "first_out_ends"), app.page.width), value=False,
-                          on_change=stop_changed)
+    first_out = labelled_switch(lang, t(lang, "first_out_ends"), app.page.width, False, stop_changed)
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, t(lang, "lopti_table_setup"), theme.TYPE_TITLE, True), expand=True),

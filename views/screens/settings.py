@@ -17,7 +17,7 @@ from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.reconcile import send
-from views.ui.widgets import card_face, icon_button, pad, switch_words, tagged, text
+from views.ui.widgets import card_face, icon_button, labelled_switch, pad, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -38,10 +38,9 @@ def settings(app: Host) -> None:
     style = choice("card_style", prefs.card_style, [(k, t(lang, f"style_{k}")) for k in CARD_STYLES])
     speed = choice("bot_speed", prefs.bot_speed, [(k, t(lang, f"speed_{k}")) for k in BOT_SPEEDS])
     hints = choice("hint_level", prefs.hint_level, [(k, t(lang, k)) for k in HINT_LEVELS])
-    width = app.page.width  # a switch's words wrap in what the screen leaves them (switch_words)
-    sound = ft.Switch(label=switch_words(lang, t(lang, "sound"), width), value=prefs.sound)
-    haptics = ft.Switch(label=switch_words(lang, t(lang, "haptics"), width), value=prefs.haptics)
-    motion = ft.Switch(label=switch_words(lang, t(lang, "reduce_motion"), width), value=prefs.reduce_motion)
+    sound = labelled_switch(lang, t(lang, "sound"), app.page.width, prefs.sound)
+    haptics = labelled_switch(lang, t(lang, "haptics"), app.page.width, prefs.haptics)
+    motion = labelled_switch(lang, t(lang, "reduce_motion"), app.page.width, prefs.reduce_motion)
     switches, wishes, told = online_switches(app)
     preview = live_preview(style)
     online, checked_address = settings_section(app)
@@ -90,9 +89,8 @@ def online_switches(app: Host) -> tuple[list[ft.Control], Callable[[], dict[str,
     switches, their values to save, and what to do once saved (a changed wish to be watched is
     sent to the lobby, off the loop)."""
     lang, prefs = app.lang, app.prefs
-    quick = ft.Switch(label=switch_words(lang, t(lang, "qm_setting"), app.page.width), value=prefs.quick_messages)
-    watched = ft.Switch(label=switch_words(lang, t(lang, "ol_spectators_setting"), app.page.width),
-                        value=prefs.spectators)
+    quick = labelled_switch(lang, t(lang, "qm_setting"), app.page.width, prefs.quick_messages)
+    watched = labelled_switch(lang, t(lang, "ol_spectators_setting"), app.page.width, prefs.spectators)
 
     def told() -> None:
         if bool(watched.value) != prefs.spectators:

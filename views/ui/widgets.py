@@ -441,16 +441,17 @@ def tap_area(ident: str, control: ft.Container, *, selected: bool | None = None)
     return ft.MergeSemantics(ft.Semantics(identifier=ident, button=True, selected=selected, content=control))
 
 
-def switch_words(lang: str, words: str, page_width: float | None) -> ft.Control:
-    """A switch's label that wraps onto as many lines as it needs. Flet lays a switch's label out
+def labelled_switch(lang: str, words: str, page_width: float | None, value: bool,
+                    on_change: Callable[[ft.Event[ft.Switch]], None] | None = None) -> ft.Switch:
+    """A switch whose words wrap onto as many lines as they need. Flet lays a switch's label out
     beside it at the label's full width, so a long one ran off the phone's edge (the Lopti table's
     "Stop each deal when the first player goes out..." at 360 and 390 px); given the screen's width
-    less its edges and the switch, the words wrap. It stays the switch's own label: a tap on the
-    words flips it, and a screen reader says them as the switch's name."""
-    if not page_width:  # not known yet: Flet's own way
-        return text(lang, words)
-    return ft.Container(text(lang, words), width=max(page_width - 2 * theme.SPACE_WIDE - theme.SWITCH_WIDTH,
-                                                     theme.MIN_TARGET))
+    less its edges and the switch, the words wrap. They stay the switch's own label: a tap on them
+    flips it, and a screen reader says them as the switch's name."""
+    label: ft.Control = text(lang, words)
+    if page_width:  # not known yet: Flet's own way
+        label = ft.Container(label, width=max(page_width - 2 * theme.SPACE_WIDE - theme.SWITCH_WIDTH, theme.MIN_TARGET))
+    return ft.Switch(label=label, value=value, on_change=on_change)
 
 
 def icon_button(icon: ft.IconData, label: str, on_click: Tap, color: str | None = None,
