@@ -156,10 +156,15 @@ NO_RIVE = f"""  <script>
 """
 
 
-def flet_web_index() -> str:
+def flet_web(*parts: str) -> Path:
+    """A file of the installed Flet web client (what Flet serves when the app's assets do not)."""
     import flet_web
 
-    return (Path(flet_web.__file__).parent / "web" / "index.html").read_text(encoding="utf-8")
+    return Path(flet_web.get_package_web_dir(), *parts)
+
+
+def flet_web_index() -> str:
+    return flet_web("index.html").read_text(encoding="utf-8")
 
 
 #: the app's Material icons, under the page's assets (``/assets/``, where Flet's font manifest points)
@@ -189,17 +194,12 @@ def font_manifest(flet_manifest: list[dict[str, object]]) -> list[dict[str, obje
 
 
 def flet_web_font_manifest() -> list[dict[str, object]]:
-    import flet_web
-
-    path = Path(flet_web.__file__).parent / "web" / "assets" / "FontManifest.json"
-    manifest: list[dict[str, object]] = json.loads(path.read_text(encoding="utf-8"))
+    manifest: list[dict[str, object]] = json.loads(flet_web("assets", "FontManifest.json").read_text(encoding="utf-8"))
     return manifest
 
 
 def flet_web_icon_font() -> Path:
-    import flet_web
-
-    return Path(flet_web.__file__).parent / "web" / "assets" / "fonts" / "MaterialIcons-Regular.otf"
+    return flet_web("assets", "fonts", "MaterialIcons-Regular.otf")
 
 
 def icons_named(root: Path) -> set[str]:

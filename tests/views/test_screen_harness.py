@@ -62,7 +62,6 @@ def test_what_a_person_enters_is_not_a_change_left_unsent(tmp_path: Path) -> Non
     screen.close()
 
 
-
 def test_the_net_looks_on_the_real_app(tmp_path: Path) -> None:
     """The check looks only while no other work of the app is under way; on the app's own home,
     idle, an event its handler answers with nothing (the echo of the route shown) is looked at, so
