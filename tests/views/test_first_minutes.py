@@ -374,3 +374,36 @@ def test_the_home_loads_the_coming_deals_first_pictures_and_that_deal_is_the_nex
         assert api.load_game(s.app.storage, int(s.app.route.rsplit("/", 1)[1])).seed == 8
     finally:
         s.close()
+
+
+
+@pytest.mark.parametrize("points", [False, True])
+def test_spits_opponent_screen_loads_the_coming_rounds_stock_tops(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, points: bool) -> None:
+    """A Spit table that decoded its ten stock tops as it opened froze a real-time round's first
+    frames (#44, docs/app.md). The opponent screen lays out, unseen, the coming round's faces that are
+    up from the start (S-2.2: each stock's top card, both sides) and the backs, in the points game too
+    (S-8), and nothing of what the player cannot see (S-2.3: the spit cards lie face down)."""
+    from engine.spit import RULES
+
+    monkeypatch.setattr(App, "new_seed", staticmethod(lambda: 5))
+    monkeypatch.setattr(App, "coming_seed", lambda self: 5)
+    s = open_at(tmp_path, "/spit/new")
+    try:
+        if points:
+            s.call(lambda: setattr(s.app.drafts, "spit_points", True))
+            s.go("/")
+            s.go("/spit/new")
+        s.wait_for(lambda: loaded_ahead_on(s), what="the pictures loaded ahead")
+        ahead = loaded_ahead_on(s)
+        s.tap("Beginner")
+        s.wait_for(lambda: s.find(ident="stock-0-0"), what="the Spit table")
+        state = s.call(lambda: s.app.screen.game.state)
+        assert state.scoring == ("points" if points else "standard")
+        tops = [card for side in RULES.observe(state, 0)["players"] for card in side["stock_tops"]]
+        assert len(tops) == 10 and all(tops)
+        assert ahead == [BACK_SRC, *dict.fromkeys(f"cards/classic/{card}.svg" for card in tops)]
+        shown = {c.src for c in s.find(kind=ft.Image) if c.width != 1}
+        assert set(ahead) <= shown  # each picture loaded ahead is one the table draws
+    finally:
+        s.close()

@@ -16,7 +16,7 @@ from views.screens.rules import rules_dialog
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.reconcile import send
-from views.ui.widgets import icon_button, pad, tagged, text
+from views.ui.widgets import icon_button, loaded_ahead, pad, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -25,10 +25,10 @@ LEVELS = ("beginner", "casual", "skilled", "expert")
 
 
 def level_screen(app: Host, game: str, choices: ft.Control, people: str,
-                 people_icon: ft.IconData | None = None) -> None:
+                 people_icon: ft.IconData | None = None, ahead: list[str] | None = None) -> None:
     """The opponent screen of ``game`` (its record's new-game screen): the game's own ``choices``
     first (Lanes' house rules, Spit's way of scoring), then the bot levels, then ``people`` on this
-    device."""
+    device. ``ahead``: pictures the coming table draws first, loaded while the player chooses."""
     lang = app.lang
     buttons: list[ft.Control] = [
         choices,
@@ -40,6 +40,7 @@ def level_screen(app: Host, game: str, choices: ft.Control, people: str,
                 ft.Container(text(lang, t(lang, "choose_level"), theme.TYPE_TITLE, True), expand=True),
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, game))]),
         *buttons,
+        *([loaded_ahead(ahead)] if ahead else []),
     ], spacing=theme.SPACE_LOOSE, horizontal_alignment=ft.CrossAxisAlignment.CENTER, scroll=ft.ScrollMode.AUTO)
     app.show(ft.Container(body, padding=pad(theme.PAD)))
 

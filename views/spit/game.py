@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
-from engine.spit import SpitOptions
+from engine.spit import RULES, SpitOptions
 from views.game_views import GameViews
 from views.screens.in_progress import ask_before_new
 from views.screens.new_game import level_screen, points_switch
@@ -19,17 +19,29 @@ from views.table.screen import NewGame
 from views.table.timeline import Stepper, Timeline
 from views.ui import theme
 from views.ui.i18n import t
-from views.ui.widgets import felt
+from views.ui.widgets import BACK_SRC, face_src, felt
 
 if TYPE_CHECKING:
     from engine.tutorial import Lesson
     from views.host import Host
 
 
+def _options(app: Host) -> SpitOptions:
+    """The points game (S-8) when chosen on the opponent screen, else the standard one."""
+    return SpitOptions(scoring="points") if app.drafts.spit_points else SpitOptions()
+
+
 def begin(app: Host, level: str) -> None:
-    """A new game, the points game (S-8) when chosen on the opponent screen, stored before it is shown."""
-    options = SpitOptions(scoring="points") if app.drafts.spit_points else SpitOptions()
-    open_table(app, SpitGame.new(app.storage, level, app.new_seed(), 0.0, options), ready=True)
+    """A new game, stored before it is shown."""
+    open_table(app, SpitGame.new(app.storage, level, app.new_seed(), 0.0, _options(app)), ready=True)
+
+
+def start_pictures(app: Host, seed: int) -> list[str]:
+    """What a new round from ``seed`` shows at once: every stock's top card, both sides (S-2, as
+    seat 0 sees them), and the backs. Loaded on the opponent screen, not the home: a Spit table
+    that decoded its ten faces as it opened froze the first frames of a real-time round."""
+    sides = RULES.observe(RULES.new_game(_options(app), seed), 0)["players"]
+    return [BACK_SRC, *dict.fromkeys(face_src(card) for side in sides for card in side["stock_tops"] if card)]
 
 
 def resume(app: Host, game_id: int) -> None:
@@ -61,7 +73,8 @@ def replay_table(app: Host, controller: SpitGame) -> SpitTable:
 
 def new_screen(app: Host) -> None:
     """The opponent screen: the way of scoring first (S-8), then a bot or two people on one device."""
-    level_screen(app, "spit", points_switch(app), t(app.lang, "sp_split"), ft.Icons.PEOPLE)
+    level_screen(app, "spit", points_switch(app), t(app.lang, "sp_split"), ft.Icons.PEOPLE,
+                 ahead=start_pictures(app, app.coming_seed()))
 
 
 def replay(timeline: Timeline, levels: list[str], seat: int, game_id: int) -> tuple[SpitGame, Stepper]:
