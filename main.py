@@ -7,6 +7,7 @@ The app opens the local database (``--db`` or ``CARDTABLE_DB`` override the per-
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 from pathlib import Path
 
@@ -28,6 +29,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
+def settle_heap() -> None:
+    """Before the first session: what is loaded by then (every screen's code, the bots', Flet's and
+    its web server's) lives as long as the process, so it is moved out of the garbage collector's
+    way (``gc.freeze``). A full collection then walks what the sessions made since instead of
+    another ~110,000 objects as well: it took ~100 ms on this machine, and every session's events
+    waited while it ran (``python tests/bench_gc.py``, docs/app.md). Here, not at the first
+    session, so no player waits on it."""
+    gc.collect()
+    gc.freeze()
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     import flet as ft
@@ -43,6 +55,10 @@ def main(argv: list[str] | None = None) -> None:
         start(page, args.db)
 
     warm()
+    if args.web:  # the web server's code too (ft.run loads it later): it lives as long as the process
+        import flet_web.fastapi  # type: ignore[import-untyped]  # noqa: F401
+        import uvicorn  # noqa: F401
+    settle_heap()
     assets = str(ROOT / "assets")
     if args.web:  # say where: the web server itself prints nothing
         print(f"Card Table is served at http://{args.host}:{args.port}/ (Ctrl+C stops it)", flush=True)

@@ -40,3 +40,36 @@ def test_a_seed_deals_the_games_again_in_the_order_they_start(monkeypatch) -> No
     monkeypatch.setenv("CARDTABLE_SEED", "soon")
     clock = app.draw_seed()
     assert clock not in (41, 42, 43, 44) and 0 <= clock <= 0xFFFFFFFF
+
+
+def test_the_heap_loaded_at_start_is_out_of_the_collectors_way_before_anyone_is_served(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full garbage collection walked every object the process held (~150,000 once every screen's
+    code is loaded) and stopped every session's events for 60-80 ms (docs/app.md, tests/bench_gc.py):
+    what the start-up loaded is frozen (``gc.freeze``) before the server takes its first page, and
+    what a session makes afterwards is still collected."""
+    import gc
+    import weakref
+
+    import flet as ft
+
+    import main
+
+    when_served: list[int] = []
+    monkeypatch.setattr(ft, "run", lambda *args, **kwargs: when_served.append(gc.get_freeze_count()))
+    monkeypatch.setenv("CARDTABLE_DB", str(tmp_path / "a.db"))  # main() notes --db there: undone after
+    try:
+        main.main(["--web", "--port", str(free_port()), "--db", str(tmp_path / "a.db")])
+        assert len(when_served) == 1 and when_served[0] > 10_000, when_served
+
+        class Made:  # a session's garbage, in a cycle: only the collector frees it
+            pass
+
+        made = Made()
+        made.me = made  # type: ignore[attr-defined]
+        gone = weakref.ref(made)
+        del made
+        gc.collect()
+        assert gone() is None
+    finally:
+        gc.unfreeze()
