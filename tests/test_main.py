@@ -44,10 +44,10 @@ def test_a_seed_deals_the_games_again_in_the_order_they_start(monkeypatch) -> No
 
 def test_the_heap_loaded_at_start_is_out_of_the_collectors_way_before_anyone_is_served(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A full garbage collection walked every object the process held (~150,000 once every screen's
-    code is loaded) and stopped every session's events for 60-80 ms (docs/app.md, tests/bench_gc.py):
-    what the start-up loaded is frozen (``gc.freeze``) before the server takes its first page, and
-    what a session makes afterwards is still collected."""
+    """A full garbage collection walked every object the process held, ~110,000 of them loaded at
+    start and living as long as it, and every session's events waited ~100 ms on it (docs/app.md,
+    tests/bench_gc.py): what the start-up loaded is frozen (``gc.freeze``) before the server takes
+    its first page, and what a session makes afterwards is still collected."""
     import gc
     import weakref
 

@@ -380,8 +380,8 @@ def test_the_home_loads_the_coming_deals_first_pictures_and_that_deal_is_the_nex
 @pytest.mark.parametrize("points", [False, True])
 def test_spits_opponent_screen_loads_the_coming_rounds_stock_tops(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, points: bool) -> None:
-    """A Spit table that decoded its ten stock tops as it opened froze a real-time round's first
-    frames (#44, docs/app.md). The opponent screen lays out, unseen, the coming round's faces that are
+    """A Spit table waited, before its first frame, on decoding the ten stock tops it shows at once
+    (#44, docs/app.md). The opponent screen lays out, unseen, the coming round's faces that are
     up from the start (S-2.2: each stock's top card, both sides) and the backs, in the points game too
     (S-8), and nothing of what the player cannot see (S-2.3: the spit cards lie face down)."""
     from engine.spit import RULES

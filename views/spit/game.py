@@ -39,7 +39,7 @@ def begin(app: Host, level: str) -> None:
 def start_pictures(app: Host, seed: int) -> list[str]:
     """What a new round from ``seed`` shows at once: every stock's top card, both sides (S-2, as
     seat 0 sees them), and the backs. Loaded on the opponent screen, not the home: a Spit table
-    that decoded its ten faces as it opened froze the first frames of a real-time round."""
+    waited, before its first frame, on decoding its ten faces."""
     sides = RULES.observe(RULES.new_game(_options(app), seed), 0)["players"]
     return [BACK_SRC, *dict.fromkeys(face_src(card) for side in sides for card in side["stock_tops"] if card)]
 
