@@ -94,30 +94,24 @@ def main() -> None:
 def compare(rev: str, rounds: int, taps: int) -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.bench_ui import checkout, remove_checkout, serve
-    from tests.helpers import free_port
+    from tests.bench_ui import side_by_side
     from tests.views.test_browser import launch
 
     tmp = Path(tempfile.mkdtemp())
-    dirs = {"now": ROOT, rev: checkout(rev, tmp / "against")}
-    ports = {name: free_port() for name in dirs}
-    procs = [serve([sys.executable, str(Path(__file__).resolve()), "--serve", str(ports[name]),
-                    str(tmp / f"{i}.sqlite"), str(tmp / f"{i}.log")], ports[name], dict(os.environ), cwd=where)
-             for i, (name, where) in enumerate(dirs.items())]
-    start_up = [len(logged(tmp / f"{i}.log")) for i in range(len(dirs))]
-    try:
-        with sync_playwright() as p:
-            browser, first = launch(p)
-            first.close()
-            for _ in range(rounds):
-                for i, name in enumerate(dirs):
-                    drive(browser, f"http://127.0.0.1:{ports[name]}/", tmp / f"{i}.sqlite", taps)
-    finally:
-        for proc in procs:
-            proc.terminate()
-        remove_checkout(tmp / "against")
+
+    def command(i: int, port: int) -> list[str]:
+        return [sys.executable, str(Path(__file__).resolve()), "--serve", str(port), str(tmp / f"{i}.sqlite"),
+                str(tmp / f"{i}.log")]
+
+    with side_by_side(rev, tmp, command) as urls, sync_playwright() as p:
+        start_up = [len(logged(tmp / f"{i}.log")) for i in range(len(urls))]
+        browser, first = launch(p)
+        first.close()
+        for _ in range(rounds):
+            for i, url in enumerate(urls.values()):
+                drive(browser, url, tmp / f"{i}.sqlite", taps)
     print(f"The server's garbage collections over {rounds} open paths with {taps} taps each (after start-up):")
-    for i, name in enumerate(dirs):
+    for i, name in enumerate(urls):
         print(f"  {name:10s} {summary(tmp / f'{i}.log', start_up[i])}")
 
 

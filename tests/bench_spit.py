@@ -13,7 +13,6 @@ then each run's figures.
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
 import tempfile
@@ -24,7 +23,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.bench_ui import FRAMES_JS, checkout, enable_semantics, forget_games, press, remove_checkout, serve  # noqa: E402
+from tests.bench_ui import FRAMES_JS, enable_semantics, forget_games, press, side_by_side  # noqa: E402
 
 
 def round_start(browser: Any, url: str, pace: float) -> tuple[float, float]:
@@ -56,7 +55,6 @@ def round_start(browser: Any, url: str, pace: float) -> tuple[float, float]:
 def main() -> None:
     from playwright.sync_api import sync_playwright
 
-    from tests.helpers import free_port
     from tests.views.test_browser import launch
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -65,25 +63,15 @@ def main() -> None:
     ap.add_argument("--against", required=True, metavar="REV", help="the commit to compare with")
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp())
-    then = checkout(args.against, tmp / "against")
-    dirs = {"now": ROOT, args.against: then}
-    ports = {name: free_port() for name in dirs}
-    procs = [serve([sys.executable, "main.py", "--web", "--port", str(ports[name])], ports[name],
-                   {**os.environ, "CARDTABLE_DB": str(tmp / f"{i}.sqlite")}, cwd=where)
-             for i, (name, where) in enumerate(dirs.items())]
-    found: dict[str, list[tuple[float, float]]] = {name: [] for name in dirs}
-    try:
-        with sync_playwright() as p:
-            browser, first = launch(p)
-            first.close()
-            for _ in range(args.runs):
-                for i, name in enumerate(dirs):
-                    forget_games(tmp / f"{i}.sqlite")
-                    found[name].append(round_start(browser, f"http://127.0.0.1:{ports[name]}/", args.pace))
-    finally:
-        for proc in procs:
-            proc.terminate()
-        remove_checkout(tmp / "against")
+    with side_by_side(args.against, tmp, lambda i, port: [sys.executable, "main.py", "--web", "--port", str(port)]) \
+            as urls, sync_playwright() as p:
+        browser, first = launch(p)
+        first.close()
+        found: dict[str, list[tuple[float, float]]] = {name: [] for name in urls}
+        for _ in range(args.runs):
+            for i, (name, url) in enumerate(urls.items()):
+                forget_games(tmp / f"{i}.sqlite")
+                found[name].append(round_start(browser, url, args.pace))
     print(f"Spit's start, medians of {args.runs} runs (pace {args.pace:.1f} s): press on 'Expert' -> table shown, "
           "longest frame gap in the 2.5 s after")
     for name, rows in found.items():

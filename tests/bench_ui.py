@@ -47,6 +47,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -80,6 +82,29 @@ def checkout(rev: str, where: Path) -> Path:
 
 def remove_checkout(where: Path) -> None:
     subprocess.run(["git", "worktree", "remove", "--force", str(where)], cwd=ROOT, capture_output=True)
+
+
+@contextmanager
+def side_by_side(rev: str, tmp: Path, command: Callable[[int, int], list[str]]) -> Iterator[dict[str, str]]:
+    """This tree ("now") and commit ``rev`` (a worktree under ``tmp``), version ``i`` served by
+    ``command(i, port)`` from its own directory with its own database (``tmp/{i}.sqlite``): their
+    addresses by name. On leaving, both are taken down and the worktree removed."""
+    from tests.helpers import free_port
+
+    dirs = {"now": ROOT, rev: checkout(rev, tmp / "against")}
+    procs: list[subprocess.Popen[bytes]] = []
+    urls: dict[str, str] = {}
+    try:
+        for i, (name, where) in enumerate(dirs.items()):
+            port = free_port()
+            procs.append(serve(command(i, port), port, {**os.environ, "CARDTABLE_DB": str(tmp / f"{i}.sqlite")},
+                               cwd=where))
+            urls[name] = f"http://127.0.0.1:{port}/"
+        yield urls
+    finally:
+        for proc in procs:
+            proc.terminate()
+        remove_checkout(tmp / "against")
 
 
 def serve(cmd: list[str], port: int, env: dict[str, str], cwd: Path = ROOT) -> subprocess.Popen[bytes]:
