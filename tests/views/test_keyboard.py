@@ -459,3 +459,81 @@ def test_a_spit_round_by_keyboard_alone(tmp_path: Path, lang: str) -> None:
     assert len(played) >= 3, played
     (ARTIFACTS / f"keyboard-spit-{lang}.txt").write_text("\n".join(said) + "\n", encoding="utf-8")
     assert said and not [s for s in said if any(g in s for g in SUITS)], said
+
+
+def a_lanes_disband_to_come(db: Path) -> tuple[int, int]:
+    """Store a Lanes game against the Beginner at the person's turn, where the casual policy
+    disbands a lane and the game goes on (the first seed that gets there, the same on every run).
+    Returns the game's id and the lane."""
+    from engine.bots import decide
+    from engine.games import rules_for
+    from engine.lanes.actions import Disband
+    from storage import api
+    from storage.db import open_storage
+    from storage.seats import PERSON, stored_seats
+
+    rules = rules_for("lanes")
+    options = rules.parse_options({})
+
+    def to_a_disband(seed: int) -> tuple[list[Any], int] | None:
+        state, actions = rules.new_game(options, seed, 2), list[Any]()
+        while not rules.is_over(state) and len(actions) < 200:
+            mover = rules.to_move(state)
+            action = decide("lanes", rules.observe(state, mover), "casual" if mover == 0 else "beginner", len(actions))
+            if mover == 0 and isinstance(action, Disband) and not rules.is_over(rules.apply(state, action)[0]):
+                return actions, action.lane
+            state, _ = rules.apply(state, action)
+            actions.append(action)
+        return None
+
+    seed, (actions, lane) = next((s, found) for s in range(1, 1000) if (found := to_a_disband(s)) is not None)
+    st = open_storage(db)
+    try:
+        gid = api.new_game(st, "lanes", rules.options_to_json(options), seed, 2, stored_seats([PERSON, "beginner"]))
+        for seq, action in enumerate(actions):
+            api.append_action(st, gid, seq, rules.action_to_json(action))
+    finally:
+        st.close()
+    return gid, lane
+
+
+def test_the_bots_reply_to_a_confirmed_disband_is_heard(tmp_path: Path) -> None:
+    """L-4.3: a disband confirmed in its dialog, and the fast Beginner's reply a moment later. The
+    reply is said, and so is everything after it. Flutter's web engine keeps its live region inside
+    an open dialog while an announcement lasts (300 ms); a second one in that time left the region
+    inside the closing dialog, and the reply (in half the runs), or every message until a reload
+    (a CI failure: the result was never said), went to an element no longer on the page
+    (views/table/speech.py)."""
+    from playwright.sync_api import sync_playwright
+
+    lang = "en"
+    db = start(tmp_path, lang)
+    gid, lane = a_lanes_disband_to_come(db)
+    n = len(stored_actions(db, "lanes"))
+    with serve(db) as url, sync_playwright() as p:
+        browser, page = launch(p)
+        open_app(page, f"{url.rstrip('/')}/play/{gid}")
+        page.evaluate(LISTEN)
+        keys = Keys(page, lang)
+        page.locator('[flt-semantics-identifier="hand-0"]').first.wait_for(timeout=30_000)
+        keys.to_ident(f"disband-{lane}")
+        keys.enter()
+        page.locator('[flt-semantics-identifier="disband-confirm"]').first.wait_for(timeout=10_000)
+        keys.to_ident("disband-confirm")
+        before = len(keys.said())
+        keys.enter()
+        assert wait_until(lambda: len(stored_actions(db, "lanes")) >= n + 2, 20)  # mine and the bot's
+
+        def reply() -> list[str]:  # the bot's move, then my turn
+            return [s for s in keys.said()[before:] if s.startswith(t(lang, "last_move", text="").strip())
+                    and s.endswith(t(lang, "your_turn"))]
+
+        assert wait_until(lambda: reply(), 10), keys.said()
+        assert "disband" in keys.said()[before], keys.said()  # my move was said first
+        before = len(keys.said())
+        keys.to_ident("hand-0")
+        keys.enter()  # a card picked up: what to do next is said too
+        assert wait_until(lambda: t(lang, "pick_target") in keys.said()[before:], 10), keys.said()
+        in_host = "() => !!document.querySelector('flt-announcement-host > flt-announcement-polite')"
+        assert wait_until(lambda: page.evaluate(in_host), 3)
+        browser.close()

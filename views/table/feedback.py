@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import flet as ft
 
+from views.table.speech import Speech
 from views.ui.prefs import Prefs
 
 if TYPE_CHECKING:
@@ -63,6 +64,7 @@ class Feedback:
         self.players: dict[str, Audio] = {}
         self.haptics: ft.HapticFeedback | None = None
         self.semantics: ft.SemanticsService | None = None
+        self.speech = Speech(page.run_task, self._announce)
 
     def _player(self, kind: str) -> Audio:
         if kind not in self.players:
@@ -86,12 +88,20 @@ class Feedback:
         self(sound_for(events, me))
 
     def say(self, message: str, lang: str) -> None:
-        """Announce ``message`` to a screen reader (politely: after what it is reading). On the web
-        it goes to the page's live region; a platform without announcements ignores it."""
+        """Announce ``message`` to a screen reader (politely: after what it is reading), after what
+        was said before it (`views.table.speech`). On the web it goes to the page's live region; a
+        platform without announcements ignores it."""
         if self.semantics is None:
             self.semantics = ft.SemanticsService()
-        service = self.semantics
-        self._run(lambda: service.announce_message(message, rtl=lang == "ar"))
+        self.speech.say(message, rtl=lang == "ar")
+
+    def after_said(self, then: Callable[[], object]) -> None:
+        """Run ``then`` once what was said so far has reached the device (at once without a page)."""
+        self.speech.then(then)
+
+    async def _announce(self, message: str, rtl: bool) -> None:
+        if self.semantics is not None:
+            await self.semantics.announce_message(message, rtl=rtl)
 
     def _run(self, start: Callable[[], Awaitable[object]]) -> None:
         async def go() -> None:

@@ -95,18 +95,10 @@ class TurnBasedTable(Table, Generic[A]):
         raise NotImplementedError
 
     def after_said(self, then: Callable[[], object]) -> None:
-        """Run ``then`` (the result dialog) after what was just announced has been sent: announcements
-        go out as tasks (``Feedback.say``), and a screen reader should hear the game's last move and
-        result before the dialog. (On the web an announcement made while a modal dialog is open is
-        still heard: Flutter moves its live region into the dialog.) Without a running page, at once."""
-        async def later() -> None:
-            if not self.stopped:
-                then()
-
-        try:
-            self.app.page.run_task(later)
-        except RuntimeError:
-            then()
+        """Run ``then`` (the result dialog) once what was just announced has reached the device: a
+        screen reader hears the game's last move and result before the dialog (`views.table.speech`).
+        Without a running page, at once."""
+        self.app.feedback.after_said(lambda: None if self.stopped else then())
 
     def announce(self, status: str, last: str) -> None:
         """Say what changed in the status and last-move lines (cards by their spoken names); a bot's
