@@ -437,7 +437,11 @@ def test_a_retry_that_waited_for_its_first_tries_lock_gets_the_first_answer(pg: 
         thread = threading.Thread(target=retry)
         thread.start()
         waiting = text("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'")
-        with engine.connect() as watch:  # the retry is queued on the row lock before the first commits
+        # the retry is queued on the row lock before the first commits. Each look in a transaction of
+        # its own: PostgreSQL reads pg_stat_activity once per transaction, so a first look taken
+        # before the retry reached the lock saw no waiter for the rest of the loop (a CI failure on
+        # a loaded machine, where the retry's thread started late)
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as watch:
             deadline = time.monotonic() + 20
             while not watch.execute(waiting).scalar():
                 assert time.monotonic() < deadline, "the retry never waited for the lock"
