@@ -6,11 +6,15 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from views.table.announce import Announcements
 from views.ui.i18n import card_name, counted, spoken_cards, t
+
+if TYPE_CHECKING:
+    from tests.views.screen import Screen
 
 
 def test_a_change_is_said_once_and_a_bot_burst_is_gathered() -> None:
@@ -46,6 +50,14 @@ def test_a_long_burst_says_its_last_moves_and_how_many_came_before() -> None:
                                                                                   "3 حركات سابقة."]
 
 
+def heard_since(s: Screen, n: int, end: str | tuple[str, ...]) -> str:
+    """What the screen said from message ``n`` on, as one text once it ends with ``end`` ("" until
+    then): views/table/speech.py joins what comes within its gap, so a move and the next may be one
+    message or two."""
+    heard = " ".join(s.conn.announced[n:])
+    return heard if heard.endswith(end) else ""
+
+
 @pytest.mark.parametrize("lang", ["en", "ar", "vi"])
 def test_a_lanes_game_against_a_bot_is_announced_move_by_move(tmp_path: Path, lang: str,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,11 +86,6 @@ def test_a_lanes_game_against_a_bot_is_announced_move_by_move(tmp_path: Path, la
         def said_just(n: int, words: str) -> bool:
             return s.conn.announced[n:] == [words]
 
-        def heard_since(n: int, end: str) -> str:
-            """What was said from message ``n`` on, once it ends with ``end`` ("" until then)."""
-            heard = " ".join(s.conn.announced[n:])
-            return heard if heard.endswith(end) else ""
-
         for _ in range(3):
             s.wait_for(lambda: table.match.my_turn and not table.busy, what="my turn")
             m = table.match
@@ -97,7 +104,7 @@ def test_a_lanes_game_against_a_bot_is_announced_move_by_move(tmp_path: Path, la
             theirs = " ".join([spoken_cards(lang, t(lang, "last_move", text=bot_move)), now])
             # my move, then the bot's and my turn: one message or two (views/table/speech.py joins
             # what comes within its gap)
-            heard = s.wait_for(partial(heard_since, before + 1, theirs), what="the announcements")
+            heard = s.wait_for(partial(heard_since, s, before + 1, theirs), what="the announcements")
             mine = heard[:-len(theirs)]
             assert mine.startswith(t(lang, "last_move", text="").strip()) and card_name(lang, str(move.card)) in mine
         assert not any(g in said for said in s.conn.announced for g in "♠♥♦♣")
@@ -133,8 +140,7 @@ def test_a_lopti_bots_burst_is_one_announcement(tmp_path: Path, monkeypatch: pyt
         s.wait_for(lambda: table.match.my_turn and not table.busy, what="my turn again")
         # my move, then the burst: one message or two (views/table/speech.py joins what comes within
         # its gap), but the bots' moves are never said one message each with a status of their own
-        heard = s.wait_for(lambda: (h := " ".join(s.conn.announced[before:])).endswith(statuses) and h,
-                           what="the burst said")
+        heard = s.wait_for(partial(heard_since, s, before, statuses), what="the burst said")
         bots = local(table.match).seq - mine - 1  # the bots' moves between mine and my next turn
         assert bots >= 1 and heard.count(t("en", "last_move", text="").strip()) == bots + 1, heard
         assert sum(heard.count(status) for status in statuses) == 1, heard

@@ -314,6 +314,26 @@ def test_a_whole_lopti_deal_by_keyboard_alone(tmp_path: Path, lang: str) -> None
     keys.hand_reads_in_order()
 
 
+def stored(db: Path, game: str, seed: int, bots: list[str], actions: list[Any]) -> int:
+    """Store a game of ``game`` with default options dealt from ``seed``, the person at seat 0 and
+    ``bots`` after, and its ``actions`` so far; its id (the app opens it at /play/{id})."""
+    from engine.games import rules_for
+    from storage import api
+    from storage.db import open_storage
+    from storage.seats import PERSON, stored_seats
+
+    rules = rules_for(game)
+    st = open_storage(db)
+    try:
+        gid = api.new_game(st, game, rules.options_to_json(rules.parse_options({})), seed, 1 + len(bots),
+                           stored_seats([PERSON, *bots]))
+        for seq, action in enumerate(actions):
+            api.append_action(st, gid, seq, rules.action_to_json(action))
+    finally:
+        st.close()
+    return gid
+
+
 def a_long_lopti_hand(db: Path) -> tuple[int, int]:
     """Store a three-seat Lopti deal (the person and two casual bots) at the person's turn with a
     hand that lies in three overlapping rows on the tests' phone: the person takes the pile
@@ -324,9 +344,6 @@ def a_long_lopti_hand(db: Path) -> tuple[int, int]:
     from engine.games import rules_for
     from engine.lopti.actions import Keep, Take
     from engine.lopti.dryrun import simple_policy
-    from storage import api
-    from storage.db import open_storage
-    from storage.seats import PERSON, stored_seats
 
     rules = rules_for("lopti")
     options = rules.parse_options({})
@@ -352,16 +369,9 @@ def a_long_lopti_hand(db: Path) -> tuple[int, int]:
 
     seed, actions = next((s, a) for s in range(1, 1000) if (a := to_a_long_hand(s)) is not None)
     state = rules.new_game(options, seed, 3)
-    st = open_storage(db)
-    try:
-        gid = api.new_game(st, "lopti", rules.options_to_json(options), seed, 3,
-                           stored_seats([PERSON, "casual", "casual"]))
-        for seq, action in enumerate(actions):
-            api.append_action(st, gid, seq, rules.action_to_json(action))
-            state, _ = rules.apply(state, action)
-    finally:
-        st.close()
-    return gid, len(state.seats[0].hand)
+    for action in actions:
+        state, _ = rules.apply(state, action)
+    return stored(db, "lopti", seed, ["casual", "casual"], actions), len(state.seats[0].hand)
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
@@ -468,9 +478,6 @@ def a_lanes_disband_to_come(db: Path) -> tuple[int, int]:
     from engine.bots import decide
     from engine.games import rules_for
     from engine.lanes.actions import Disband
-    from storage import api
-    from storage.db import open_storage
-    from storage.seats import PERSON, stored_seats
 
     rules = rules_for("lanes")
     options = rules.parse_options({})
@@ -487,14 +494,7 @@ def a_lanes_disband_to_come(db: Path) -> tuple[int, int]:
         return None
 
     seed, (actions, lane) = next((s, found) for s in range(1, 1000) if (found := to_a_disband(s)) is not None)
-    st = open_storage(db)
-    try:
-        gid = api.new_game(st, "lanes", rules.options_to_json(options), seed, 2, stored_seats([PERSON, "beginner"]))
-        for seq, action in enumerate(actions):
-            api.append_action(st, gid, seq, rules.action_to_json(action))
-    finally:
-        st.close()
-    return gid, lane
+    return stored(db, "lanes", seed, ["beginner"], actions), lane
 
 
 def test_the_bots_reply_to_a_confirmed_disband_is_heard(tmp_path: Path) -> None:
