@@ -42,6 +42,11 @@ FAST_MARKERS = "not browser and not postgres and not process and not soak"
 FAST_ENV = {"HYPOTHESIS_PROFILE": "fast", "PROTOCOL_EXAMPLES": "5", "LEAK_EXAMPLES": "3", "FUZZ_EXAMPLES": "10"}
 
 
+#: two pytest-xdist workers (this 2-core machine's cores); the browser tier and the PostgreSQL tests
+#: each keep to one of them (tests/conftest.py)
+WORKERS = ["-n", "2", "--dist", "loadgroup"]
+
+
 def main(argv: list[str]) -> int:
     fast = argv[:1] == ["--fast"]
     if fast:  # the tier for working: nothing installed, fewer examples, the slow tiers left out
@@ -52,7 +57,7 @@ def main(argv: list[str]) -> int:
     py = sys.executable
     failures = int(step("ruff", [py, "-m", "ruff", "check", "."]) != 0)
     failures += step("mypy", [py, "-m", "mypy"]) != 0
-    failures += step("pytest (fast)" if fast else "pytest", [py, "-m", "pytest", *argv]) != 0
+    failures += step("pytest (fast)" if fast else "pytest", [py, "-m", "pytest", *WORKERS, *argv]) != 0
     if failures:
         print(f"FAILED: {failures} step(s) failed", flush=True)
         return 1
