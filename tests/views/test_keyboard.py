@@ -15,7 +15,7 @@ import contextlib
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -347,37 +347,45 @@ def stored(db: Path, game: str, seed: int, bots: list[str], actions: list[Any]) 
     return gid
 
 
+def moves(game: str, seed: int, seats: int, person: Callable[[Any, list[Any]], Any], bot: str,
+          cap: int = 600) -> Iterator[tuple[Any, int, Any, list[Any]]]:
+    """A game of ``game`` with default options dealt from ``seed``, move by move, as the stored
+    positions below are found: (the state, who moves, the move, the moves before it) — at seat 0
+    ``person(state, moves before)``, elsewhere the ``bot`` level's choice from its observation and
+    the move number (so the same on every run, and the app's bots play on from a stored position as
+    here). Ends when the game is over, or after ``cap`` moves."""
+    from engine.bots import decide
+    from engine.games import rules_for
+
+    rules = rules_for(game)
+    state, actions = rules.new_game(rules.parse_options({}), seed, seats), list[Any]()
+    while not rules.is_over(state) and len(actions) < cap:
+        mover = rules.to_move(state)
+        action = person(state, actions) if mover == 0 else decide(game, rules.observe(state, mover), bot,
+                                                                   len(actions), 300)
+        yield state, mover, action, actions
+        state, _ = rules.apply(state, action)
+        actions.append(action)
+
+
 def a_lopti_deal_near_its_end(db: Path, left: int) -> int:
     """Store a three-seat Lopti deal (the person and two casual bots, as "3 players" deals it) where
     the person has ``left`` moves to go, among them a take and a flip of a face-down card: the
-    person plays the plain policy, as the test does. The seed is the first that gets there (the
-    casual bot decides from its observation and the move number, so the app's bots play on as
-    here). Returns the game's id."""
-    from engine.bots import decide
-    from engine.games import rules_for
+    person plays the plain policy, as the test does. The seed is the first that gets there.
+    Returns the game's id."""
     from engine.lopti.actions import Flip, Take
     from engine.lopti.dryrun import simple_policy
 
-    rules = rules_for("lopti")
-    options = rules.parse_options({})
-
     def cut(seed: int) -> list[Any] | None:
-        state, actions, mine = rules.new_game(options, seed, 3), list[Any](), list[int]()
-        while not rules.is_over(state) and len(actions) < 600:
-            mover = rules.to_move(state)
-            if mover == 0:
-                mine.append(len(actions))
-                action = simple_policy(state)
-            else:
-                action = decide("lopti", rules.observe(state, mover), "casual", len(actions), 300)
-            state, _ = rules.apply(state, action)
-            actions.append(action)
-        if not rules.is_over(state) or len(mine) <= left:
+        played = [(mover, action) for _, mover, action, _ in moves("lopti", seed, 3, lambda st, _: simple_policy(st),
+                                                                   "casual")]
+        mine = [i for i, (mover, _) in enumerate(played) if mover == 0]
+        if len(played) == 600 or len(mine) <= left:  # (a deal that ran into the cap is not over)
             return None
-        tail = [actions[i] for i in mine[-left:]]
+        tail = [played[i][1] for i in mine[-left:]]
         if not (any(isinstance(a, Take) for a in tail) and any(isinstance(a, Flip) for a in tail)):
             return None
-        return actions[:mine[-left]]
+        return [action for _, action in played[:mine[-left]]]
 
     seed, actions = next((s, a) for s in range(1, 1000) if (a := cut(s)) is not None)
     return stored(db, "lopti", seed, ["casual", "casual"], actions)
@@ -386,41 +394,29 @@ def a_lopti_deal_near_its_end(db: Path, left: int) -> int:
 def a_long_lopti_hand(db: Path) -> tuple[int, int]:
     """Store a three-seat Lopti deal (the person and two casual bots) at the person's turn with a
     hand that lies in three overlapping rows on the tests' phone: the person takes the pile
-    whenever it may and otherwise plays the plain policy. The seed is the first that gets there
-    (the casual bot decides from its observation and the move number, so the same on every run).
+    whenever it may and otherwise plays the plain policy. The seed is the first that gets there.
     Returns the game's id and the hand's length."""
-    from engine.bots import decide
     from engine.games import rules_for
     from engine.lopti.actions import Keep, Take
     from engine.lopti.dryrun import simple_policy
 
     rules = rules_for("lopti")
-    options = rules.parse_options({})
 
     def rows(n: int) -> int:
         return len({top for _, top in lay_out(n, hand_room(390), *LOPTI_HAND).spots})
 
-    def to_a_long_hand(seed: int) -> list[Any] | None:
-        state = rules.new_game(options, seed, 3)
-        actions: list[Any] = []
-        while not rules.is_over(state) and len(actions) < 200:
-            mover = rules.to_move(state)
+    def mine(state: Any, _: list[Any]) -> Any:
+        takes = [a for a in rules.legal_actions(state) if isinstance(a, Take)]
+        return takes[0] if takes else simple_policy(state) if state.phase == "play" else Keep()
+
+    def to_a_long_hand(seed: int) -> tuple[list[Any], int] | None:
+        for state, mover, _, before in moves("lopti", seed, 3, mine, "casual", 200):
             if mover == 0 and state.phase == "play" and rows(len(state.seats[0].hand)) == 3:
-                return actions
-            if mover == 0:
-                takes = [a for a in rules.legal_actions(state) if isinstance(a, Take)]
-                action = takes[0] if takes else simple_policy(state) if state.phase == "play" else Keep()
-            else:
-                action = decide("lopti", rules.observe(state, mover), "casual", len(actions), 300)
-            state, _ = rules.apply(state, action)
-            actions.append(action)
+                return list(before), len(state.seats[0].hand)
         return None
 
-    seed, actions = next((s, a) for s in range(1, 1000) if (a := to_a_long_hand(s)) is not None)
-    state = rules.new_game(options, seed, 3)
-    for action in actions:
-        state, _ = rules.apply(state, action)
-    return stored(db, "lopti", seed, ["casual", "casual"], actions), len(state.seats[0].hand)
+    seed, (actions, n) = next((s, found) for s in range(1, 1000) if (found := to_a_long_hand(s)) is not None)
+    return stored(db, "lopti", seed, ["casual", "casual"], actions), n
 
 
 @pytest.mark.parametrize("lang", ["en", "ar"])
@@ -529,17 +525,14 @@ def a_lanes_disband_to_come(db: Path) -> tuple[int, int]:
     from engine.lanes.actions import Disband
 
     rules = rules_for("lanes")
-    options = rules.parse_options({})
+
+    def casual(state: Any, before: list[Any]) -> Any:
+        return decide("lanes", rules.observe(state, 0), "casual", len(before))
 
     def to_a_disband(seed: int) -> tuple[list[Any], int] | None:
-        state, actions = rules.new_game(options, seed, 2), list[Any]()
-        while not rules.is_over(state) and len(actions) < 200:
-            mover = rules.to_move(state)
-            action = decide("lanes", rules.observe(state, mover), "casual" if mover == 0 else "beginner", len(actions))
+        for state, mover, action, before in moves("lanes", seed, 2, casual, "beginner", 200):
             if mover == 0 and isinstance(action, Disband) and not rules.is_over(rules.apply(state, action)[0]):
-                return actions, action.lane
-            state, _ = rules.apply(state, action)
-            actions.append(action)
+                return list(before), action.lane
         return None
 
     seed, (actions, lane) = next((s, found) for s in range(1, 1000) if (found := to_a_disband(s)) is not None)
