@@ -33,13 +33,24 @@ def variant_boxes(screen: Screen) -> list[ft.Checkbox]:
         t("en", f"variant_{v}") for v in VARIANTS))]
 
 
+def open_house_rules(screen: Screen) -> list[ft.Checkbox]:
+    """The house rules' list opened as the client does (``expanded`` set, then the change): its
+    toggles are built then, and only then."""
+    tile = screen.one(kind=ft.ExpansionTile)
+    screen.call(lambda: screen.session.apply_patch(tile._i, {"expanded": True}))
+    screen.fire(tile, "change", True)
+    screen.wait_for(lambda: variant_boxes(screen), what="the house rules' toggles")
+    return variant_boxes(screen)
+
+
 def test_lanes_new_game_offers_the_house_rules_and_the_rated_badge(screen: Screen) -> None:
     """L-9 house rules and the L-8.5 rated-rules badge are on the Lanes opponent screen."""
     buttons = screen.find("Play against a bot")
     screen.fire(buttons[0])  # the Lanes tile comes first
     screen.wait_text(t("en", "choose_level"))
     assert screen.shows(t("en", "rated_rules"))
-    assert len(variant_boxes(screen)) == len(VARIANTS)
+    assert not variant_boxes(screen)  # built when the list is opened (#44)
+    assert len(open_house_rules(screen)) == len(VARIANTS)
 
 
 def test_spit_new_game_has_no_lanes_house_rules(screen: Screen) -> None:
@@ -54,7 +65,7 @@ def test_a_house_rule_toggled_on_makes_the_game_friendly_and_is_played(screen: S
     """L-8.5: any L-9 rule on makes the game friendly (never rated); the table uses it."""
     screen.fire(screen.find("Play against a bot")[0])
     screen.wait_text(t("en", "rated_rules"))
-    box = next(b for b in variant_boxes(screen) if b.label == t("en", "variant_quick_sell"))
+    box = next(b for b in open_house_rules(screen) if b.label == t("en", "variant_quick_sell"))
     screen.toggle(box, True)
     screen.wait_text(t("en", "friendly_rules", n=1))
     screen.tap("Beginner")
@@ -671,7 +682,7 @@ def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path
     a set is saved under a name and picked again from the saved sets (storage presets)."""
     s = open_at(tmp_path, "/lanes/new")
     try:
-        box = next(b for b in variant_boxes(s) if b.label == t("en", "variant_king_adds"))
+        box = next(b for b in open_house_rules(s) if b.label == t("en", "variant_king_adds"))
         s.toggle(box, True)
         assert api.get_profile(s.app.storage)[1]["default_variants"] == ["king_adds"]
         s.tap(ident="preset-save")
@@ -681,7 +692,10 @@ def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path
         s.tap(ident="preset-save-ok")
         s.wait_for(lambda: s.find(ident="presets"), what="the saved sets")
         assert [name for _, name, _ in api.presets(s.app.storage, "lanes_variants")] == ["Kings"]
+        # the screen shown again with the new set: the list stays open, the choice still on
+        assert s.one(kind=ft.ExpansionTile).expanded is True
         box = next(b for b in variant_boxes(s) if b.label == t("en", "variant_king_adds"))
+        assert box.value is True
         s.toggle(box, False)
         assert s.app.drafts.lanes_variants == set()
         dd = s.one(ident="presets").content
@@ -693,8 +707,9 @@ def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path
         s.close()
     again = open_at(tmp_path, "/lanes/new")  # the app opened again: the last choice is still on
     try:
-        box = next(b for b in variant_boxes(again) if b.label == t("en", "variant_king_adds"))
-        assert box.value is True and again.shows(t("en", "friendly_rules", n=1))
+        assert again.shows(t("en", "friendly_rules", n=1))
+        box = next(b for b in open_house_rules(again) if b.label == t("en", "variant_king_adds"))
+        assert box.value is True
     finally:
         again.close()
 

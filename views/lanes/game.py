@@ -70,9 +70,11 @@ def replay_table(app: Host, controller: LanesMatch) -> LanesTable:
     return LanesTable(app, controller, new_game(app))
 
 
-def new_screen(app: Host) -> None:
-    """The opponent screen: the house rules first (L-9), then a bot or a friend on this device."""
-    level_screen(app, "lanes", variant_picker(app, lambda: new_screen(app)), t(app.lang, "pass_and_play"))
+def new_screen(app: Host, rules_open: bool = False) -> None:
+    """The opponent screen: the house rules first (L-9), then a bot or a friend on this device.
+    ``rules_open``: the house rules' list shown open (shown again after a set was saved)."""
+    level_screen(app, "lanes", variant_picker(app, lambda: new_screen(app, rules_open=True), rules_open),
+                 t(app.lang, "pass_and_play"))
 
 
 def replay(timeline: Timeline, levels: list[str], seat: int, game_id: int) -> tuple[LanesMatch, Stepper]:

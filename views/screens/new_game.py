@@ -58,11 +58,15 @@ def points_switch(app: Host) -> ft.Control:
         vertical_alignment=ft.CrossAxisAlignment.CENTER), width=320))
 
 
-def variant_picker(app: Host, redraw: Callable[[], None]) -> ft.Control:
+def variant_picker(app: Host, redraw: Callable[[], None], opened: bool = False) -> ft.Control:
     """L-9 variants as toggles; with none on, a badge says these are the rated rules (L-8.5). The
     choice is remembered for the next game (the ``default_variants`` setting), and a set can be
     saved under a name and picked again (the storage's presets; ``redraw`` shows the screen again
-    with the new set in the list)."""
+    with the new set in the list, and the list open: ``opened``).
+
+    The toggles and the saved sets are built when the list is first opened: closed, they are never
+    drawn, yet the client took in their controls on every opponent screen, and that screen stands
+    between the home and every new Lanes table (#44, docs/app.md "The opponent screen")."""
     lang = app.lang
     badge = text(lang, "", theme.TYPE_SMALL, True)
     boxes: dict[str, ft.Checkbox] = {}
@@ -90,13 +94,21 @@ def variant_picker(app: Host, redraw: Callable[[], None]) -> ft.Control:
             box.value = v in app.drafts.lanes_variants
         remember()
 
+    def rules() -> list[ft.Control]:
+        for v in VARIANTS:
+            boxes[v] = ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.drafts.lanes_variants,
+                                   on_change=lambda e, v=v: toggle(e, v))
+        return [*boxes.values(), preset_row(app, pick, redraw)]
+
+    def opening(e: ft.Event[ft.ExpansionTile]) -> None:
+        if e.control.expanded and not e.control.controls:  # the client set ``expanded`` before this
+            e.control.controls = rules()
+            send(e.control)
+
     update_badge()
-    for v in VARIANTS:
-        boxes[v] = ft.Checkbox(label=t(lang, f"variant_{v}"), value=v in app.drafts.lanes_variants,
-                               on_change=lambda e, v=v: toggle(e, v))
-    return ft.Container(ft.Column([badge, ft.ExpansionTile(title=text(lang, t(lang, "variants"), theme.TYPE_BODY),
-                                                           controls=[
-        *boxes.values(), preset_row(app, pick, redraw)])], spacing=theme.SPACE_TIGHT), width=340)
+    tile = ft.ExpansionTile(title=text(lang, t(lang, "variants"), theme.TYPE_BODY), expanded=opened,
+                            controls=rules() if opened else [], on_change=opening)
+    return ft.Container(ft.Column([badge, tile], spacing=theme.SPACE_TIGHT), width=340)
 
 
 def preset_row(app: Host, pick: Callable[[list[str]], None], redraw: Callable[[], None]) -> ft.Control:
