@@ -15,7 +15,7 @@ from storage.db import open_storage
 from tests.views.test_lopti_session import play_out
 from tests.views.test_screens import open_at, switch_in
 from views.lopti.session import SessionFlow
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 
 ELSEWHERE = {**TEMPLATES[5], "id": "big-take-reveal-3"}  # saved at another table
 
@@ -70,7 +70,7 @@ def test_a_rule_is_saved_to_the_library_and_a_library_rule_voted_into_the_next_s
         for seat in (0, 1):
             s.toggle(switch_in(s, f"keep-old-0-{seat}"), True)
         s.tap(ident="carry-start")
-        s.wait_for(lambda: s.shows(t(lang, "carry_kept", n=1)), what="the new session")
+        s.wait_for(lambda: s.shows(t(lang, counted("carry_kept", 1), n=1)), what="the new session")
         assert not s.conn.crashes
     finally:
         s.close()

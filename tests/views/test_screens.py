@@ -18,7 +18,7 @@ from tests.views.screen import Screen, walk
 from views.app import start
 from views.host import Host
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ def test_a_house_rule_toggled_on_makes_the_game_friendly_and_is_played(screen: S
     screen.wait_text(t("en", "rated_rules"))
     box = next(b for b in open_house_rules(screen) if b.label == t("en", "variant_quick_sell"))
     screen.toggle(box, True)
-    screen.wait_text(t("en", "friendly_rules", n=1))
+    screen.wait_text("Friendly game: 1 house rule")  # one rule, said in the singular
     screen.tap("Beginner")
     screen.wait_for(lambda: screen.find(ident="hand-0"), what="the Lanes table")
     games = api.games_in_progress(screen.app.storage)
@@ -707,7 +707,7 @@ def test_lanes_house_rules_are_remembered_and_saved_as_named_sets(tmp_path: Path
         s.close()
     again = open_at(tmp_path, "/lanes/new")  # the app opened again: the last choice is still on
     try:
-        assert again.shows(t("en", "friendly_rules", n=1))
+        assert again.shows(t("en", counted("friendly_rules", 1), n=1))
         box = next(b for b in open_house_rules(again) if b.label == t("en", "variant_king_adds"))
         assert box.value is True
     finally:

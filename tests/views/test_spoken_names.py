@@ -84,6 +84,25 @@ def test_a_count_takes_its_number_form() -> None:
             assert str(n) in t(lang, counted("sp_cards_said", n), card="x", count=n)
 
 
+def test_every_counted_key_has_its_four_forms_in_every_language() -> None:
+    """A key given to ``counted`` in views/ falls back to another language's words, or to the bare
+    key, when one of its forms is missing; and "1 house rule(s)" once read as a guess."""
+    from views.ui.i18n import table
+
+    keys = {node.args[0].value for path in (ROOT / "views").rglob("*.py")
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "counted"
+            and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
+    assert {"friendly_rules", "carry_kept", "moves_n"} <= keys
+    for lang in ("en", "ar", "vi"):
+        words = table(lang)
+        forms = [f"{k}{form}" for k in sorted(keys) for form in ("", "_one", "_two", "_few")]
+        assert [f for f in forms if f not in words] == [], lang
+        assert [f for f in forms if "(s)" in words[f]] == [], lang
+    assert t("en", counted("friendly_rules", 1), n=1) == "Friendly game: 1 house rule"
+    assert t("ar", counted("friendly_rules", 2), n=2) == "لعبة ودية: قاعدتان منزليتان"
+
+
 def test_cards_shown_with_suit_symbols_are_said_by_name() -> None:
     """#47 item 3: "Last move: … 6♥" was read with a suit symbol in every language."""
     from views.ui.i18n import card_label, spoken_cards

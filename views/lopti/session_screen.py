@@ -21,7 +21,7 @@ from views.lopti.session import OldRule, SessionFlow
 from views.lopti.session_page import Between, author_label, page, seat_label
 from views.lopti.vote_screens import proposal_screen
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 from views.ui.widgets import radius, tagged, text
 
 if TYPE_CHECKING:
@@ -178,7 +178,8 @@ def carry_screen(app: Host, flow: SessionFlow, back: Between) -> None:
         except VoteError as exc:  # the engine refused an old rule: nothing was stored
             app.page.show_dialog(ft.AlertDialog(title=text(lang, str(exc), theme.TYPE_BODY)))
             return
-        back(app, new, t(lang, "carry_kept", n=len(new.session.rules)))
+        kept = len(new.session.rules)
+        back(app, new, t(lang, counted("carry_kept", kept), n=kept))
 
     rows = [carry_row(app, flow, keep, rid, words, t(lang, "sess_rule_by", who=seat_label(flow, author, lang)))
             for rid, words, author, in_force in flow.rules_in_force(lang) if in_force]

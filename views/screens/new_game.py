@@ -14,7 +14,7 @@ from storage import api
 from storage.seats import PERSON
 from views.screens.rules import rules_dialog
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 from views.ui.reconcile import send
 from views.ui.widgets import icon_button, loaded_ahead, pad, tagged, text
 
@@ -73,7 +73,7 @@ def variant_picker(app: Host, redraw: Callable[[], None], opened: bool = False) 
 
     def update_badge() -> None:
         n = len(app.drafts.lanes_variants)
-        badge.value = t(lang, "rated_rules") if n == 0 else t(lang, "friendly_rules", n=n)
+        badge.value = t(lang, "rated_rules") if n == 0 else t(lang, counted("friendly_rules", n), n=n)
         badge.color = theme.PAGE_GOOD if n == 0 else theme.PAGE_FRIENDLY
 
     def remember() -> None:
