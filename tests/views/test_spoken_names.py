@@ -93,7 +93,8 @@ def test_every_counted_key_has_its_four_forms_in_every_language() -> None:
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "counted"
             and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
-    assert {"friendly_rules", "carry_kept", "moves_n"} <= keys
+    keys |= {k.removesuffix("_one") for k in table("en") if k.endswith("_one")}  # a reason's (``why_text``)
+    assert {"friendly_rules", "carry_kept", "moves_n", "lp_rule_return", "why_not_held_count"} <= keys
     for lang in ("en", "ar", "vi"):
         words = table(lang)
         forms = [f"{k}{form}" for k in sorted(keys) for form in ("", "_one", "_two", "_few")]
@@ -101,6 +102,16 @@ def test_every_counted_key_has_its_four_forms_in_every_language() -> None:
         assert [f for f in forms if "(s)" in words[f]] == [], lang
     assert t("en", counted("friendly_rules", 1), n=1) == "Friendly game: 1 house rule"
     assert t("ar", counted("friendly_rules", 2), n=2) == "لعبة ودية: قاعدتان منزليتان"
+
+
+def test_a_reason_with_a_count_says_it_in_the_counts_form() -> None:
+    """An engine reason carrying ``n`` (a Lopti play refused) takes the form of its count."""
+    from engine.core import Why
+    from views.ui.i18n import why_text
+
+    assert why_text("en", Why("not_held_count", "-", n=1, rank="7")) == "You do not hold a card of rank 7."
+    assert why_text("en", Why("not_held_count", "-", n=3, rank="7")) == "You do not hold 3 cards of rank 7."
+    assert why_text("vi", Why("not_held_count", "-", n=1, rank="7")) == "Bạn không có 1 lá bậc 7."
 
 
 def test_cards_shown_with_suit_symbols_are_said_by_name() -> None:

@@ -18,7 +18,7 @@ from engine.lopti.state import order
 from storage.seats import PERSON
 from views.table.contract import Refused, Status
 from views.table.modes import Local, TurnMode
-from views.ui.i18n import card_label, clauses, listed, said, t
+from views.ui.i18n import card_label, clauses, counted, listed, said, t
 
 if TYPE_CHECKING:
     from storage.db import Storage
@@ -313,7 +313,7 @@ class LoptiMatch:
         if e.type == "rule_reverse":
             return t(lang, "lp_reverse", dir=t(lang, f"lp_dir_{e['direction']}"))
         if e.type == "rule_return":
-            return t(lang, "lp_rule_return", n=e["count"])
+            return t(lang, counted("lp_rule_return", e["count"]), n=e["count"])
         if e.type == "announce":
             return t(lang, "lp_announce", text=e["text"])
         if e.type == "clear":

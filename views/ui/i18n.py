@@ -88,7 +88,10 @@ def why_text(lang: str, why: object) -> str:
         params["suit"] = SUIT_GLYPH.get(str(params["suit"]), params["suit"])
     if "card" in params:
         params["card"] = " ".join(card_label(c) for c in str(params["card"]).split())
-    return t(lang, f"why_{key}", **params)
+    n = params.get("n")
+    # a reason with a count says it in the count's form ("one 2", "3 2s") where its words have forms
+    words = counted(f"why_{key}", n) if isinstance(n, int) and f"why_{key}_one" in table("en") else f"why_{key}"
+    return t(lang, words, **params)
 
 
 def card_name(lang: str, card: str) -> str:
