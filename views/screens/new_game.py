@@ -66,7 +66,8 @@ def variant_picker(app: Host, redraw: Callable[[], None], opened: bool = False) 
 
     The toggles and the saved sets are built when the list is first opened: closed, they are never
     drawn, yet the client took in their controls on every opponent screen, and that screen stands
-    between the home and every new Lanes table (#44, docs/app.md "The opponent screen")."""
+    between the home and every new Lanes table (#44, docs/app.md "The opponent screen's
+    folded house rules")."""
     lang = app.lang
     badge = text(lang, "", theme.TYPE_SMALL, True)
     boxes: dict[str, ft.Checkbox] = {}
