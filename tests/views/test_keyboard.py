@@ -376,11 +376,13 @@ def a_lopti_deal_near_its_end(db: Path, left: int) -> int:
     from engine.lopti.actions import Flip, Take
     from engine.lopti.dryrun import simple_policy
 
+    cap = 600
+
     def cut(seed: int) -> list[Any] | None:
         played = [(mover, action) for _, mover, action, _ in moves("lopti", seed, 3, lambda st, _: simple_policy(st),
-                                                                   "casual")]
+                                                                   "casual", cap)]
         mine = [i for i, (mover, _) in enumerate(played) if mover == 0]
-        if len(played) == 600 or len(mine) <= left:  # (a deal that ran into the cap is not over)
+        if len(played) == cap or len(mine) <= left:  # (a deal that ran into the cap is not over)
             return None
         tail = [played[i][1] for i in mine[-left:]]
         if not (any(isinstance(a, Take) for a in tail) and any(isinstance(a, Flip) for a in tail)):
