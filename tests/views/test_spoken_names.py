@@ -94,12 +94,13 @@ def test_every_counted_key_has_its_four_forms_in_every_language() -> None:
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "counted"
             and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)}
     keys |= {k.removesuffix("_one") for k in table("en") if k.endswith("_one")}  # a reason's (``why_text``)
-    assert {"friendly_rules", "carry_kept", "moves_n", "lp_rule_return", "why_not_held_count"} <= keys
+    assert {"friendly_rules", "carry_kept", "moves_n", "lp_rule_return", "why_not_held_count", "n_games"} <= keys
     for lang in ("en", "ar", "vi"):
         words = table(lang)
         forms = [f"{k}{form}" for k in sorted(keys) for form in ("", "_one", "_two", "_few")]
         assert [f for f in forms if f not in words] == [], lang
         assert [f for f in forms if "(s)" in words[f]] == [], lang
+        assert [k for k, v in words.items() if "(s)" in v] == [], lang  # nor any other string
     assert t("en", counted("friendly_rules", 1), n=1) == "Friendly game: 1 house rule"
     assert t("ar", counted("friendly_rules", 2), n=2) == "لعبة ودية: قاعدتان منزليتان"
 
@@ -214,3 +215,13 @@ def test_no_button_is_wrapped_in_a_second_button() -> None:
                     and button.value is True and name(kw.get("content")) in BUTTONS:
                 doubled.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert doubled == []
+
+
+def test_what_an_export_or_import_moved_is_said_in_each_counts_form() -> None:
+    """Settings' "Your data" tells two counts in one line; each takes its own form."""
+    from views.screens.settings import games_and_sessions
+
+    assert games_and_sessions("en", "exported", 1, 2) == "Exported 1 game and 2 sessions."
+    assert games_and_sessions("en", "imported", 12, 1) == "Imported 12 games and 1 session."
+    assert games_and_sessions("ar", "imported", 2, 3) == "استُوردت لعبتان و3 جلسات."
+    assert games_and_sessions("vi", "exported", 1, 5) == "Đã xuất 1 ván và 5 phiên."

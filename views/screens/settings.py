@@ -14,7 +14,7 @@ from storage import api
 from views.online.address import settings_section, use_lobby
 from views.online.watch import tell_lobby_spectators
 from views.ui import theme
-from views.ui.i18n import LANGS, NAMES, t
+from views.ui.i18n import LANGS, NAMES, counted, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.reconcile import send
 from views.ui.widgets import card_face, icon_button, labelled_switch, pad, tagged, text
@@ -128,7 +128,7 @@ def your_data(app: Host) -> list[ft.Control]:
         archive = json.loads(data)
         await ft.FilePicker().save_file(file_name="cardtable-export.json", allowed_extensions=["json"],
                                         src_bytes=data.encode("utf-8"))
-        app.tell(t(lang, "exported", games=len(archive["games"]), sessions=len(archive["sessions"])))
+        app.tell(games_and_sessions(lang, "exported", len(archive["games"]), len(archive["sessions"])))
 
     async def pick(e: object) -> None:
         files = await ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
@@ -150,4 +150,10 @@ def import_text(app: Host, data: bytes) -> str:
         games, sessions = api.import_all(app.storage, data.decode("utf-8"))
     except (api.ImportError_, UnicodeDecodeError) as exc:
         return t(lang, "import_refused", why=str(exc))
-    return t(lang, "imported", games=games, sessions=sessions)
+    return games_and_sessions(lang, "imported", games, sessions)
+
+
+def games_and_sessions(lang: str, key: str, games: int, sessions: int) -> str:
+    """What an export or import moved, each count in its own number form ("1 game and 2 sessions")."""
+    return t(lang, key, games=t(lang, counted("n_games", games), n=games),
+             sessions=t(lang, counted("n_sessions", sessions), n=sessions))
