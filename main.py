@@ -12,6 +12,8 @@ import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+#: Flet's web renderers (``ft.WebRenderer``'s values), named here so parsing the arguments needs no Flet
+RENDERERS = ("auto", "canvaskit", "skwasm")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -23,6 +25,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=None,
                     help="deal the games started while the app runs from seeds SEED, SEED+1, … "
                          "(to deal a reported game again; default: from the clock)")
+    ap.add_argument("--renderer", choices=RENDERERS, default="auto",
+                    help="web mode: the browser's Flutter renderer (default auto: Flet's choice, skwasm where "
+                         "the browser can run it, else CanvasKit; docs/app.md)")
     args = ap.parse_args(argv)
     if args.seed is not None and args.seed < 0:
         ap.error("--seed: a whole number of 0 or more")
@@ -63,7 +68,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.web:  # say where: the web server itself prints nothing
         print(f"Card Table is served at http://{args.host}:{args.port}/ (Ctrl+C stops it)", flush=True)
         ft.run(app_main, assets_dir=assets, view=ft.AppView.WEB_BROWSER, host=args.host, port=args.port,
-               no_cdn=True)
+               no_cdn=True, web_renderer=ft.WebRenderer(args.renderer))
     else:
         ft.run(app_main, assets_dir=assets)
 

@@ -1,5 +1,6 @@
 """Where the open path's time goes, the app against the bare page (a script that prints figures;
-not a test): ``.venv/bin/python tests/bench_open.py [--runs 8]``.
+not a test): ``.venv/bin/python tests/bench_open.py [--runs 8] [--renderer canvaskit] [--click-in-page]``
+(``--renderer``: every page's Flutter renderer, as main.py's; ``--click-in-page``: see ``open_path``).
 
 tests/bench_ui.py gives the open path as one ratio; this splits it, app and bare page alternating
 on fresh pages in one headless Chromium (390×844), medians over ``--runs``: the home shown; the
@@ -20,12 +21,14 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from main import RENDERERS  # noqa: E402
 from tests.bench_ui import (  # noqa: E402
     Wire,
     checkout,
@@ -42,9 +45,11 @@ STEPS = ("home", "press 1", "opponent", "press 2", "table", "tap sent", "answer 
          "main thread: 1 s after", "main thread CPU: open -> hand", "server CPU: open -> hand")
 
 
-def open_path(browser: Any, url: str, server: int) -> dict[str, float]:
+def open_path(browser: Any, url: str, server: int, in_page: bool = False) -> dict[str, float]:
     """One fresh page taken home -> "Play against a bot" -> "Beginner" -> the hand; seconds per step
-    (``server``: the serving process, charged its CPU)."""
+    (``server``: the serving process, charged its CPU). ``in_page``: each button is found, and its
+    place read, by the page itself the moment it shows, and clicked there (no ``bounding_box``
+    round trip, which waits on the page's main thread: how much of the first press is the robot's)."""
     page = browser.new_page(viewport={"width": 390, "height": 844})
     wire = Wire(page)
     asked: list[float] = []
@@ -58,20 +63,18 @@ def open_path(browser: Any, url: str, server: int) -> dict[str, float]:
     start = time.perf_counter()
     page.goto(url)
     enable_semantics(page)
-    play = page.locator('[flt-semantics-identifier="play-lanes"]')
-    play.wait_for(timeout=60_000)
+    play = shown(page, "play-lanes", 60_000, in_page)
     home = time.perf_counter()
     busy.append(main_thread_ms(cdp))
-    press(page, play)
+    play()
     pressed = time.perf_counter()
-    beginner = page.locator('[flt-semantics-identifier="level-beginner"]')
-    beginner.wait_for(timeout=20_000)
+    beginner = shown(page, "level-beginner", 20_000, in_page)
     opponent = time.perf_counter()
     busy.append(main_thread_ms(cdp))
     asked.clear()
     arrived.clear()
     wire.reset()
-    press(page, beginner)
+    beginner()
     pressed_2 = time.perf_counter()
     page.wait_for_selector('[flt-semantics-identifier="hand-0"]', timeout=60_000)
     table = time.perf_counter()
@@ -90,6 +93,26 @@ def open_path(browser: Any, url: str, server: int) -> dict[str, float]:
                 ("home", "to opponent", "to table", "1 s after"), busy, busy[1:], strict=False)}}
 
 
+#: the centre of the control with this semantics identifier once it is laid out and stays put from
+#: one frame to the next (a screen's first frame may still move it), else null
+PLACE_JS = """id => { const el = document.querySelector(`[flt-semantics-identifier="${id}"]`);
+  const r = el && el.getBoundingClientRect();
+  const at = r && r.width > 0 ? [r.x + r.width / 2, r.y + r.height / 2] : null;
+  const was = window.__place; window.__place = at && at.join();
+  return at && was === at.join() ? at : null; }"""
+
+
+def shown(page: Any, ident: str, timeout: float, in_page: bool) -> Callable[[], None]:
+    """Wait until the button ``ident`` shows; what presses it (the bench's ``press``, or with
+    ``in_page`` a click at the place the page read when it showed)."""
+    if in_page:
+        x, y = page.wait_for_function(PLACE_JS, arg=ident, timeout=timeout).json_value()
+        return lambda: page.mouse.click(x, y)
+    button = page.locator(f'[flt-semantics-identifier="{ident}"]')
+    button.wait_for(timeout=timeout)
+    return lambda: press(page, button)
+
+
 def main_thread_ms(cdp: Any) -> float:
     """The page's main thread's busy time so far (Chromium's ``TaskDuration``), in ms."""
     return 1000 * metric(cdp, "TaskDuration")
@@ -104,6 +127,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--runs", type=int, default=8)
     ap.add_argument("--against", metavar="REV", help="also serve the app as it was at this commit, beside it")
+    ap.add_argument("--renderer", choices=RENDERERS, default="auto", help="every page's Flutter renderer (main.py's)")
+    ap.add_argument("--click-in-page", action="store_true",
+                    help="find each button and read its place in the page, and click there (see open_path)")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -111,11 +137,12 @@ def main() -> None:
     from tests.views.test_browser import launch
 
     tmp = Path(tempfile.mkdtemp())
-    env = {**os.environ, "CARDTABLE_DB": str(tmp / "bench.sqlite")}
+    env = {**os.environ, "CARDTABLE_DB": str(tmp / "bench.sqlite"), "BENCH_RENDERER": args.renderer}
+    app = [sys.executable, "main.py", "--web", "--renderer", args.renderer, "--port"]
     names = ("app", "bare", *(("against",) if args.against else ()))
     ports = {name: free_port() for name in names}
     dbs = {"app": tmp / "bench.sqlite", "against": tmp / "against.sqlite"}
-    procs = {"app": serve([sys.executable, "main.py", "--web", "--port", str(ports["app"])], ports["app"], env),
+    procs = {"app": serve([*app, str(ports["app"])], ports["app"], env),
              "bare": serve([sys.executable, "tests/bench_ui.py", "--serve-page", "imperative", str(ports["bare"])],
                            ports["bare"], env)}
     if args.against:
@@ -132,7 +159,8 @@ def main() -> None:
                     if db.exists():
                         forget_games(db)
                 for name in names[i % len(names):] + names[:i % len(names)]:  # each page first in turn
-                    runs[name].append(open_path(browser, f"http://127.0.0.1:{ports[name]}/", procs[name].pid))
+                    runs[name].append(open_path(browser, f"http://127.0.0.1:{ports[name]}/", procs[name].pid,
+                                                args.click_in_page))
             browser.close()
     finally:
         for proc in procs.values():

@@ -15,6 +15,7 @@ so the benchmark drives all three the same way.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
@@ -149,5 +150,7 @@ def declarative(page: ft.Page) -> None:
 
 
 def serve(style: str, port: int) -> None:
+    """``BENCH_RENDERER``: the browser's renderer, as the app's ``--renderer`` (default auto)."""
     ft.run(imperative if style == "imperative" else declarative, assets_dir=str(ASSETS),
-           view=ft.AppView.WEB_BROWSER, host="127.0.0.1", port=port, no_cdn=True)
+           view=ft.AppView.WEB_BROWSER, host="127.0.0.1", port=port, no_cdn=True,
+           web_renderer=ft.WebRenderer(os.environ.get("BENCH_RENDERER", "auto")))

@@ -42,6 +42,20 @@ def test_a_seed_deals_the_games_again_in_the_order_they_start(monkeypatch) -> No
     assert clock not in (41, 42, 43, 44) and 0 <= clock <= 0xFFFFFFFF
 
 
+def test_the_web_renderer_is_flets_choice_unless_asked() -> None:
+    """`--renderer`: the browser's Flutter renderer, Flet's own choice by default (skwasm in
+    Chromium; CanvasKit measured far slower there, docs/app.md); the names are Flet's own."""
+    import flet as ft
+
+    import main
+
+    assert set(main.RENDERERS) == {r.value for r in ft.WebRenderer}
+    assert main.parse_args(["--web"]).renderer == "auto"
+    assert main.parse_args(["--web", "--renderer", "canvaskit"]).renderer == "canvaskit"
+    with pytest.raises(SystemExit):
+        main.parse_args(["--renderer", "html"])
+
+
 def test_the_heap_loaded_at_start_is_out_of_the_collectors_way_before_anyone_is_served(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A full garbage collection walked every object the process held, ~110,000 of them loaded at
