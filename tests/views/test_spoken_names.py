@@ -225,3 +225,15 @@ def test_what_an_export_or_import_moved_is_said_in_each_counts_form() -> None:
     assert games_and_sessions("en", "imported", 12, 1) == "Imported 12 games and 1 session."
     assert games_and_sessions("ar", "imported", 2, 3) == "استُوردت لعبتان و3 جلسات."
     assert games_and_sessions("vi", "exported", 1, 5) == "Đã xuất 1 ván và 5 phiên."
+
+
+def test_an_export_with_no_place_chosen_says_nothing_was_exported() -> None:
+    """A save dialog closed without a place answers no path: the player is told nothing was
+    written, not that it was. The browser's download answers none either, and there it is saved."""
+    from views.screens.settings import export_said
+
+    archive: dict[str, list[object]] = {"games": [1, 2], "sessions": []}
+    assert export_said("en", archive, "/home/me/cardtable-export.json", web=False) == "Exported 2 games and 0 sessions."
+    assert export_said("en", archive, None, web=True) == "Exported 2 games and 0 sessions."
+    assert export_said("en", archive, None, web=False) == "Nothing was exported: no place to save it was chosen."
+    assert export_said("ar", archive, None, web=False) == "لم يُصدَّر شيء: لم يُختر مكان لحفظه."

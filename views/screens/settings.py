@@ -126,9 +126,13 @@ def your_data(app: Host) -> list[ft.Control]:
     async def export(e: object) -> None:
         data = api.export_all(app.storage)
         archive = json.loads(data)
-        await ft.FilePicker().save_file(file_name="cardtable-export.json", allowed_extensions=["json"],
-                                        src_bytes=data.encode("utf-8"))
-        app.tell(games_and_sessions(lang, "exported", len(archive["games"]), len(archive["sessions"])))
+        try:
+            where = await ft.FilePicker().save_file(file_name="cardtable-export.json", allowed_extensions=["json"],
+                                                    src_bytes=data.encode("utf-8"))
+        except (RuntimeError, TimeoutError) as exc:  # the platform's dialog or its writing failed
+            app.tell(t(lang, "export_failed", why=str(exc)))
+            return
+        app.tell(export_said(lang, archive, where, app.page.web))
 
     async def pick(e: object) -> None:
         files = await ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
@@ -151,6 +155,15 @@ def import_text(app: Host, data: bytes) -> str:
     except (api.ImportError_, UnicodeDecodeError) as exc:
         return t(lang, "import_refused", why=str(exc))
     return games_and_sessions(lang, "imported", games, sessions)
+
+
+def export_said(lang: str, archive: dict[str, list[object]], where: str | None, web: bool) -> str:
+    """What an export says: the counts written, or that nothing was — a window's or a phone's save
+    dialog closed without a place answers no path. The browser's download answers none either,
+    and there the file is saved."""
+    if where is None and not web:
+        return t(lang, "export_cancelled")
+    return games_and_sessions(lang, "exported", len(archive["games"]), len(archive["sessions"]))
 
 
 def games_and_sessions(lang: str, key: str, games: int, sessions: int) -> str:
