@@ -135,8 +135,12 @@ def your_data(app: Host) -> list[ft.Control]:
         app.tell(export_said(lang, archive, where, app.page.web))
 
     async def pick(e: object) -> None:
-        files = await ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
-        if not files:
+        try:
+            files = await ft.FilePicker().pick_files(allowed_extensions=["json"], with_data=True)
+        except (RuntimeError, TimeoutError) as exc:  # the platform's dialog or its reading failed
+            app.tell(t(lang, "import_refused", why=str(exc)))
+            return
+        if not files:  # closed without a file: nothing to say
             return
         app.tell(import_text(app, files[0].bytes or b""))
 
