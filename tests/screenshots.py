@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tests.views.test_browser import launch, open_app, serve, wait_until  # noqa: E402
-from views.ui.i18n import t  # noqa: E402
+from views.ui.i18n import counted, t  # noqa: E402
 
 VIEWPORTS = {"phone360": (360, 640), "phone390": (390, 844), "desktop": (1280, 800)}
 #: a 360×640 phone with the text 1.3× larger (the browser's root font size, which Flutter's web
@@ -72,7 +72,7 @@ def tables(page: Any, lang: str, out: Path, prefix: str) -> None:
     shoot(page, out, f"{prefix}-lanes-result")
     page.get_by_role("button", name=t(lang, "home")).last.click(timeout=20_000)
     time.sleep(0.8)
-    button(page, t(lang, "players_n", n=3)).click(timeout=20_000)
+    button(page, t(lang, counted("players_n", 3), n=3)).click(timeout=20_000)
     fresh = button(page, t(lang, "start_new"))  # an earlier viewport's table is still in progress
     with contextlib.suppress(Exception):
         fresh.click(timeout=2_500)

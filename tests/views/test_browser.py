@@ -19,7 +19,7 @@ import pytest
 from tests.conftest import ROOT
 from tests.helpers import free_port, listening
 from tests.views.modes import local, state_of
-from views.ui.i18n import card_name, t
+from views.ui.i18n import card_name, counted, t
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -560,7 +560,7 @@ def test_every_table_on_phone_and_desktop_with_a_reload_that_resumes(tmp_path: P
             page.screenshot(path=str(ARTIFACTS / f"{view}-{lang}-home.png"))
             for game, start in (("lanes", 0), ("lopti", None), ("spit", 1)):
                 if start is None:
-                    page.get_by_role("button", name=t(lang, "players_n", n=3)).first.click(timeout=20_000)
+                    page.get_by_role("button", name=t(lang, counted("players_n", 3), n=3)).first.click(timeout=20_000)
                 else:
                     page.get_by_role("button", name=t(lang, "play_vs_bot")).nth(start).click(timeout=20_000)
                     page.get_by_role("button", name=t(lang, "beginner")).click(timeout=20_000)

@@ -34,7 +34,7 @@ from tests.views.test_browser import (
 )
 from views.ui import sizing
 from views.ui.fan import hand_room, lay_out
-from views.ui.i18n import card_name, t
+from views.ui.i18n import card_name, counted, t
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -277,7 +277,7 @@ def test_a_whole_lopti_deal_by_keyboard_alone(tmp_path: Path, lang: str) -> None
     with serve(db) as url, sync_playwright() as p:
         browser, page = launch(p)
         keys = open_keyboard(page, url, lang)
-        keys.to_name(t(lang, "players_n", n=3) if whole else t(lang, "continue"))
+        keys.to_name(t(lang, counted("players_n", 3), n=3) if whole else t(lang, "continue"))
         keys.enter()
         page.locator('[flt-semantics-identifier="hand-0"], [flt-semantics-identifier^="down-"]').first.wait_for(
             timeout=30_000)

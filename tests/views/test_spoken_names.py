@@ -105,6 +105,20 @@ def test_every_counted_key_has_its_four_forms_in_every_language() -> None:
     assert t("ar", counted("friendly_rules", 2), n=2) == "لعبة ودية: قاعدتان منزليتان"
 
 
+def test_no_screen_says_a_count_family_without_choosing_its_form() -> None:
+    """A key with number forms given to ``t`` as it is says its general form whatever the count
+    ("1 moves" in the history list); it goes through ``counted`` (or a key chosen in code)."""
+    from views.ui.i18n import table
+
+    families = {k.removesuffix("_one") for k in table("en") if k.endswith("_one")}
+    bare = [f"{path.relative_to(ROOT)}:{node.lineno} {node.args[1].value}"
+            for path in (ROOT / "views").rglob("*.py")
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "t" and len(node.args) > 1
+            and isinstance(node.args[1], ast.Constant) and node.args[1].value in families]
+    assert bare == []
+
+
 def test_a_reason_with_a_count_says_it_in_the_counts_form() -> None:
     """An engine reason carrying ``n`` (a Lopti play refused) takes the form of its count."""
     from engine.core import Why
@@ -237,3 +251,25 @@ def test_an_export_with_no_place_chosen_says_nothing_was_exported() -> None:
     assert export_said("en", archive, None, web=True) == "Exported 2 games and 0 sessions."
     assert export_said("en", archive, None, web=False) == "Nothing was exported: no place to save it was chosen."
     assert export_said("ar", archive, None, web=False) == "لم يُصدَّر شيء: لم يُختر مكان لحفظه."
+
+
+def test_counts_on_the_lopti_lessons_review_and_online_screens_take_their_number_form() -> None:
+    """Arabic counts one, two, 3-10 and 11+ in four forms: "2 لاعبين" and "14 دروس" read wrong
+    on the home and the lessons list ("لاعبان", "14 درسًا"). A lobby's answer without a whole
+    count is said in the general form, never refused."""
+    from views.online.common import me_said
+    from views.online.watch import moves_said
+    from views.screens.review import review_working
+
+    assert [t("ar", counted("players_n", n), n=n) for n in (2, 3, 5)] == ["لاعبان", "3 لاعبين", "5 لاعبين"]
+    assert t("ar", counted("lesson_progress", 14), done=0, n=14) == "أنهيت 0 من 14 درسًا"
+    assert t("ar", counted("lesson_progress", 6), done=6, n=6) == "أنهيت 6 من 6 دروس"
+    assert t("en", counted("sess_majority", 2), n=2, of=3).startswith("It passes with at least 2 of 3 votes")
+    assert "بصوتين" in t("ar", counted("carry_hint", 2), n=2, of=3)
+    assert me_said("en", {"name": "Ana", "rating": 1500, "rated_games": 1}) == "Ana · rating 1500 · 1 rated game"
+    assert me_said("ar", {"name": "Ana", "rating": 1500, "rated_games": 2}).endswith("مباراتان مصنّفتان")
+    assert me_said("en", {"name": "Ana", "rating": 1500, "rated_games": "?"}) == "Ana · rating 1500 · ? rated games"
+    assert moves_said("en", 1) == "1 move" and moves_said("ar", 7) == "7 نقلات" and moves_said("en", None) == "? moves"
+    assert review_working("en", 0, None) == "0 of … moves looked at"
+    assert review_working("en", 1, 1) == "1 of 1 move looked at"
+    assert review_working("ar", 3, 40) == "تمت مراجعة 3 من 40 نقلة"

@@ -18,7 +18,7 @@ from views.lopti.table import LoptiTable
 from views.screens.in_progress import ask_before_new
 from views.table.modes import LessonMode, ReplayMode
 from views.table.timeline import Stepper, Timeline
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 from views.ui.prefs import LOPTI_BOTS
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ def replay_table(app: Host, controller: LoptiMatch) -> LoptiTable:
 def home_starts(app: Host) -> list[ft.Control]:
     """Quick tables of 2–5 seats (their bots at the level chosen beside them) and the set-up."""
     lang = app.lang
-    out: list[ft.Control] = [ft.Button(t(lang, "players_n", n=n), on_click=lambda e, n=n: ask_before_new(
+    out: list[ft.Control] = [ft.Button(t(lang, counted("players_n", n), n=n), on_click=lambda e, n=n: ask_before_new(
         app, "lopti", lambda: new_session(app, n))) for n in (2, 3, 4, 5)]
     out.append(ft.OutlinedButton(t(lang, "lopti_table_setup"), icon=ft.Icons.GROUPS,
                                  on_click=lambda e: app.go("/lopti/new")))

@@ -193,7 +193,8 @@ def carry_screen(app: Host, flow: SessionFlow, back: Between) -> None:
                      t(lang, "lib_from") if o.author is None else t(lang, "sess_rule_by", who=seat_label(
                          flow, o.author, lang)), forgetting(o)) for o in flow.old_rules()]
     page(app, t(lang, "sess_again"), [
-        text(lang, t(lang, "carry_hint", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL),
+        text(lang, t(lang, counted("carry_hint", flow.session.players // 2 + 1), n=flow.session.players // 2 + 1,
+                       of=flow.session.players), theme.TYPE_SMALL),
         *(rows or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)]),
         *([text(lang, t(lang, "lib_older"), theme.TYPE_STRONG, True), *old] if old else []),
         tagged("carry-start", ft.FilledButton(

@@ -12,7 +12,7 @@ from views.lopti.session import SessionFlow
 from views.screens.new_game import LEVELS
 from views.screens.rules import rules_dialog
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 from views.ui.reconcile import send
 from views.ui.widgets import icon_button, labelled_switch, pad, text
 
@@ -74,7 +74,7 @@ def lopti_setup(app: Host) -> None:
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, t(lang, "lopti_table_setup"), theme.TYPE_TITLE, True), expand=True),
                 icon_button(ft.Icons.MENU_BOOK, t(lang, "rules"), lambda e: rules_dialog(app, "lopti"))]),
-        ft.Row([ft.OutlinedButton(t(lang, "players_n", n=n), on_click=lambda e, n=n: count(n))
+        ft.Row([ft.OutlinedButton(t(lang, counted("players_n", n), n=n), on_click=lambda e, n=n: count(n))
                 for n in (2, 3, 4, 5)], wrap=True),
         rows,
         text(lang, t(lang, "lopti_pass_note"), theme.TYPE_SMALL, color=theme.PAGE_MUTED),

@@ -36,7 +36,7 @@ from views.table.screen import NewGame
 from views.table.turn_table import TurnBasedTable
 from views.ui import sizing, theme
 from views.ui.fan import Fan, hand_fan, hand_room, lay_out
-from views.ui.i18n import RTL, listed, t, why_text
+from views.ui.i18n import RTL, counted, listed, t, why_text
 from views.ui.reconcile import show
 from views.ui.widgets import (
     HIGHLIGHT,
@@ -377,7 +377,7 @@ class LoptiTable(TurnBasedTable[LoptiAction]):
         m = self.match
         coach = m.mode.coach
         title = coach.lesson.title[self.lang] if coach else \
-            f"{t(self.lang, 'lopti')} · {t(self.lang, 'players_n', n=len(m.levels))}"
+            f"{t(self.lang, 'lopti')} · {t(self.lang, counted('players_n', len(m.levels)), n=len(m.levels))}"
         rules = rules_button(self.app, "lopti")
         in_force = house_rules_button(self.app, self.match, self.session, self._rule_deleted)
         return table_header(self.lang, title, lambda e: self.leave(), t(self.lang, "back"),

@@ -28,7 +28,7 @@ from views.lopti.session_page import (
 )
 from views.lopti.tie_screens import defender_screen, objector_screen, rps_screen
 from views.ui import theme
-from views.ui.i18n import t, why_text
+from views.ui.i18n import counted, t, why_text
 from views.ui.reconcile import send
 from views.ui.widgets import tagged, text
 
@@ -187,7 +187,8 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
     page(app, t(lang, "sess_propose"), [
         text(lang, proposal_words(flow, proposal, lang), theme.TYPE_LEAD, True),
         text(lang, t(lang, "when_title"), theme.TYPE_SMALL, True), when,
-        text(lang, t(lang, "sess_majority", n=flow.session.players // 2 + 1, of=flow.session.players), theme.TYPE_SMALL,
+        text(lang, t(lang, counted("sess_majority", flow.session.players // 2 + 1), n=flow.session.players // 2 + 1,
+                         of=flow.session.players), theme.TYPE_SMALL,
              color=theme.PAGE_MUTED),
         *rows,
         tagged("vote-count", ft.FilledButton(

@@ -15,7 +15,7 @@ import flet as ft
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.online.address import account_here, lobby_url
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 from views.ui.reconcile import send
 from views.ui.widgets import Tap, icon_button, pad, text
 
@@ -25,6 +25,14 @@ if TYPE_CHECKING:
 
 LOG = logging.getLogger("cardtable")
 TIME_CONTROLS = ("3+2", "5+3", "10+5", "1+0", "untimed")
+
+
+def me_said(lang: str, me: dict[str, Any]) -> str:
+    """A player as the lobby gives them: name, rating and rated games, the count in its number
+    form (a lobby's answer without a whole count is said in the general form)."""
+    games = me.get("rated_games", 0)
+    key = counted("ol_me", games) if isinstance(games, int) else "ol_me"
+    return t(lang, key, name=me.get("name", ""), rating=me.get("rating", ""), games=games)
 
 
 def client_for(app: Host) -> LobbyClient | None:

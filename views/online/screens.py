@@ -25,7 +25,7 @@ from views.ui.widgets import tagged, text
 if TYPE_CHECKING:
     from storage.models import Account
     from views.host import Host
-from views.online.common import FAILED, TIME_CONTROLS, ask, client_for, page
+from views.online.common import FAILED, TIME_CONTROLS, ask, client_for, me_said, page
 from views.online.find import challenge_row, find_game, online_variants, running_match_button
 from views.online.standings import leaderboard, profile
 from views.online.watch import live_list
@@ -148,8 +148,7 @@ def _loader(app: Host, acc: Account, status: ft.Text, me_line: ft.Text,
         if me is not FAILED and status.value == t(lang, "ol_connecting"):
             status.value = ""
         if me is not FAILED:
-            me_line.value = t(lang, "ol_me", name=me["name"], rating=me["rating"],
-                              games=me.get("rated_games", 0)) + " · " + acc.lobby_url
+            me_line.value = me_said(lang, me) + " · " + acc.lobby_url
         if mine is not FAILED and mine:
             running.controls = [text(lang, t(lang, "ol_running"), theme.TYPE_LEAD, True),
                                 *(running_match_button(app, m) for m in mine)]

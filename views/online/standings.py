@@ -15,7 +15,7 @@ from views.ui.widgets import text
 
 if TYPE_CHECKING:
     from views.host import Host
-from views.online.common import FAILED, Home, any_client, client_for, fetch, page
+from views.online.common import FAILED, Home, any_client, client_for, fetch, me_said, page
 
 
 async def leaderboard(app: Host, home: Home) -> None:
@@ -46,8 +46,7 @@ async def profile(app: Host, home: Home) -> None:
     client.close()
     if p is FAILED:
         return
-    lines: list[ft.Control] = [text(lang, t(lang, "ol_me", name=p.get("name", ""), rating=p.get("rating", ""),
-                                             games=p.get("rated_games", 0)), theme.TYPE_STRONG, True)]
+    lines: list[ft.Control] = [text(lang, me_said(lang, p), theme.TYPE_STRONG, True)]
     hist = p.get("history", [])
     if hist:
         ratings = [int(h["rating"]) for h in hist[-40:]]

@@ -20,7 +20,7 @@ from views.online.controller import LobbyJson, OnlineMode
 from views.online.table import OnlineSeat
 from views.table.contract import Powers, Refused
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 from views.ui.widgets import felt, text
 
 if TYPE_CHECKING:
@@ -98,11 +98,18 @@ async def live_list(app: Host, home: Home) -> None:
          back=lambda e: home(""))
 
 
+def moves_said(lang: str, n: object) -> str:
+    """A live match's moves so far, in the count's number form (a lobby's answer without a whole
+    count says "?" in the general form)."""
+    key = counted("moves_n", n) if isinstance(n, int) else "moves_n"
+    return t(lang, key, n=n if isinstance(n, int) else "?")
+
+
 def _row(app: Host, i: int, m: LobbyJson) -> ft.Control:
     lang = app.lang
     names = [f"{p['name']} ({p['rating']})" if p else "?" for p in m["players"]]
     tc = t(lang, "ol_untimed") if m["time_control"] == "untimed" else m["time_control"]
-    words = t(lang, "watch_row", a=names[0], b=names[1], tc=tc, n=m["move_count"])
+    words = t(lang, "watch_row", a=names[0], b=names[1], tc=tc, moves=moves_said(lang, m["move_count"]))
     return ft.Semantics(identifier=f"live-{i}", content=ft.OutlinedButton(
         words, icon=ft.Icons.VISIBILITY, on_click=lambda e: app.page.run_task(watch, app, str(m["match_id"]))))
 

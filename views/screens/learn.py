@@ -12,7 +12,7 @@ from views.games import games
 from views.lopti.session_screen import open_session_lesson
 from views.table.lessons import find, lessons
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 from views.ui.widgets import felt, icon_button, pad, tagged, text
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ def learn(app: Host, focus: str | None = None) -> None:
             ft.Row([ft.Container(text(lang, t(lang, game), theme.TYPE_TITLE, True), expand=True),
                     ft.TextButton(t(lang, "rules"), icon=ft.Icons.MENU_BOOK,
                                   on_click=lambda e, g=game: app.go(f"/rules/{g}"))]),
-            text(lang, t(lang, "lesson_progress", done=done, n=len(group)), theme.TYPE_SMALL,
+            text(lang, t(lang, counted("lesson_progress", len(group)), done=done, n=len(group)), theme.TYPE_SMALL,
                  color=theme.PAGE_MUTED),
             *rows,
         ]

@@ -20,7 +20,7 @@ from storage.seats import PERSON
 from views.screens.replay import replay
 from views.table.screen import TableScreen
 from views.ui import theme
-from views.ui.i18n import t
+from views.ui.i18n import counted, t
 from views.ui.reconcile import send
 from views.ui.widgets import pad, tagged, text
 
@@ -65,7 +65,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
     lang = app.lang
     work = ReviewWork()
     bar = ft.ProgressBar(value=0, width=280)
-    count = text(lang, t(lang, "review_working", done=0, of="…"), theme.TYPE_BODY)
+    count = text(lang, review_working(lang, 0, None), theme.TYPE_BODY)
 
     def cancel_tapped(e: object) -> None:
         work.stop()
@@ -86,7 +86,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
             if work.cancelled:
                 break
             bar.value = work.done / work.of if work.of else 0
-            count.value = t(lang, "review_working", done=work.done, of=work.of or "…")
+            count.value = review_working(lang, work.done, work.of)
             send(bar, count)
         try:
             result = await job
@@ -100,6 +100,11 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
         _show(app, game_id, result)
 
     app.page.run_task(run)
+
+
+def review_working(lang: str, done: int, of: int | None) -> str:
+    """How far the review has looked; until the moves are counted, "…" in the count's place."""
+    return t(lang, counted("review_working", of) if of else "review_working", done=done, of=of or "…")
 
 
 def _seat(info: api.GameInfo) -> int:

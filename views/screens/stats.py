@@ -12,7 +12,7 @@ from engine.bots.review import reviewable
 from storage import api
 from views.screens.in_progress import in_progress_section
 from views.ui import theme
-from views.ui.i18n import listed, t
+from views.ui.i18n import counted, listed, t
 from views.ui.widgets import icon_button, pad, tagged, text
 
 if TYPE_CHECKING:
@@ -37,9 +37,10 @@ def stats(app: Host) -> None:
     for i, g in enumerate(api.history(app.storage, limit=10)):
         res = "result_none" if g.winner is None else ("result_won" if g.winner == 0 else "result_lost")
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.finished_at or g.started_at))
+        moves = t(lang, counted("moves_n", len(g.actions)), n=len(g.actions))
         recent.append(ft.Row([
-            ft.Container(text(lang, f"{t(lang, g.game)} — {t(lang, res)} · {when} · "
-                                    f"{t(lang, 'moves_n', n=len(g.actions))}", theme.TYPE_SMALL), expand=True),
+            ft.Container(text(lang, f"{t(lang, g.game)} — {t(lang, res)} · {when} · {moves}", theme.TYPE_SMALL),
+                         expand=True),
             tagged(f"replay-game-{i}", ft.TextButton(
                 t(lang, "replay"), icon=ft.Icons.REPLAY, on_click=lambda e, gid=g.id: app.go(f"/replay/{gid}"))),
             *([tagged(f"review-game-{i}", ft.TextButton(
