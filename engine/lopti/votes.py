@@ -55,6 +55,12 @@ class VoteRecord:
                 "tally": self.tally, "rps": self.rps}
 
 
+def votes_to_pass(players: int) -> int:
+    """P-9.2: the fewest yes votes that pass a proposal at a session of ``players`` — more than half
+    of all of them (what the session screens say before a vote)."""
+    return players // 2 + 1
+
+
 def tally(votes: dict[int, bool], players: int) -> str:
     """P-9.2: passes only with more than half of *all* session players (out players included);
     P-10.1 [interp]: equal yes and no is a tie, settled by RPS."""
@@ -62,7 +68,7 @@ def tally(votes: dict[int, bool], players: int) -> str:
         raise VoteError("every player in the session votes, including players who are out (P-9.2)")
     yes = sum(votes.values())
     no = players - yes
-    if yes * 2 > players:
+    if yes >= votes_to_pass(players):
         return "majority"
     if yes == no:
         return "tie"

@@ -33,7 +33,7 @@ from engine.lopti.rps import DECISIVE, bracket, seeded_series, series
 from engine.lopti.session import LoptiSession, apply_now, bot_rule, bot_vote
 from engine.lopti.state import LoptiState
 from engine.lopti.templates import TEMPLATES
-from engine.lopti.votes import Proposal, VoteError, tally
+from engine.lopti.votes import Proposal, VoteError, tally, votes_to_pass
 from tests.helpers import ok, run
 from tests.lopti.base_params import base_params
 from tests.lopti.test_rules import OPP, pos, seat
@@ -353,6 +353,16 @@ def test_P_9_2_majority_of_all_session_players_including_those_out() -> None:
     assert tally({0: True, 1: True, 2: False, 3: False}, 4) == "tie"
     with pytest.raises(VoteError):
         tally({0: True, 1: True, 2: True}, 4)  # everyone votes
+
+
+def test_P_9_2_the_votes_a_screen_says_pass_are_the_fewest_the_tally_passes() -> None:
+    """The session screens say "at least N of M" from ``votes_to_pass``: N yes votes pass, N - 1 do
+    not, at every table size."""
+    for players in range(2, 6):
+        need = votes_to_pass(players)
+        passed = [tally({i: i < yes for i in range(players)}, players) == "majority" for yes in range(players + 1)]
+        assert passed == [yes >= need for yes in range(players + 1)], players
+    assert [votes_to_pass(p) for p in range(2, 6)] == [2, 2, 3, 3]
 
 
 def test_P_9_3_the_winners_rule_does_not_use_the_vote() -> None:

@@ -14,7 +14,7 @@ import flet as ft
 
 from engine.lopti.describe import describe
 from engine.lopti.session_lesson import SessionLesson
-from engine.lopti.votes import VoteError
+from engine.lopti.votes import VoteError, votes_to_pass
 from storage.seats import PERSON
 from views.lopti.rule_screens import rule_builder
 from views.lopti.session import OldRule, SessionFlow
@@ -192,9 +192,9 @@ def carry_screen(app: Host, flow: SessionFlow, back: Between) -> None:
     old = [carry_row(app, flow, keep, o.key, describe(o.rule, lang),
                      t(lang, "lib_from") if o.author is None else t(lang, "sess_rule_by", who=seat_label(
                          flow, o.author, lang)), forgetting(o)) for o in flow.old_rules()]
+    need = votes_to_pass(flow.session.players)  # P-9.2, as the engine counts it
     page(app, t(lang, "sess_again"), [
-        text(lang, t(lang, counted("carry_hint", flow.session.players // 2 + 1), n=flow.session.players // 2 + 1,
-                       of=flow.session.players), theme.TYPE_SMALL),
+        text(lang, t(lang, counted("carry_hint", need), n=need, of=flow.session.players), theme.TYPE_SMALL),
         *(rows or [text(lang, t(lang, "sess_no_rules"), theme.TYPE_SMALL)]),
         *([text(lang, t(lang, "lib_older"), theme.TYPE_STRONG, True), *old] if old else []),
         tagged("carry-start", ft.FilledButton(

@@ -12,7 +12,7 @@ import flet as ft
 from engine.core import Why
 from engine.lopti.house_rules import BaseParams
 from engine.lopti.table_rules import is_table_rule
-from engine.lopti.votes import Proposal, VoteError
+from engine.lopti.votes import Proposal, VoteError, votes_to_pass
 from storage.seats import PERSON
 from views.lopti.rule_draft import RuleDraft
 from views.lopti.session import SessionFlow
@@ -184,11 +184,11 @@ def vote_screen(app: Host, back: Between, flow: SessionFlow, proposal: Proposal)
             return
         back(app, flow, outcome(flow, record, lang))
 
+    need = votes_to_pass(flow.session.players)  # P-9.2, as the engine counts it
     page(app, t(lang, "sess_propose"), [
         text(lang, proposal_words(flow, proposal, lang), theme.TYPE_LEAD, True),
         text(lang, t(lang, "when_title"), theme.TYPE_SMALL, True), when,
-        text(lang, t(lang, counted("sess_majority", flow.session.players // 2 + 1), n=flow.session.players // 2 + 1,
-                         of=flow.session.players), theme.TYPE_SMALL,
+        text(lang, t(lang, counted("sess_majority", need), n=need, of=flow.session.players), theme.TYPE_SMALL,
              color=theme.PAGE_MUTED),
         *rows,
         tagged("vote-count", ft.FilledButton(
