@@ -31,8 +31,7 @@ def me_said(lang: str, me: dict[str, Any]) -> str:
     """A player as the lobby gives them: name, rating and rated games, the count in its number
     form (a lobby's answer without a whole count is said in the general form)."""
     games = me.get("rated_games", 0)
-    key = counted("ol_me", games) if isinstance(games, int) else "ol_me"
-    return t(lang, key, name=me.get("name", ""), rating=me.get("rating", ""), games=games)
+    return t(lang, counted("ol_me", games), name=me.get("name", ""), rating=me.get("rating", ""), games=games)
 
 
 def client_for(app: Host) -> LobbyClient | None:

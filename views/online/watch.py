@@ -101,8 +101,7 @@ async def live_list(app: Host, home: Home) -> None:
 def moves_said(lang: str, n: object) -> str:
     """A live match's moves so far, in the count's number form (a lobby's answer without a whole
     count says "?" in the general form)."""
-    key = counted("moves_n", n) if isinstance(n, int) else "moves_n"
-    return t(lang, key, n=n if isinstance(n, int) else "?")
+    return t(lang, counted("moves_n", n), n=n if isinstance(n, int) else "?")
 
 
 def _row(app: Host, i: int, m: LobbyJson) -> ft.Control:

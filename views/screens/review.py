@@ -104,7 +104,7 @@ def _work(app: Host, game_id: int, info: api.GameInfo) -> None:
 
 def review_working(lang: str, done: int, of: int | None) -> str:
     """How far the review has looked; until the moves are counted, "…" in the count's place."""
-    return t(lang, counted("review_working", of) if of else "review_working", done=done, of=of or "…")
+    return t(lang, counted("review_working", of), done=done, of=of or "…")
 
 
 def _seat(info: api.GameInfo) -> int:

@@ -37,11 +37,14 @@ def said(lang: str, key: str, you: bool, **kw: object) -> str:
     return t(lang, key, **kw)
 
 
-def counted(key: str, n: int) -> str:
+def counted(key: str, n: object) -> str:
     """The key of the form a count ``n`` takes: ``key_one`` (1), ``key_two`` (2), ``key_few`` (3–10
     after the hundreds) and ``key`` otherwise — Arabic's number forms (one card, two cards, 3–10
     cards, 11 and more each read differently); English and Vietnamese strings give the forms they
-    need, the same words where they have none. Only for keys defined with all four forms."""
+    need, the same words where they have none. Only for keys defined with all four forms. A count
+    that is not a whole number (a lobby's odd answer, one not known yet) takes the general form."""
+    if not isinstance(n, int):
+        return key
     form = "one" if n == 1 else "two" if n == 2 else "few" if 3 <= n % 100 <= 10 else ""
     return f"{key}_{form}" if form else key
 
@@ -90,7 +93,7 @@ def why_text(lang: str, why: object) -> str:
         params["card"] = " ".join(card_label(c) for c in str(params["card"]).split())
     n = params.get("n")
     # a reason with a count says it in the count's form ("one 2", "3 2s") where its words have forms
-    words = counted(f"why_{key}", n) if isinstance(n, int) and f"why_{key}_one" in table("en") else f"why_{key}"
+    words = counted(f"why_{key}", n) if f"why_{key}_one" in table("en") else f"why_{key}"
     return t(lang, words, **params)
 
 
