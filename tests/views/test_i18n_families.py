@@ -19,6 +19,7 @@ from engine.lanes import VARIANTS
 from engine.lopti.house_rules import CONDITION_NEEDS, EFFECTS, TIMINGS, BaseParams
 from engine.lopti.votes import PROPOSAL_KINDS
 from tests.conftest import ROOT
+from views.lanes.ending import BY_ONE
 from views.lopti.tie_screens import THROW_ICONS
 from views.online.quick import PHRASES
 from views.ui.i18n import SUIT_GLYPH, table
@@ -32,7 +33,9 @@ ADDRESS_FAULTS = ("empty", "scheme", "host", "port", "extra")
 
 #: a family's pattern ("{}" where the value goes) → the values that fill it
 FAMILIES: dict[str, Iterable[object]] = {
-    "reason_{}": END_REASONS,  # views/lanes/table.py, views/online/screens.py
+    "reason_{}": END_REASONS,  # views/lanes/ending.py
+    "reason_{}_you": BY_ONE,  # views/lanes/ending.py: said to the player who ended the game
+    "reason_{}_by": BY_ONE,  # and of them, by name
     "suit_{}": SUIT_GLYPH,  # views/ui/i18n.py card_name, views/lanes/table.py (a founding suit)
     "rank_{}": "AJQK",  # views/ui/i18n.py card_name: number ranks stay digits
     "dir_{}": ("up", "down"),  # views/lanes/table.py: a lane's direction (L-5)

@@ -60,6 +60,7 @@ def test_a_declined_offer_says_so_and_leaves_no_button(tmp_path: Path, ended: An
     s = Screen(tmp_path / "ann.sqlite", start)
     try:
         result_on_table(s, ann, bob, mid)
+        assert s.shows("Bob resigned.")  # the result names who ended the match
         s.tap(ident="online-rematch")
         s.wait_text("Rematch offered: waiting for Bob")
         assert not s.find(ident="online-rematch")  # no second offer while waiting

@@ -84,6 +84,7 @@ def test_a_spectator_finds_the_match_follows_it_and_sees_who_won(tmp_path: Path,
         s.wait_text("Bob won")
         # the result dialog opens once the result has been announced (TurnBasedTable.after_said)
         s.wait_for(s.dialog_shown, what="the result dialog")
+        assert s.shows("Ann resigned.")  # a spectator is told who, by name
     finally:
         s.close()
 

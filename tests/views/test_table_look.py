@@ -357,7 +357,7 @@ def test_a_resigned_lanes_game_ends_in_its_result_and_rematch_starts_a_new_one(t
         s.wait_for(lambda: len(s.find(t("en", "resign"))) > 1, what="the confirmation")
         s.fire(s.find(t("en", "resign"))[-1])
         s.wait_for(lambda: s.find(ident="result-rematch"), what="the result")
-        assert s.shows(t("en", "lost")) and s.shows(t("en", "reason_resigned"))
+        assert s.shows(t("en", "lost")) and s.shows("You resigned.")
         assert s.shows(t("en", "lanes_sold_score", me=0, them=t("en", "beginner"), other=0))
         for action in ("review", "replay", "home"):
             assert s.find(t("en", action)), action

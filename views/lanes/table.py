@@ -13,6 +13,7 @@ import flet as ft
 
 from engine.lanes.actions import LanesAction
 from views.lanes.contract import LanesControls, LanesTargets
+from views.lanes.ending import ending_said
 from views.lanes.lane import DRAG_GROUP, LaneDrawn, droppable, lane_column
 from views.screens.rules import rules_button
 from views.table.coach import coach_for
@@ -457,9 +458,9 @@ class LanesTable(TurnBasedTable[LanesAction]):
         me = self.match.human
         sold = [s for s in obs["selling"] if s is not None]
         won = None if obs["winner"] is None else obs["winner"] == me
-        outcome = Outcome(won, t(self.lang, f"reason_{obs['reason']}"),
-                          t(self.lang, "lanes_sold_score", me=sold.count(me), them=self._opponent_name(),
-                            other=sold.count(1 - me)))
+        them = self._opponent_name()  # the only other seat: whoever ended the game, if not me
+        outcome = Outcome(won, ending_said(self.lang, obs["reason"], obs["winner"], me, lambda seat: them),
+                          t(self.lang, "lanes_sold_score", me=sold.count(me), them=them, other=sold.count(1 - me)))
         self.app.page.show_dialog(result_dialog(self.lang, outcome, on_rematch=self._again, on_home=self._home,
                                                 on_review=self._review, on_replay=self._replay))
 

@@ -15,6 +15,7 @@ import flet as ft
 from storage import api
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.lanes.controller import LanesMatch
+from views.lanes.ending import ending_said
 from views.lanes.table import LanesTable, Remote
 from views.online.controller import OnlineMode
 from views.online.quick import Bubbles, bubble, chooser, words
@@ -224,12 +225,12 @@ class OnlineSeat:
         v, lang = self.online.view, self.lang
         won = v.get("winner") == self.online.seat
         change = (v.get("rating_change") or {}).get(str(self.online.seat))
-        lines = [t(lang, f"reason_{v.get('reason')}")]
+        names = self.online.names()
+        lines = [ending_said(lang, v.get("reason"), v.get("winner"), self.online.seat, names.__getitem__)]
         if change:
             lines.append(t(lang, "ol_rating_change", before=change["before"], after=change["after"]))
         elif not v.get("rated"):
             lines.append(t(lang, "ol_unrated"))
-        names = self.online.names()
         self.rematch = RematchTalk(self.online.client, self.online.match_id, int(v.get("event_count", 0)))
         self.panel = RematchPanel(lang, self.rematch, names[1 - self.online.seat],
                                   on_offer=lambda: self.app.page.run_task(self._rematch_step, "offer"),

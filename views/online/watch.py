@@ -14,6 +14,7 @@ import flet as ft
 from engine.lanes.actions import LanesAction
 from storage.lobby_client import LobbyClient, LobbyRefused, LobbyUnavailable
 from views.lanes.controller import LanesMatch
+from views.lanes.ending import ending_said
 from views.lanes.table import LanesTable
 from views.online.common import FAILED, Home, any_client, client_for, fetch, open_from_lobby, page
 from views.online.controller import LobbyJson, OnlineMode
@@ -69,7 +70,8 @@ class WatchSeat(OnlineSeat):
         lang = self.lang
         self.app.page.show_dialog(ft.AlertDialog(
             modal=True, title=text(lang, self.online.caption(lang) or "", theme.TYPE_TITLE, True),
-            content=text(lang, t(lang, f"reason_{self.online.view.get('reason')}"), theme.TYPE_BODY),
+            content=text(lang, ending_said(lang, self.online.view.get("reason"), self.online.view.get("winner"), None,
+                                           self.online.names().__getitem__), theme.TYPE_BODY),
             actions=[ft.TextButton(t(lang, "online"), on_click=lambda e: self._again()),
                      ft.TextButton(t(lang, "home"), on_click=lambda e: self._home())]))
 
