@@ -73,7 +73,7 @@ def settings_section(app: Host) -> tuple[list[ft.Control], Callable[[], str | No
     field and a dialog say why)."""
     lang = app.lang
     field = ft.TextField(label=t(lang, "ol_url"), value=lobby_url(app), hint_text="https://…",
-                         keyboard_type=ft.KeyboardType.URL)
+                         keyboard_type=ft.KeyboardType.URL, expand=True)  # as wide as the settings' menus
 
     def check() -> str | None:
         typed = (field.value or "").strip()
@@ -85,6 +85,7 @@ def settings_section(app: Host) -> tuple[list[ft.Control], Callable[[], str | No
             return None
 
     controls: list[ft.Control] = [
-        text(lang, t(lang, "online"), theme.TYPE_STRONG, True), ft.Semantics(identifier="setting-lobby", content=field),
+        text(lang, t(lang, "online"), theme.TYPE_STRONG, True),
+        ft.Semantics(identifier="setting-lobby", content=ft.Row([field])),
         text(lang, account_note(app), theme.TYPE_NOTE, color=theme.PAGE_MUTED)]
     return controls, check

@@ -27,7 +27,7 @@ def settings(app: Host) -> None:
     """Name, language, theme, card style (with a preview), sound, haptics, bot speed, hints, motion
     and the lobby's address."""
     lang, prefs = app.lang, app.prefs
-    name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40)
+    name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, expand=True)
 
     def choice(label: str, value: str, options: list[tuple[str, str]]) -> ft.Dropdown:
         return ft.Dropdown(label=t(lang, label), value=value, expand=True,
@@ -69,7 +69,7 @@ def settings(app: Host) -> None:
     body = ft.Column([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 text(lang, t(lang, "settings"), theme.TYPE_TITLE, True)]),
-        name, *(ft.Semantics(identifier=f"setting-{key}", content=ft.Row([dd]))
+        ft.Row([name]), *(ft.Semantics(identifier=f"setting-{key}", content=ft.Row([dd]))
                 for key, dd in (("language", language), ("theme", theme_dd), ("card_style", style))),
         preview, ft.Semantics(identifier="setting-bot_speed", content=ft.Row([speed])),
         ft.Semantics(identifier="setting-hint_level", content=ft.Row([hints])),
