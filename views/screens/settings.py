@@ -17,7 +17,7 @@ from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, counted, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.reconcile import send
-from views.ui.widgets import card_face, icon_button, labelled_switch, pad, tagged, text
+from views.ui.widgets import card_face, form, icon_button, labelled_switch, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -27,6 +27,7 @@ def settings(app: Host) -> None:
     """Name, language, theme, card style (with a preview), sound, haptics, bot speed, hints, motion
     and the lobby's address."""
     lang, prefs = app.lang, app.prefs
+    room = theme.form_page(app.page.width)  # the switches' words wrap within the form's column
     name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, expand=True)
 
     def choice(label: str, value: str, options: list[tuple[str, str]]) -> ft.Dropdown:
@@ -38,9 +39,9 @@ def settings(app: Host) -> None:
     style = choice("card_style", prefs.card_style, [(k, t(lang, f"style_{k}")) for k in CARD_STYLES])
     speed = choice("bot_speed", prefs.bot_speed, [(k, t(lang, f"speed_{k}")) for k in BOT_SPEEDS])
     hints = choice("hint_level", prefs.hint_level, [(k, t(lang, k)) for k in HINT_LEVELS])
-    sound = labelled_switch(lang, t(lang, "sound"), app.page.width, prefs.sound)
-    haptics = labelled_switch(lang, t(lang, "haptics"), app.page.width, prefs.haptics)
-    motion = labelled_switch(lang, t(lang, "reduce_motion"), app.page.width, prefs.reduce_motion)
+    sound = labelled_switch(lang, t(lang, "sound"), room, prefs.sound)
+    haptics = labelled_switch(lang, t(lang, "haptics"), room, prefs.haptics)
+    motion = labelled_switch(lang, t(lang, "reduce_motion"), room, prefs.reduce_motion)
     switches, wishes, told = online_switches(app)
     preview = live_preview(style)
     online, checked_address = settings_section(app)
@@ -66,7 +67,7 @@ def settings(app: Host) -> None:
         if moved:
             app.tell(moved)
 
-    body = ft.Column([
+    app.show(form([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 text(lang, t(lang, "settings"), theme.TYPE_TITLE, True)]),
         ft.Row([name]), *(ft.Semantics(identifier=f"setting-{key}", content=ft.Row([dd]))
@@ -80,8 +81,7 @@ def settings(app: Host) -> None:
         *online, *switches,
         ft.FilledButton(t(lang, "save"), on_click=save),
         *your_data(app),
-    ], spacing=theme.SPACE_LOOSE, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)))
+    ]))
 
 
 def online_switches(app: Host) -> tuple[list[ft.Control], Callable[[], dict[str, bool]], Callable[[], None]]:
@@ -89,8 +89,9 @@ def online_switches(app: Host) -> tuple[list[ft.Control], Callable[[], dict[str,
     switches, their values to save, and what to do once saved (a changed wish to be watched is
     sent to the lobby, off the loop)."""
     lang, prefs = app.lang, app.prefs
-    quick = labelled_switch(lang, t(lang, "qm_setting"), app.page.width, prefs.quick_messages)
-    watched = labelled_switch(lang, t(lang, "ol_spectators_setting"), app.page.width, prefs.spectators)
+    room = theme.form_page(app.page.width)
+    quick = labelled_switch(lang, t(lang, "qm_setting"), room, prefs.quick_messages)
+    watched = labelled_switch(lang, t(lang, "ol_spectators_setting"), room, prefs.spectators)
 
     def told() -> None:
         if bool(watched.value) != prefs.spectators:

@@ -469,6 +469,14 @@ def icon_button(icon: ft.IconData, label: str, on_click: Tap, color: str | None 
 MAX_WIDTH = theme.MAX_WIDTH
 
 
+def form(controls: list[ft.Control]) -> ft.Control:
+    """A screen of fields and switches (the settings): one column of ``theme.FORM_COLUMNS``, the
+    whole width on a phone and part of a wider page (its switches' words sized by
+    ``theme.form_page``), scrolling, within the page's edges."""
+    column = ft.Column(controls, spacing=theme.SPACE_LOOSE, col=theme.FORM_COLUMNS)
+    return ft.Container(ft.Column([ft.ResponsiveRow([column])], scroll=ft.ScrollMode.AUTO), padding=pad(theme.PAD))
+
+
 def felt(content: ft.Control, page_width: float | None) -> ft.Control:
     width = None if not page_width or page_width <= MAX_WIDTH else MAX_WIDTH
     inner = ft.Container(content, width=width, expand=width is None, padding=pad2(theme.FELT_PAD, theme.SPACE_SNUG))
