@@ -164,14 +164,14 @@ def test_a_switch_keeps_its_words_on_a_small_phone(tmp_path: Path, route: str, i
 
 
 def test_the_settings_keep_to_a_column_on_a_desktop_and_their_switches_words_to_it(tmp_path: Path) -> None:
-    """A desktop's settings ran 1,250 px across; the form keeps to ``FORM_COLUMNS`` (half of a
+    """A desktop's settings ran 1,250 px across; the form keeps to ``NARROW_COLUMNS`` (half of a
     1280-px page), and the switches' words, sized for the form's column and not the whole page,
     wrap inside it (sized by the page, right to left they ran off the column out of sight)."""
     s = Screen(tmp_path / "app.sqlite", start, route="/settings", size=(1280, 800))
     try:
         s.wait_for(lambda: s.find(ident="setting-reduce_motion"), what="the settings")
         row = next(c for c in s.controls() if isinstance(c, ft.ResponsiveRow))
-        assert len(row.controls) == 1 and row.controls[0].col == theme.FORM_COLUMNS
+        assert len(row.controls) == 1 and row.controls[0].col == theme.NARROW_COLUMNS
         column = (1280 - 2 * theme.PAD) * 6 / 12
         for ident in ("setting-reduce_motion", "setting-spectators"):
             switch = next(c for c in walk(s.one(ident=ident)) if isinstance(c, ft.Switch))
@@ -181,11 +181,23 @@ def test_the_settings_keep_to_a_column_on_a_desktop_and_their_switches_words_to_
         s.close()
 
 
+def test_the_rules_keep_to_a_readable_column_on_a_desktop(tmp_path: Path) -> None:
+    """A rule's line ran 1,100 px across a desktop; the rules page keeps to ``NARROW_COLUMNS``."""
+    s = Screen(tmp_path / "app.sqlite", start, route="/rules/lanes", size=(1280, 800))
+    try:
+        s.wait_text("L-1.1")
+        row = next(c for c in s.controls() if isinstance(c, ft.ResponsiveRow))
+        assert len(row.controls) == 1 and row.controls[0].col == theme.NARROW_COLUMNS
+        assert "L-8.2" in [c.value for c in walk(row.controls[0]) if isinstance(c, ft.Text)]
+    finally:
+        s.close()
+
+
 @pytest.mark.parametrize(("page", "form"), [(360, 360), (767, 767), (768, 736 * 8 / 12 + 32), (1199, 810), (1200, 616)])
 def test_a_form_takes_the_whole_phone_and_part_of_a_wider_page(page: int, form: float) -> None:
-    """``theme.form_page``: the page a form's column makes, at Flet's breakpoints (md 768, xl 1200)."""
-    assert theme.form_page(page) == pytest.approx(form)
-    assert theme.form_page(None) is None
+    """``theme.narrow_width``: the page a form's column makes, at Flet's breakpoints (md 768, xl 1200)."""
+    assert theme.narrow_width(page) == pytest.approx(form)
+    assert theme.narrow_width(None) is None
 
 
 def test_deep_links_open_their_screen_and_a_bad_one_says_so(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import flet as ft
 from views.ui import theme
 from views.ui.i18n import t
 from views.ui.rules_pages import RulesPageError, page
-from views.ui.widgets import card_face, icon_button, pad, text
+from views.ui.widgets import card_face, icon_button, narrow_page, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -51,13 +51,12 @@ def rules_screen(app: Host, game: str) -> None:
         title = page(game).title[lang]
     except RulesPageError:
         title = t(lang, "rules")
-    body = ft.Column([
+    app.show(narrow_page([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 ft.Container(text(lang, title, theme.TYPE_TITLE, True), expand=True),
                 ft.TextButton(t(lang, "learn"), icon=ft.Icons.SCHOOL, on_click=lambda e: app.go(f"/learn/{game}"))]),
         *rules_column(app, game),
-    ], spacing=theme.SPACE_SNUG, scroll=ft.ScrollMode.AUTO)
-    app.show(ft.Container(body, padding=pad(theme.SPACE_WIDE)))
+    ], theme.SPACE_SNUG))
 
 
 def rules_button(app: Host, game: str) -> ft.Control:

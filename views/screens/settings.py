@@ -17,7 +17,7 @@ from views.ui import theme
 from views.ui.i18n import LANGS, NAMES, counted, t
 from views.ui.prefs import BOT_SPEEDS, CARD_STYLES, HINT_LEVELS, THEMES
 from views.ui.reconcile import send
-from views.ui.widgets import card_face, form, icon_button, labelled_switch, tagged, text
+from views.ui.widgets import card_face, icon_button, labelled_switch, narrow_page, tagged, text
 
 if TYPE_CHECKING:
     from views.host import Host
@@ -27,7 +27,7 @@ def settings(app: Host) -> None:
     """Name, language, theme, card style (with a preview), sound, haptics, bot speed, hints, motion
     and the lobby's address."""
     lang, prefs = app.lang, app.prefs
-    room = theme.form_page(app.page.width)  # the switches' words wrap within the form's column
+    room = theme.narrow_width(app.page.width)  # the switches' words wrap within the form's column
     name = ft.TextField(label=t(lang, "name"), value=app.name, max_length=40, expand=True)
 
     def choice(label: str, value: str, options: list[tuple[str, str]]) -> ft.Dropdown:
@@ -67,7 +67,7 @@ def settings(app: Host) -> None:
         if moved:
             app.tell(moved)
 
-    app.show(form([
+    app.show(narrow_page([
         ft.Row([icon_button(ft.Icons.ARROW_BACK, t(lang, "back"), lambda e: app.back()),
                 text(lang, t(lang, "settings"), theme.TYPE_TITLE, True)]),
         ft.Row([name]), *(ft.Semantics(identifier=f"setting-{key}", content=ft.Row([dd]))
@@ -89,7 +89,7 @@ def online_switches(app: Host) -> tuple[list[ft.Control], Callable[[], dict[str,
     switches, their values to save, and what to do once saved (a changed wish to be watched is
     sent to the lobby, off the loop)."""
     lang, prefs = app.lang, app.prefs
-    room = theme.form_page(app.page.width)
+    room = theme.narrow_width(app.page.width)
     quick = labelled_switch(lang, t(lang, "qm_setting"), room, prefs.quick_messages)
     watched = labelled_switch(lang, t(lang, "ol_spectators_setting"), room, prefs.spectators)
 

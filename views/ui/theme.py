@@ -115,19 +115,21 @@ MAX_WIDTH = 640  # on a desktop the table keeps a phone-like column in the middl
 TILE_COLUMNS: ft.ResponsiveNumber = {"xs": 12, "md": 6, "xl": 4}
 PAD = SPACE_WIDE  # around a screen's content
 FELT_PAD = SPACE_TIGHT  # the cloth's side margin around a table (a 360 px phone's hand needs every pixel)
-#: a form (the settings): the whole width on a phone, at most two thirds of a tablet's and half of a
-#: desktop's (a desktop's name field and menus ran 1,250 px across, the menus' arrows far from their words)
-FORM_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 12, "md": 8, "xl": 6}
+#: a screen of fields or of reading (the settings, the rules): the whole width on a phone, two thirds
+#: of a tablet's and half of a desktop's (a desktop's settings ran 1,250 px across, the menus' arrows far
+#: from their words, and a rule's line 1,100)
+NARROW_COLUMNS: dict[str | ft.ResponsiveRowBreakpoint, int | float] = {"xs": 12, "md": 8, "xl": 6}
 #: where Flet's ResponsiveRow changes a span (its breakpoints, by the page's width)
 BREAKPOINTS = {"xs": 0, "sm": 576, "md": 768, "lg": 992, "xl": 1200, "xxl": 1400}
 
 
-def form_page(page_width: float | None) -> float | None:
-    """A page as wide as a form's column on a page ``page_width`` wide, with the page's edges kept:
-    what a screen that sizes its words by the page (a switch's label) gives in a form."""
+def narrow_width(page_width: float | None) -> float | None:
+    """A page as wide as a narrow page's column on a page ``page_width`` wide, with the page's edges
+    kept: what a screen that sizes its words by the page (a switch's label) gives in that column."""
     if not page_width:
         return page_width
-    span = next(FORM_COLUMNS[k] for k, at in reversed(BREAKPOINTS.items()) if k in FORM_COLUMNS and page_width >= at)
+    span = next(NARROW_COLUMNS[k] for k, at in reversed(BREAKPOINTS.items())
+                if k in NARROW_COLUMNS and page_width >= at)
     return (page_width - 2 * PAD) * span / 12 + 2 * PAD
 
 

@@ -469,11 +469,11 @@ def icon_button(icon: ft.IconData, label: str, on_click: Tap, color: str | None 
 MAX_WIDTH = theme.MAX_WIDTH
 
 
-def form(controls: list[ft.Control]) -> ft.Control:
-    """A screen of fields and switches (the settings): one column of ``theme.FORM_COLUMNS``, the
-    whole width on a phone and part of a wider page (its switches' words sized by
-    ``theme.form_page``), scrolling, within the page's edges."""
-    column = ft.Column(controls, spacing=theme.SPACE_LOOSE, col=theme.FORM_COLUMNS)
+def narrow_page(controls: list[ft.Control], spacing: float = theme.SPACE_LOOSE) -> ft.Control:
+    """A screen of fields or of reading (the settings, the rules): one column of
+    ``theme.NARROW_COLUMNS`` — the whole width on a phone, part of a wider page (a switch's words
+    sized by ``theme.narrow_width``) —, scrolling, within the page's edges."""
+    column = ft.Column(controls, spacing=spacing, col=theme.NARROW_COLUMNS)
     return ft.Container(ft.Column([ft.ResponsiveRow([column])], scroll=ft.ScrollMode.AUTO), padding=pad(theme.PAD))
 
 
